@@ -1,0 +1,226 @@
+//! Cell arrays: cell cellfun arrayfun cell2mat num2cell deal.
+
+use super::{Builtin, b, bad_arg, one, size_args};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::containers::CellArray;
+use crate::values::ops::{concat, shape_ops};
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("cell", 0, -1, 1, "cell(m, n): a cell array of empty matrices.", cell),
+        b("cellfun", 2, -1, 16, "cellfun(f, C, ..., 'UniformOutput', tf, 'ErrorHandler', h): apply f to each cell.", cellfun),
+        b("arrayfun", 2, -1, 16, "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.", arrayfun),
+        b("cell2mat", 1, 1, 1, "cell2mat(C): concatenate the contents of a cell array into a matrix.", cell2mat),
+        b("num2cell", 1, 2, 1, "num2cell(A): put each element of A into its own cell.", num2cell),
+        b("deal", 1, -1, 64, "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.", deal),
+    ]
+}
+
+fn cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.is_empty() {
+        return one(CellArray::new(Shape::empty(), vec![]));
+    }
+    let sa = size_args(&a)?;
+    one(CellArray::empties(sa.shape))
+}
+
+struct MapOpts {
+    uniform: bool,
+    handler: Option<Value>,
+}
+
+/// Splits trailing 'UniformOutput'/'ErrorHandler' options from the data arguments.
+fn map_opts(args: &[Value]) -> MResult<(Vec<Value>, MapOpts)> {
+    let mut data = Vec::new();
+    let mut opts = MapOpts { uniform: true, handler: None };
+    let mut i = 0;
+    while i < args.len() {
+        if let Ok(name) = args[i].text() {
+            if i + 1 < args.len() && args[i].is_text() {
+                match name.to_lowercase().as_str() {
+                    "uniformoutput" => {
+                        opts.uniform = args[i + 1].truthy()?;
+                        i += 2;
+                        continue;
+                    }
+                    "errorhandler" => {
+                        opts.handler = Some(args[i + 1].clone());
+                        i += 2;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        data.push(args[i].clone());
+        i += 1;
+    }
+    Ok((data, opts))
+}
+
+/// The shared loop of cellfun/arrayfun: calls `f` on element k of every input, collecting
+/// `nout` outputs, uniform (scalars concatenated) or in cells.
+fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Value>>, shape: Shape, opts: MapOpts, nargout: usize) -> R {
+    let n = shape.numel();
+    let nout = nargout.max(1);
+    let mut outs: Vec<Vec<Value>> = vec![Vec::with_capacity(n); nout];
+    for k in 0..n {
+        let args: Vec<Value> = inputs.iter().map(|inp| inp[k].clone()).collect();
+        let want = if nargout == 0 { 1 } else { nout };
+        let r = match interp.call_value(frame, f, args.clone(), want) {
+            Ok(r) => r,
+            Err(e) if !e.is_interrupt() && opts.handler.is_some() => {
+                let h = opts.handler.clone().unwrap_or_else(Value::empty);
+                let mut info = crate::values::containers::StructArray::scalar();
+                info.set(0, "message", Value::str(e.message()));
+                info.set(0, "identifier", Value::str(e.identifier()));
+                info.set(0, "index", Value::Num((k + 1) as f64));
+                let mut hargs = vec![Value::from(info)];
+                hargs.extend(args);
+                interp.call_value(frame, &h, hargs, want)?
+            }
+            Err(e) => return Err(e),
+        };
+        if r.len() < want && nargout > 0 {
+            return Err(MError::new("MATLAB:TooManyOutputs", "Too many output arguments."));
+        }
+        if nargout == 0 && r.is_empty() {
+            continue;
+        }
+        for (j, v) in r.into_iter().take(nout).enumerate() {
+            if opts.uniform && v.numel() != 1 {
+                return Err(MError::new(
+                    "MATLAB:cellfun:NotAScalarOutput",
+                    format!(
+                        "Non-scalar in Uniform output, at index {}, output {}. Set 'UniformOutput' to false.",
+                        k + 1,
+                        j + 1
+                    ),
+                ));
+            }
+            if opts.uniform && !(v.is_numeric_like() || matches!(v, Value::Struct(_))) {
+                return Err(MError::new(
+                    "MATLAB:cellfun:NotAScalarOutput",
+                    format!("Uniform output must be numeric, logical or char; output {} at index {} is a {}. Set 'UniformOutput' to false.", j + 1, k + 1, v.class_name()),
+                ));
+            }
+            outs[j].push(v);
+        }
+    }
+    if nargout == 0 && outs[0].is_empty() {
+        return Ok(vec![]);
+    }
+    outs.into_iter()
+        .map(|vals| {
+            if opts.uniform {
+                if vals.is_empty() {
+                    return Ok(Value::from(crate::values::tensor::Tensor::zeros(crate::values::class::Class::Double, shape.clone())));
+                }
+                let row = concat::cat(1, &vals)?;
+                let pos: Vec<usize> = (0..n).collect();
+                shape_ops::gather_value(&row, &pos, shape.clone())
+            } else {
+                Ok(Value::from(CellArray::new(shape.clone(), vals)))
+            }
+        })
+        .collect()
+}
+
+/// Function names cellfun accepts as text for speed and compatibility.
+fn legacy_name(f: &Value) -> Option<String> {
+    f.text().ok().filter(|n| matches!(n.as_str(), "isempty" | "length" | "ndims" | "prodofsize" | "isreal" | "isclass" | "islogical" | "numel"))
+}
+
+fn cellfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
+    let f = a[0].clone();
+    let (data, opts) = map_opts(&a[1..])?;
+    if data.is_empty() {
+        return Err(bad_arg("cellfun", "At least one cell array input is required."));
+    }
+    let mut inputs = Vec::new();
+    let mut shape = None;
+    for d in &data {
+        let Value::Cell(c) = d else {
+            return Err(MError::new("MATLAB:cellfun:NotACell", "cellfun works only on cells."));
+        };
+        if let Some(s) = &shape {
+            if *s != c.shape {
+                return Err(MError::new("MATLAB:cellfun:AllInputsSameSize", "All of the input arguments must be of the same size and shape."));
+            }
+        }
+        shape = Some(c.shape.clone());
+        inputs.push(c.data.clone());
+    }
+    let f = match legacy_name(&f) {
+        Some(n) if n == "prodofsize" => Value::str("numel"),
+        Some(n) => Value::str(&n),
+        None => f,
+    };
+    apply(interp, frame, &f, inputs, shape.unwrap_or_else(Shape::empty), opts, nargout)
+}
+
+fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
+    let f = a[0].clone();
+    let (data, opts) = map_opts(&a[1..])?;
+    let mut inputs = Vec::new();
+    let mut shape = None;
+    for d in &data {
+        let s = d.shape();
+        if let Some(prev) = &shape {
+            if *prev != s {
+                return Err(MError::new("MATLAB:arrayfun:AllInputsSameSize", "All of the input arguments must be of the same size and shape."));
+            }
+        }
+        let n = s.numel();
+        let elems: Vec<Value> = (0..n)
+            .map(|k| shape_ops::gather_value(d, &[k], Shape::scalar()))
+            .collect::<MResult<_>>()?;
+        shape = Some(s);
+        inputs.push(elems);
+    }
+    apply(interp, frame, &f, inputs, shape.unwrap_or_else(Shape::empty), opts, nargout)
+}
+
+fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let Value::Cell(c) = &a[0] else {
+        return Err(MError::new("MATLAB:cell2mat:WrongInputType", "cell2mat requires a cell array input."));
+    };
+    if c.data.is_empty() {
+        return one(Value::empty());
+    }
+    if c.data.iter().any(|v| matches!(v, Value::Cell(_))) {
+        return Err(MError::new("MATLAB:cell2mat:UnsupportedCellContent", "Cannot support cell arrays containing cell arrays or objects."));
+    }
+    let (r, cols) = (c.shape.rows(), c.shape.cols());
+    let mut rows = Vec::with_capacity(r);
+    for i in 0..r {
+        let row: Vec<Value> = (0..cols).map(|j| c.data[i + j * r].clone()).collect();
+        rows.push(concat::cat(1, &row)?);
+    }
+    one(concat::cat(0, &rows)?)
+}
+
+fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let v = &a[0];
+    let s = v.shape();
+    let data: Vec<Value> = (0..s.numel()).map(|k| shape_ops::gather_value(v, &[k], Shape::scalar())).collect::<MResult<_>>()?;
+    one(CellArray::new(s, data))
+}
+
+fn deal(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let n = nargout.max(1);
+    if a.len() == 1 {
+        return Ok(vec![a[0].clone(); n]);
+    }
+    if a.len() != n {
+        return Err(MError::new("MATLAB:deal:narginNargoutMismatch", "The number of outputs should match the number of inputs."));
+    }
+    Ok(a)
+}

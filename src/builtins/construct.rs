@@ -1,0 +1,645 @@
+//! Constructors and rearrangements: zeros ones eye rand randn randi randperm linspace
+//! logspace colon repmat reshape cat horzcat vertcat magic diag tril triu meshgrid ndgrid
+//! true false, constants, flips, permute, squeeze, circshift.
+
+use super::{Builtin, b, bad_arg, dim_arg, one, size_args, text_arg};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::Class;
+use crate::values::ops::{colon, concat, shape_ops};
+use crate::values::rng::Dist;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("zeros", 0, -1, 1, "zeros(n), zeros(m,n,...), zeros(sz, class): an array of zeros.", zeros),
+        b("ones", 0, -1, 1, "ones(n), ones(m,n,...), ones(sz, class): an array of ones.", ones),
+        b("eye", 0, -1, 1, "eye(n), eye(m,n): identity matrix.", eye),
+        b("true", 0, -1, 1, "true(m,n,...): logical array of true values.", true_fn),
+        b("false", 0, -1, 1, "false(m,n,...): logical array of false values.", false_fn),
+        b("rand", 0, -1, 1, "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.", rand),
+        b("randn", 0, -1, 1, "randn(m,n,...): standard normal random numbers from the session's Philox stream.", randn),
+        b("randi", 1, -1, 1, "randi(imax, m, n) or randi([imin imax], m, n): random integers.", randi),
+        b("randperm", 1, 2, 1, "randperm(n), randperm(n,k): a random permutation of 1:n.", randperm),
+        b("linspace", 2, 3, 1, "linspace(a, b, n): n (default 100) evenly spaced points from a to b.", linspace),
+        b("logspace", 2, 3, 1, "logspace(a, b, n): n (default 50) points from 10^a to 10^b.", logspace),
+        b("colon", 2, 3, 1, "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.", colon_fn),
+        b("repmat", 2, -1, 1, "repmat(A, m, n) or repmat(A, [m n ...]): tile an array.", repmat),
+        b("reshape", 2, -1, 1, "reshape(A, m, n, ...) or reshape(A, sz): same elements, new size ([] infers one size).", reshape),
+        b("cat", 1, -1, 1, "cat(dim, A, B, ...): concatenate along a dimension.", cat),
+        b("horzcat", 0, -1, 1, "horzcat(A, B, ...): the same as [A, B, ...].", horzcat),
+        b("vertcat", 0, -1, 1, "vertcat(A, B, ...): the same as [A; B; ...].", vertcat),
+        b("magic", 1, 1, 1, "magic(n): a magic square.", magic),
+        b("diag", 1, 2, 1, "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.", diag),
+        b("tril", 1, 2, 1, "tril(A, k): lower triangular part.", tril),
+        b("triu", 1, 2, 1, "triu(A, k): upper triangular part.", triu),
+        b("meshgrid", 1, 3, 3, "[X, Y] = meshgrid(x, y): 2-D grid coordinates.", meshgrid),
+        b("ndgrid", 1, -1, 8, "[X1, X2, ...] = ndgrid(x1, x2, ...): N-D grid coordinates.", ndgrid),
+        b("pi", 0, -1, 1, "pi: the ratio of a circle's circumference to its diameter.", pi),
+        b("Inf", 0, -1, 1, "Inf: positive infinity (Inf(m,n) for an array).", inf),
+        b("inf", 0, -1, 1, "inf: positive infinity.", inf),
+        b("NaN", 0, -1, 1, "NaN: not a number (NaN(m,n) for an array).", nan),
+        b("nan", 0, -1, 1, "nan: not a number.", nan),
+        b("eps", 0, -1, 1, "eps, eps(x), eps('single'): floating-point relative accuracy.", eps),
+        b("realmax", 0, 1, 1, "realmax, realmax('single'): largest finite floating-point number.", realmax),
+        b("realmin", 0, 1, 1, "realmin, realmin('single'): smallest normalized floating-point number.", realmin),
+        b("flintmax", 0, 1, 1, "flintmax: largest consecutive integer in floating point (2^53).", flintmax),
+        b("intmax", 0, 1, 1, "intmax(class): largest value of an integer class (default int32).", intmax),
+        b("intmin", 0, 1, 1, "intmin(class): smallest value of an integer class (default int32).", intmin),
+        b("i", 0, 0, 1, "i: the imaginary unit.", imag_unit),
+        b("j", 0, 0, 1, "j: the imaginary unit.", imag_unit),
+        b("fliplr", 1, 1, 1, "fliplr(A): reverse the order of columns.", fliplr),
+        b("flipud", 1, 1, 1, "flipud(A): reverse the order of rows.", flipud),
+        b("flip", 1, 2, 1, "flip(A, dim): reverse the order along a dimension.", flip),
+        b("rot90", 1, 2, 1, "rot90(A, k): rotate by 90 degrees k times counterclockwise.", rot90),
+        b("circshift", 2, 3, 1, "circshift(A, k, dim): shift elements circularly.", circshift),
+        b("permute", 2, 2, 1, "permute(A, order): rearrange dimensions.", permute),
+        b("squeeze", 1, 1, 1, "squeeze(A): remove singleton dimensions.", squeeze),
+        b("transpose", 1, 1, 1, "transpose(A): the same as A.'.", transpose),
+        b("ctranspose", 1, 1, 1, "ctranspose(A): the same as A'.", ctranspose),
+    ]
+}
+
+fn filled(args: &[Value], value: f64, default_class: Class) -> MResult<Value> {
+    let sa = size_args(args)?;
+    let class = sa.class.unwrap_or(default_class);
+    let n = sa.shape.numel();
+    let mut t = Tensor::new(sa.shape, Data::from_f64(class, vec![value; n]));
+    if let Some(p) = &sa.like {
+        if p.is_complex() {
+            t = Tensor::new(t.shape.clone(), Data::from_c64(class, t.to_c64().into_owned()));
+        }
+    }
+    Ok(Value::from(t))
+}
+
+fn zeros(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, 0.0, Class::Double)?)
+}
+fn ones(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, 1.0, Class::Double)?)
+}
+fn true_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, 1.0, Class::Logical)?)
+}
+fn false_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, 0.0, Class::Logical)?)
+}
+fn pi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, std::f64::consts::PI, Class::Double)?)
+}
+fn inf(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, f64::INFINITY, Class::Double)?)
+}
+fn nan(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(filled(&a, f64::NAN, Class::Double)?)
+}
+
+fn eye(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let sa = size_args(&a)?;
+    let class = sa.class.unwrap_or(Class::Double);
+    let (r, c) = (sa.shape.rows(), sa.shape.dim(1));
+    let mut v = vec![0.0; r * c];
+    for k in 0..r.min(c) {
+        v[k + k * r] = 1.0;
+    }
+    one(Tensor::new(Shape::matrix(r, c), Data::from_f64(class, v)))
+}
+
+fn random(interp: &mut Interp, a: &[Value], normal: bool) -> MResult<Value> {
+    let sa = size_args(a)?;
+    let single = sa.class == Some(Class::Single);
+    if let Some(c) = sa.class {
+        if !c.is_float() {
+            return Err(MError::new("MATLAB:rand:invalidClass", format!("Random numbers of class {} are not supported; use 'double' or 'single'.", c.name())));
+        }
+    }
+    let dist = match (normal, single) {
+        (false, false) => Dist::UniformDouble,
+        (false, true) => Dist::UniformSingle,
+        (true, false) => Dist::NormalDouble,
+        (true, true) => Dist::NormalSingle,
+    };
+    let v = interp.rng.draw(sa.shape.numel(), dist);
+    Ok(Value::from(Tensor::new(sa.shape, Data::from_f64(if single { Class::Single } else { Class::Double }, v))))
+}
+
+fn rand(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(random(i, &a, false)?)
+}
+fn randn(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(random(i, &a, true)?)
+}
+
+fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let lim = a[0].tensor()?;
+    let (lo, hi) = match lim.numel() {
+        1 => (1.0, lim.get_f64(0)),
+        2 => (lim.get_f64(0), lim.get_f64(1)),
+        _ => return Err(bad_arg("randi", "The first input must be imax or [imin imax].")),
+    };
+    if hi < lo || lo.fract() != 0.0 || hi.fract() != 0.0 {
+        return Err(bad_arg("randi", "The range [imin imax] must be integers with imin <= imax."));
+    }
+    let sa = size_args(&a[1..])?;
+    let class = sa.class.unwrap_or(Class::Double);
+    let span = hi - lo + 1.0;
+    let u = interp.rng.draw(sa.shape.numel(), Dist::UniformDouble);
+    let v: Vec<f64> = u.iter().map(|x| lo + (x * span).floor().min(span - 1.0)).collect();
+    one(Tensor::new(sa.shape, Data::from_f64(class, v)))
+}
+
+fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = a[0].scalar_f64()? as usize;
+    let k = match a.get(1) {
+        Some(v) => v.scalar_f64()? as usize,
+        None => n,
+    };
+    if k > n {
+        return Err(bad_arg("randperm", "K must be less than or equal to N."));
+    }
+    let u = interp.rng.draw(n, Dist::UniformDouble);
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by(|&x, &y| u[x].total_cmp(&u[y]));
+    one(Value::row(idx.iter().take(k).map(|&i| (i + 1) as f64).collect()))
+}
+
+fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
+    let n = match a.get(2) {
+        Some(v) => v.scalar_f64()?.floor().max(1.0) as usize,
+        None => 100,
+    };
+    if n == 1 {
+        return one(Value::row(vec![y]));
+    }
+    let step = (y - x) / (n - 1) as f64;
+    let mut v: Vec<f64> = (0..n).map(|k| x + k as f64 * step).collect();
+    v[n - 1] = y;
+    one(Value::row(v))
+}
+
+fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
+    let n = match a.get(2) {
+        Some(v) => v.scalar_f64()? as usize,
+        None => 50,
+    };
+    if n == 1 {
+        return one(Value::row(vec![10f64.powf(y)]));
+    }
+    let step = (y - x) / (n - 1) as f64;
+    one(Value::row((0..n).map(|k| 10f64.powf(x + k as f64 * step)).collect()))
+}
+
+fn colon_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.len() == 2 { one(colon::colon(&a[0], None, &a[1])?) } else { one(colon::colon(&a[0], Some(&a[1]), &a[2])?) }
+}
+
+fn int_list(v: &Value) -> MResult<Vec<usize>> {
+    let t = v.tensor()?;
+    t.to_f64()
+        .iter()
+        .map(|&x| {
+            if x < 0.0 || x.fract() != 0.0 || x.is_nan() {
+                Err(MError::new("MATLAB:NonIntegerInput", "Size and replication inputs must be nonnegative integers."))
+            } else {
+                Ok(x as usize)
+            }
+        })
+        .collect()
+}
+
+fn repmat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let reps: Vec<usize> = if a.len() == 2 {
+        let r = int_list(&a[1])?;
+        if r.len() == 1 { vec![r[0], r[0]] } else { r }
+    } else {
+        a[1..].iter().map(|v| int_list(v).map(|l| l.first().copied().unwrap_or(0))).collect::<MResult<_>>()?
+    };
+    let (pos, shape) = shape_ops::repmat_plan(&a[0].shape(), &reps);
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = a[0].numel();
+    let mut dims: Vec<Option<usize>> = Vec::new();
+    if a.len() == 2 {
+        for d in int_list(&a[1])? {
+            dims.push(Some(d));
+        }
+    } else {
+        for v in &a[1..] {
+            if v.is_empty() {
+                dims.push(None);
+            } else {
+                dims.push(Some(int_list(v)?.first().copied().unwrap_or(0)));
+            }
+        }
+    }
+    let unknown = dims.iter().filter(|d| d.is_none()).count();
+    if unknown > 1 {
+        return Err(MError::new("MATLAB:getReshapeDims:unknownDim", "Size can only have one unknown dimension."));
+    }
+    let known: usize = dims.iter().flatten().product();
+    let dims: Vec<usize> = if unknown == 1 {
+        if known == 0 || n % known != 0 {
+            return Err(MError::new(
+                "MATLAB:getReshapeDims:notDivisible",
+                format!("Size is not divisible by the product of known dimensions ({known})."),
+            ));
+        }
+        dims.iter().map(|d| d.unwrap_or(n / known)).collect()
+    } else {
+        dims.into_iter().flatten().collect()
+    };
+    let shape = Shape::new(&dims);
+    if shape.numel() != n {
+        return Err(MError::new(
+            "MATLAB:getReshapeDims:notSameNumel",
+            "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
+        ));
+    }
+    let pos: Vec<usize> = (0..n).collect();
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+fn cat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let d = dim_arg(&a[0])?;
+    if a.len() == 1 {
+        return one(Value::empty());
+    }
+    one(concat::cat(d, &a[1..])?)
+}
+fn horzcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.is_empty() {
+        return one(Value::empty());
+    }
+    one(concat::cat(1, &a)?)
+}
+fn vertcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.is_empty() {
+        return one(Value::empty());
+    }
+    one(concat::cat(0, &a)?)
+}
+
+fn magic(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = a[0].scalar_f64()?.max(0.0) as usize;
+    if n == 0 {
+        return one(Value::empty());
+    }
+    one(Tensor::f64(Shape::matrix(n, n), magic_square(n)))
+}
+
+/// MATLAB's magic squares (column-major), by the same three constructions.
+fn magic_square(n: usize) -> Vec<f64> {
+    let mut m = vec![0.0; n * n];
+    let at = |r: usize, c: usize| r + c * n;
+    if n == 2 {
+        return vec![4.0, 1.0, 3.0, 2.0];
+    }
+    if n % 2 == 1 {
+        let ni = n as i64;
+        for r in 1..=ni {
+            for c in 1..=ni {
+                let a = (r + c - (ni + 3) / 2).rem_euclid(ni);
+                let b = (r + 2 * c - 2).rem_euclid(ni);
+                m[at(r as usize - 1, c as usize - 1)] = (ni * a + b + 1) as f64;
+            }
+        }
+    } else if n % 4 == 0 {
+        for r in 1..=n {
+            for c in 1..=n {
+                let v = ((r - 1) * n + c) as f64;
+                let k = (r % 4) / 2 == (c % 4) / 2;
+                m[at(r - 1, c - 1)] = if k { (n * n + 1) as f64 - v } else { v };
+            }
+        }
+    } else {
+        let p = n / 2;
+        let sub = magic_square(p);
+        let pp = (p * p) as f64;
+        for r in 0..p {
+            for c in 0..p {
+                let v = sub[r + c * p];
+                m[at(r, c)] = v;
+                m[at(r, c + p)] = v + 2.0 * pp;
+                m[at(r + p, c)] = v + 3.0 * pp;
+                m[at(r + p, c + p)] = v + pp;
+            }
+        }
+        if n == 2 {
+            return m;
+        }
+        let k = (n - 2) / 4;
+        let cols: Vec<usize> = (1..=k).chain((n - k + 2)..=n).collect();
+        for &c in &cols {
+            for r in 0..p {
+                m.swap(at(r, c - 1), at(r + p, c - 1));
+            }
+        }
+        let i = k + 1;
+        for &c in &[1, i] {
+            m.swap(at(i - 1, c - 1), at(i - 1 + p, c - 1));
+        }
+    }
+    m
+}
+
+fn diag_k(a: &[Value]) -> MResult<i64> {
+    Ok(match a.get(1) {
+        Some(v) => v.scalar_f64()? as i64,
+        None => 0,
+    })
+}
+
+fn zeros_like(t: &Tensor, shape: Shape) -> Tensor {
+    let z = Tensor::zeros(t.class(), shape);
+    if t.is_complex() { Tensor::new(z.shape.clone(), Data::from_c64(t.class(), z.to_c64().into_owned())) } else { z }
+}
+
+fn diag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let k = diag_k(&a)?;
+    if t.shape.is_vector() || t.numel() == 0 && t.shape.dims() == [0, 0] {
+        let n = t.numel();
+        let m = n + k.unsigned_abs() as usize;
+        let dst: Vec<usize> = (0..n)
+            .map(|i| {
+                let (r, c) = if k >= 0 { (i, i + k as usize) } else { (i + (-k) as usize, i) };
+                r + c * m
+            })
+            .collect();
+        let mut out = zeros_like(&t, Shape::matrix(m, m));
+        out.data.scatter_from(&t.data, &dst);
+        return one(out);
+    }
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let mut pos = Vec::new();
+    for i in 0..r {
+        let j = i as i64 + k;
+        if j >= 0 && (j as usize) < c {
+            pos.push(i + j as usize * r);
+        }
+    }
+    let n = pos.len();
+    one(t.gather(&pos, Shape::col(n)))
+}
+
+fn triangle(a: &[Value], lower: bool) -> MResult<Value> {
+    let t = a[0].tensor()?;
+    let k = diag_k(a)?;
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let mut keep = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            let d = j as i64 - i as i64;
+            if (lower && d <= k) || (!lower && d >= k) {
+                keep.push(i + j * r);
+            }
+        }
+    }
+    let kept = t.gather(&keep, Shape::row(keep.len()));
+    let mut out = zeros_like(&t, t.shape.clone());
+    out.data.scatter_from(&kept.data, &keep);
+    Ok(Value::from(out))
+}
+
+fn tril(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(triangle(&a, true)?)
+}
+fn triu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(triangle(&a, false)?)
+}
+
+fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> Vec<Value> {
+    let lens: Vec<usize> = vecs.iter().map(|v| v.len()).collect();
+    let mut dims = lens.clone();
+    if swap_xy && nd >= 2 {
+        dims.swap(0, 1);
+    }
+    let shape = Shape::new(&dims);
+    let n = shape.numel();
+    let strides = shape.strides();
+    (0..nd)
+        .map(|k| {
+            let axis = if swap_xy && k < 2 { 1 - k } else { k };
+            let data: Vec<f64> = (0..n).map(|p| vecs[k][(p / strides[axis]) % dims[axis]]).collect();
+            Value::from(Tensor::f64(shape.clone(), data))
+        })
+        .collect()
+}
+
+fn meshgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let x = a[0].tensor()?.to_f64().into_owned();
+    let y = match a.get(1) {
+        Some(v) => v.tensor()?.to_f64().into_owned(),
+        None => x.clone(),
+    };
+    let mut vecs = vec![x, y];
+    if let Some(z) = a.get(2) {
+        vecs.push(z.tensor()?.to_f64().into_owned());
+    }
+    let nd = if a.len() == 3 { 3 } else { 2 };
+    let mut out = grid(&vecs, nd, true);
+    out.truncate(nargout.max(1));
+    Ok(out)
+}
+
+fn ndgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let mut vecs: Vec<Vec<f64>> = a.iter().map(|v| v.tensor().map(|t| t.to_f64().into_owned())).collect::<MResult<_>>()?;
+    let nd = nargout.max(1).max(vecs.len());
+    while vecs.len() < nd {
+        vecs.push(vecs[0].clone());
+    }
+    let mut out = grid(&vecs, nd, false);
+    out.truncate(nargout.max(1));
+    Ok(out)
+}
+
+fn float_class_arg(a: &[Value]) -> MResult<Class> {
+    match a.first() {
+        Some(v) if v.is_text() => Class::from_name(&v.text()?).ok_or_else(|| bad_arg("eps", "Expected 'double' or 'single'.")),
+        Some(v) => Ok(v.num_class().unwrap_or(Class::Double)),
+        None => Ok(Class::Double),
+    }
+}
+
+fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if let Some(v) = a.first() {
+        if !v.is_text() {
+            let t = v.tensor()?;
+            let single = t.class() == Class::Single;
+            let r: Vec<f64> = t
+                .to_f64()
+                .iter()
+                .map(|&x| {
+                    let x = x.abs();
+                    if !x.is_finite() {
+                        f64::NAN
+                    } else if single {
+                        let e = if x < f32::MIN_POSITIVE as f64 { -149 } else { (x as f32).log2().floor() as i32 - 23 };
+                        2f64.powi(e)
+                    } else if x < f64::MIN_POSITIVE {
+                        2f64.powi(-1074)
+                    } else {
+                        2f64.powi(x.log2().floor() as i32 - 52)
+                    }
+                })
+                .collect();
+            return one(Tensor::new(t.shape.clone(), Data::from_f64(if single { Class::Single } else { Class::Double }, r)));
+        }
+    }
+    match float_class_arg(&a)? {
+        Class::Single => one(Tensor::new(Shape::scalar(), Data::F32(vec![f32::EPSILON]))),
+        _ => one(Value::Num(f64::EPSILON)),
+    }
+}
+
+fn realmax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    match float_class_arg(&a)? {
+        Class::Single => one(Tensor::new(Shape::scalar(), Data::F32(vec![f32::MAX]))),
+        _ => one(Value::Num(f64::MAX)),
+    }
+}
+fn realmin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    match float_class_arg(&a)? {
+        Class::Single => one(Tensor::new(Shape::scalar(), Data::F32(vec![f32::MIN_POSITIVE]))),
+        _ => one(Value::Num(f64::MIN_POSITIVE)),
+    }
+}
+fn flintmax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    match float_class_arg(&a)? {
+        Class::Single => one(Tensor::new(Shape::scalar(), Data::F32(vec![16_777_216.0]))),
+        _ => one(Value::Num(9_007_199_254_740_992.0)),
+    }
+}
+
+fn int_class_arg(a: &[Value]) -> MResult<Class> {
+    match a.first() {
+        None => Ok(Class::Int32),
+        Some(v) => {
+            let c = if v.is_text() { Class::from_name(&text_arg(v, "intmax")?) } else { v.num_class() };
+            match c {
+                Some(c) if c.is_int() => Ok(c),
+                _ => Err(bad_arg("intmax", "Invalid class name: intmax and intmin take an integer class name.")),
+            }
+        }
+    }
+}
+
+fn intmax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let c = int_class_arg(&a)?;
+    one(Tensor::new(Shape::scalar(), Data::from_i128(c, std::iter::once(c.int_range().1))))
+}
+fn intmin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let c = int_class_arg(&a)?;
+    one(Tensor::new(Shape::scalar(), Data::from_i128(c, std::iter::once(c.int_range().0))))
+}
+
+fn imag_unit(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    one(Value::complex(num_complex::Complex64::new(0.0, 1.0)))
+}
+
+fn flip_dim(v: &Value, d: usize) -> MResult<Value> {
+    let shape = v.shape();
+    let pos = shape_ops::shift_plan(&shape, &[], Some(d));
+    shape_ops::gather_value(v, &pos, shape)
+}
+
+fn fliplr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(flip_dim(&a[0], 1)?)
+}
+fn flipud(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(flip_dim(&a[0], 0)?)
+}
+fn flip(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let d = match a.get(1) {
+        Some(v) => dim_arg(v)?,
+        None => a[0].shape().first_nonsingleton(),
+    };
+    one(flip_dim(&a[0], d)?)
+}
+
+fn rot90(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let k = match a.get(1) {
+        Some(v) => (v.scalar_f64()? as i64).rem_euclid(4),
+        None => 1,
+    };
+    let mut v = a[0].clone();
+    for _ in 0..k {
+        // rot90 = flipud(transpose(A))
+        v = flip_dim(&shape_ops::transpose_value(&v)?, 0)?;
+    }
+    one(v)
+}
+
+fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let shape = a[0].shape();
+    let k = a[1].tensor()?;
+    let mut shifts = vec![0i64; shape.ndims().max(2)];
+    if let Some(dv) = a.get(2) {
+        let d = dim_arg(dv)?;
+        if shifts.len() <= d {
+            shifts.resize(d + 1, 0);
+        }
+        shifts[d] = k.get_f64(0) as i64;
+    } else if k.numel() == 1 {
+        let d = shape.first_nonsingleton();
+        shifts[d] = k.get_f64(0) as i64;
+    } else {
+        for (i, x) in k.to_f64().iter().enumerate() {
+            if shifts.len() <= i {
+                shifts.resize(i + 1, 0);
+            }
+            shifts[i] = *x as i64;
+        }
+    }
+    let pos = shape_ops::shift_plan(&shape, &shifts, None);
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+fn permute(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let order: Vec<usize> = int_list(&a[1])?.into_iter().map(|d| d.saturating_sub(1)).collect();
+    let mut seen = vec![false; order.len()];
+    for &d in &order {
+        if d >= order.len() || seen[d] {
+            return Err(MError::new("MATLAB:permute:badIndex", "ORDER must be a permutation of 1:N for an N-D array."));
+        }
+        seen[d] = true;
+    }
+    if order.len() < a[0].shape().ndims() {
+        return Err(MError::new("MATLAB:permute:tooFewIndices", "ORDER must have at least N elements for an N-D array."));
+    }
+    let (pos, shape) = shape_ops::permute_plan(&a[0].shape(), &order);
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+fn squeeze(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = a[0].shape();
+    if s.ndims() <= 2 {
+        return one(a[0].clone());
+    }
+    let dims: Vec<usize> = s.dims().iter().copied().filter(|&d| d != 1).collect();
+    let shape = match dims.len() {
+        0 => Shape::scalar(),
+        1 => Shape::col(dims[0]),
+        _ => Shape::new(&dims),
+    };
+    let pos: Vec<usize> = (0..s.numel()).collect();
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+fn transpose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(shape_ops::transpose_value(&a[0])?)
+}
+fn ctranspose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(crate::interp::eval::unary_op(crate::syntax::ast::UnOp::CTranspose, &a[0])?)
+}

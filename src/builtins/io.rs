@@ -1,0 +1,359 @@
+//! Output and text formatting of numbers: disp display fprintf sprintf num2str mat2str
+//! int2str format tic toc clc pause, and the plotting notice.
+
+use super::{Builtin, b, bad_arg, one, text_arg};
+use crate::display::printf;
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::interp::output;
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use std::time::Instant;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    let mut t = vec![
+        b("disp", 1, 1, 0, "disp(X): print X without its name.", disp),
+        b("display", 1, 2, 0, "display(X): print X with its name, as an unterminated statement does.", display),
+        b("fprintf", 0, -1, 1, "fprintf(format, A, ...), fprintf(fid, format, ...): formatted output (fid 1: standard output, 2: standard error).", fprintf),
+        b("sprintf", 1, -1, 1, "sprintf(format, A, ...): formatted text.", sprintf),
+        b("num2str", 1, 2, 1, "num2str(X), num2str(X, precision), num2str(X, format): numbers as text.", num2str),
+        b("mat2str", 1, 2, 1, "mat2str(A, precision): MATLAB syntax that recreates A.", mat2str),
+        b("int2str", 1, 1, 1, "int2str(X): rounded numbers as text.", int2str),
+        b("format", 0, 2, 0, "format short|long|shortE|longE|shortG|longG|bank|rat|hex|+|compact|loose: set the display format.", format),
+        b("tic", 0, 0, 1, "tic: start a stopwatch timer (t = tic returns its id).", tic),
+        b("toc", 0, 1, 1, "toc, toc(t): seconds since tic (printed when not assigned).", toc),
+        b("clc", 0, 0, 0, "clc: clear the command window.", clc),
+        b("pause", 0, 1, 0, "pause(n): wait n seconds.", pause),
+        b("more", 0, 1, 0, "more on|off: paging is always off here.", noop),
+        b("beep", 0, 1, 0, "beep: ring the terminal bell.", noop),
+        b("drawnow", 0, -1, 0, "drawnow: no effect (no graphics).", noop),
+    ];
+    for name in PLOT_FUNCTIONS {
+        t.push(b(name, 0, -1, 1, "Graphics are not available yet: the call prints a notice once and the script continues.", plot_notice));
+    }
+    t
+}
+
+const PLOT_FUNCTIONS: [&str; 24] = [
+    "figure", "plot", "hold", "xlabel", "ylabel", "zlabel", "title", "legend", "grid", "axis", "subplot", "close",
+    "surf", "mesh", "scatter", "bar", "histogram", "colorbar", "colormap", "plot3", "semilogx", "semilogy", "loglog", "print",
+];
+
+thread_local! {
+    static PLOT_NOTICE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn plot_notice(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    if !PLOT_NOTICE.with(|p| p.replace(true)) {
+        output::write_err("Note: plotting is not available yet; graphics calls are ignored.\n");
+    }
+    Ok(vec![])
+}
+
+fn noop(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    Ok(vec![])
+}
+
+fn disp(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    output::write_str(&crate::display::disp_text(&a[0], &i.format, i.term_width));
+    Ok(vec![])
+}
+
+fn display(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let name = match a.get(1) {
+        Some(n) => n.text()?,
+        None => "ans".to_string(),
+    };
+    i.display(&name, &a[0]);
+    Ok(vec![])
+}
+
+fn format_text(a: &[Value], name: &str) -> MResult<String> {
+    match a.first() {
+        Some(v) if v.is_text() => Ok(printf::unescape(&v.text()?)),
+        Some(Value::Tensor(t)) if t.class() == Class::Char => Ok(printf::unescape(&t.to_text())),
+        Some(_) => Err(MError::new(format!("MATLAB:{name}:invalidFormat"), "The format must be a character vector or string scalar.")),
+        None => Err(super::bad_arg(name, "Not enough input arguments.")),
+    }
+}
+
+fn fprintf(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    if a.is_empty() {
+        return Err(crate::interp::error::errors::not_enough_inputs("fprintf"));
+    }
+    // a leading number is a file identifier
+    let (fid, rest) = if a[0].is_numeric_like() && !a[0].is_char() { (a[0].scalar_f64()?, &a[1..]) } else { (1.0, &a[..]) };
+    if rest.is_empty() {
+        return Err(bad_arg("fprintf", "Not enough input arguments: a format is required."));
+    }
+    let fmt = format_text(rest, "fprintf")?;
+    let text = printf::sprintf(&fmt, &rest[1..])?;
+    match fid as i64 {
+        1 => output::write_str(&text),
+        2 => output::write_err(&text),
+        _ => return Err(MError::new("MATLAB:fprintf:invalidFid", format!("Invalid file identifier {fid}. Use fopen to generate a valid file identifier."))),
+    }
+    if nargout > 0 {
+        return one(Value::Num(text.len() as f64));
+    }
+    Ok(vec![])
+}
+
+fn sprintf(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let fmt = format_text(&a, "sprintf")?;
+    let text = printf::sprintf(&fmt, &a[1..])?;
+    if a[0].is_string() {
+        return one(Value::string(&text));
+    }
+    one(Value::str(&text))
+}
+
+/// The column format num2str uses for a matrix of numbers (Octave's algorithm, which MATLAB
+/// matches for the common cases).
+fn num2str_matrix(t: &Tensor) -> Vec<String> {
+    let x = t.to_f64();
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let finite: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
+    let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let neg = x.iter().any(|v| *v < 0.0);
+    let all_int = finite.iter().all(|v| v.fract() == 0.0) || t.class().is_int() || t.class() == Class::Logical;
+    let fmt = if all_int {
+        let digits = if max == 0.0 { 1 } else { max.log10().floor() as usize + 1 };
+        let digits = digits.max(if x.iter().any(|v| !v.is_finite()) { 3 } else { 0 });
+        format!("%{}d", digits + 2 + neg as usize)
+    } else {
+        let ndgt = if max == 0.0 { 0 } else { max.log10().floor() as i64 };
+        let ndgt = (ndgt + 5).clamp(5, 16) as usize;
+        format!("%{}.{}g", ndgt + 7 + neg as usize, ndgt)
+    };
+    let rows: Vec<String> = (0..r)
+        .map(|i| {
+            let vals: Vec<Value> = (0..c).map(|j| Value::Num(x[i + j * r])).collect();
+            printf::sprintf(&fmt.repeat(c), &vals).unwrap_or_default().trim_end().to_string()
+        })
+        .collect();
+    // remove the leading blank columns common to every row
+    let lead = rows.iter().map(|s| s.len() - s.trim_start().len()).min().unwrap_or(0);
+    rows.into_iter().map(|s| s[lead..].to_string()).collect()
+}
+
+pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
+    if v.is_char() {
+        return Ok(v.clone());
+    }
+    if !v.is_numeric_like() {
+        return Err(MError::new("MATLAB:num2str:nonNumericInput", "Input must be numeric, logical or char."));
+    }
+    let t = v.tensor()?;
+    if let Some(a) = arg {
+        if a.is_text() {
+            let fmt = printf::unescape(&a.text()?);
+            let (r, c) = (t.shape.rows(), t.shape.cols());
+            let x = t.to_f64();
+            let rows: Vec<String> = (0..r)
+                .map(|i| {
+                    let vals: Vec<Value> = (0..c).map(|j| Value::Num(x[i + j * r])).collect();
+                    printf::sprintf(&fmt, &vals).unwrap_or_default()
+                })
+                .collect();
+            return Ok(super::types::char_matrix(&rows));
+        }
+        let p = a.scalar_f64()? as usize;
+        let rows: Vec<String> = if t.numel() == 1 {
+            vec![if t.is_complex() {
+                let z = t.get_c64(0);
+                format!("{}{}{}i", printf::format_g(z.re, p, false), if z.im < 0.0 { "-" } else { "+" }, printf::format_g(z.im.abs(), p, false))
+            } else {
+                printf::format_g(t.get_f64(0), p, false)
+            }]
+        } else {
+            let x = t.to_f64();
+            let (r, c) = (t.shape.rows(), t.shape.cols());
+            let w = p + 7;
+            (0..r)
+                .map(|i| (0..c).map(|j| format!("{:>w$}", printf::format_g(x[i + j * r], p, false))).collect::<String>().trim().to_string())
+                .collect()
+        };
+        return Ok(super::types::char_matrix(&rows));
+    }
+    if t.numel() == 0 {
+        return Ok(Value::str(""));
+    }
+    if t.is_complex() {
+        let parts: Vec<String> = (0..t.numel())
+            .map(|i| {
+                let z = t.get_c64(i);
+                let re = scalar_text(z.re);
+                let im = scalar_text(z.im.abs());
+                format!("{re}{}{im}i", if z.im < 0.0 || (z.im == 0.0 && z.im.is_sign_negative()) { "-" } else { "+" })
+            })
+            .collect();
+        return Ok(Value::str(&parts.join("  ")));
+    }
+    if t.numel() == 1 {
+        let x = t.get_f64(0);
+        return Ok(Value::str(&if t.class().is_int() {
+            match &t.data {
+                Data::I64(v) => v[0].to_string(),
+                Data::U64(v) => v[0].to_string(),
+                _ => format!("{}", x as i64),
+            }
+        } else {
+            scalar_text(x)
+        }));
+    }
+    Ok(super::types::char_matrix(&num2str_matrix(&t)))
+}
+
+/// num2str of one real number.
+pub fn scalar_text(x: f64) -> String {
+    if !x.is_finite() {
+        return printf::format_g(x, 5, false);
+    }
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
+    let ndgt = if x == 0.0 { 0 } else { x.abs().log10().floor() as i64 };
+    let p = (ndgt + 5).clamp(5, 16) as usize;
+    printf::format_g(x, p, false)
+}
+
+fn num2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(num2str_value(&a[0], a.get(1))?)
+}
+
+fn int2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let r = crate::values::ops::elementwise::unary(crate::values::ops::Un::Round, &a[0])?;
+    one(num2str_value(&r, None)?)
+}
+
+fn mat2str_num(x: f64, prec: usize) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Inf".into() } else { "-Inf".into() }
+    } else {
+        printf::format_g(x, prec, false)
+    }
+}
+
+fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let prec = match a.get(1) {
+        Some(v) => v.scalar_f64()? as usize,
+        None => 15,
+    };
+    let v = &a[0];
+    if v.is_char() {
+        let t = v.tensor()?;
+        let rows = super::types::char_rows(&t);
+        let q: Vec<String> = rows.iter().map(|r| format!("'{}'", r.replace('\'', "''"))).collect();
+        return one(Value::str(&if q.len() == 1 { q[0].clone() } else { format!("[{}]", q.join(";")) }));
+    }
+    let t = v.tensor()?;
+    if t.shape.ndims() > 2 {
+        return Err(bad_arg("mat2str", "Input matrix must be 2-D."));
+    }
+    let elem = |i: usize| -> String {
+        if t.class() == Class::Logical {
+            return if t.nonzero(i) { "true".into() } else { "false".into() };
+        }
+        if t.is_complex() {
+            let z = t.get_c64(i);
+            let im = mat2str_num(z.im, prec);
+            let sign = if im.starts_with('-') { "" } else { "+" };
+            return format!("{}{sign}{im}i", mat2str_num(z.re, prec));
+        }
+        mat2str_num(t.get_f64(i), prec)
+    };
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let text = if t.numel() == 1 {
+        elem(0)
+    } else {
+        let rows: Vec<String> = (0..r).map(|i| (0..c).map(|j| elem(i + j * r)).collect::<Vec<_>>().join(" ")).collect();
+        if t.numel() == 0 { format!("zeros({r},{c})") } else { format!("[{}]", rows.join(";")) }
+    };
+    let text = if matches!(t.class(), Class::Double | Class::Logical | Class::Char) || t.numel() == 0 { text } else { format!("{}({text})", t.class().name()) };
+    one(Value::str(&text))
+}
+
+fn format(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.is_empty() {
+        i.format = crate::display::Format::default();
+        return Ok(vec![]);
+    }
+    let words: Vec<String> = a.iter().map(|v| text_arg(v, "format")).collect::<MResult<_>>()?;
+    let joined = words.join("");
+    let mut f = i.format;
+    if f.set(&joined) || words.iter().all(|w| f.set(w)) {
+        i.format = f;
+        return Ok(vec![]);
+    }
+    Err(MError::new("MATLAB:format:UnknownFormat", format!("Unknown display format '{}'.", words.join(" "))))
+}
+
+thread_local! {
+    static EPOCH: Instant = Instant::now();
+}
+
+fn tic(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
+    let now = Instant::now();
+    i.tic = Some(now);
+    if nargout > 0 {
+        let micros = EPOCH.with(|e| now.duration_since(*e).as_micros() as u64);
+        return one(Tensor::new(Shape::scalar(), Data::U64(vec![micros])));
+    }
+    Ok(vec![])
+}
+
+fn toc(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let elapsed = match a.first() {
+        Some(v) => {
+            let t = v.tensor()?;
+            let start = match &t.data {
+                Data::U64(x) => x[0],
+                _ => t.get_f64(0) as u64,
+            };
+            let now = EPOCH.with(|e| Instant::now().duration_since(*e).as_micros() as u64);
+            now.saturating_sub(start) as f64 / 1e6
+        }
+        None => match i.tic {
+            Some(t) => t.elapsed().as_secs_f64(),
+            None => return Err(MError::new("MATLAB:toc:callTicFirst", "You must call TIC without an output argument before calling TOC without an input argument.")),
+        },
+    };
+    if nargout == 0 {
+        output::write_str(&format!("Elapsed time is {elapsed:.6} seconds.\n"));
+        return Ok(vec![]);
+    }
+    one(Value::Num(elapsed))
+}
+
+fn clc(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        output::write_str("\x1b[2J\x1b[H");
+    }
+    Ok(vec![])
+}
+
+fn pause(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if let Some(v) = a.first() {
+        if v.is_text() {
+            return Ok(vec![]);
+        }
+        let s = v.scalar_f64()?;
+        if s.is_finite() && s > 0.0 {
+            let end = Instant::now() + std::time::Duration::from_secs_f64(s);
+            while Instant::now() < end {
+                i.check_interrupt()?;
+                std::thread::sleep(std::time::Duration::from_millis(10).min(end.saturating_duration_since(Instant::now())));
+            }
+        }
+    }
+    Ok(vec![])
+}

@@ -1,0 +1,320 @@
+//! Linear algebra and polynomials on the host (faer): det inv rank eig svd qr lu chol pinv
+//! cond roots polyval polyfit conv trapz.
+
+use super::{Builtin, b, bad_arg, one};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::Class;
+use crate::values::ops::linalg::{from_cmat, from_mat, inverse, mldivide, to_cmat, to_mat};
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use faer::Mat;
+use faer::linalg::solvers::Solve;
+use num_complex::Complex64;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("det", 1, 1, 1, "det(A): determinant of a square matrix.", det),
+        b("inv", 1, 1, 1, "inv(A): matrix inverse (warns when singular).", inv),
+        b("rank", 1, 2, 1, "rank(A, tol): number of singular values above the tolerance.", rank),
+        b("eig", 1, 2, 2, "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.", eig),
+        b("svd", 1, 2, 3, "svd(A), [U, S, V] = svd(A): singular value decomposition.", svd),
+        b("qr", 1, 2, 2, "[Q, R] = qr(A): QR decomposition.", qr),
+        b("lu", 1, 1, 3, "[L, U, P] = lu(A): LU decomposition with partial pivoting.", lu),
+        b("chol", 1, 1, 1, "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).", chol),
+        b("pinv", 1, 1, 1, "pinv(A): Moore-Penrose pseudoinverse.", pinv),
+        b("cond", 1, 1, 1, "cond(A): 2-norm condition number.", cond),
+        b("roots", 1, 1, 1, "roots(p): roots of the polynomial with coefficients p.", roots),
+        b("polyval", 2, 2, 1, "polyval(p, x): value of the polynomial p at x.", polyval),
+        b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
+        b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
+        b("trapz", 1, 2, 1, "trapz(y) or trapz(x, y): trapezoidal integration.", trapz),
+    ]
+}
+
+fn square(t: &Tensor) -> MResult<usize> {
+    if t.shape.ndims() > 2 || t.shape.rows() != t.shape.cols() {
+        return Err(MError::new("MATLAB:square", "Matrix must be square."));
+    }
+    Ok(t.shape.rows())
+}
+
+fn det(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let n = square(&t)?;
+    if n == 0 {
+        return one(Value::Num(1.0));
+    }
+    if t.is_complex() {
+        return one(Value::complex(to_cmat(&t).determinant()));
+    }
+    one(Value::Num(to_mat(&t).determinant()))
+}
+
+fn inv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(inverse(&*a[0].tensor()?)?)
+}
+
+fn singular_values(t: &Tensor) -> MResult<Vec<f64>> {
+    let r = if t.is_complex() { to_cmat(t).singular_values() } else { to_mat(t).singular_values() };
+    r.map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))
+}
+
+fn rank(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    if t.numel() == 0 {
+        return one(Value::Num(0.0));
+    }
+    let s = singular_values(&t)?;
+    let tol = match a.get(1) {
+        Some(v) => v.scalar_f64()?,
+        None => t.shape.rows().max(t.shape.cols()) as f64 * s.first().copied().unwrap_or(0.0) * f64::EPSILON,
+    };
+    one(Value::Num(s.iter().filter(|&&x| x > tol).count() as f64))
+}
+
+fn is_symmetric(t: &Tensor) -> bool {
+    let n = t.shape.rows();
+    if t.is_complex() {
+        let z = t.to_c64();
+        return (0..n).all(|i| (0..n).all(|j| z[i + j * n] == z[j + i * n].conj()));
+    }
+    let x = t.to_f64();
+    (0..n).all(|i| (0..n).all(|j| x[i + j * n] == x[j + i * n]))
+}
+
+fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    let n = square(&t)?;
+    let fail = || MError::new("MATLAB:eig:noConvergence", "Eigenvalue computation did not converge.");
+    if is_symmetric(&t) && !t.is_complex() {
+        let e = to_mat(&t).self_adjoint_eigen(faer::Side::Lower).map_err(|_| fail())?;
+        let vals: Vec<f64> = (0..n).map(|i| e.S().column_vector()[i]).collect();
+        if nargout < 2 {
+            return one(Value::col(vals));
+        }
+        let v = from_mat(&e.U().to_owned(), Class::Double);
+        let mut d = vec![0.0; n * n];
+        for i in 0..n {
+            d[i + i * n] = vals[i];
+        }
+        return Ok(vec![Value::from(v), Value::from(Tensor::f64(Shape::matrix(n, n), d))]);
+    }
+    let (vals, vecs): (Vec<Complex64>, Option<Mat<Complex64>>) = if t.is_complex() {
+        let e = to_cmat(&t).eigen().map_err(|_| fail())?;
+        ((0..n).map(|i| e.S().column_vector()[i]).collect(), Some(e.U().to_owned()))
+    } else {
+        let e = to_mat(&t).eigen().map_err(|_| fail())?;
+        ((0..n).map(|i| e.S().column_vector()[i]).collect(), Some(e.U().to_owned()))
+    };
+    let col = |v: Vec<Complex64>| {
+        crate::values::ops::elementwise::demote_complex(Tensor::new(Shape::col(v.len()), Data::C64(v)))
+    };
+    if nargout < 2 {
+        return one(col(vals));
+    }
+    let mut d = vec![Complex64::new(0.0, 0.0); n * n];
+    for i in 0..n {
+        d[i + i * n] = vals[i];
+    }
+    let dm = crate::values::ops::elementwise::demote_complex(Tensor::new(Shape::matrix(n, n), Data::C64(d)));
+    let vm = from_cmat(&vecs.unwrap_or_else(|| Mat::zeros(n, n)), Class::Double);
+    Ok(vec![Value::from(vm), Value::from(dm)])
+}
+
+fn svd(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    if nargout < 2 {
+        return one(Value::col(singular_values(&t)?));
+    }
+    let econ = a.len() > 1;
+    let m = to_mat(&t);
+    let s = if econ { m.thin_svd() } else { m.svd() }.map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let k = s.S().column_vector().nrows();
+    let (sr, sc) = if econ { (k, k) } else { (r, c) };
+    let mut sm = vec![0.0; sr * sc];
+    for i in 0..k {
+        sm[i + i * sr] = s.S().column_vector()[i];
+    }
+    Ok(vec![
+        Value::from(from_mat(&s.U().to_owned(), Class::Double)),
+        Value::from(Tensor::f64(Shape::matrix(sr, sc), sm)),
+        Value::from(from_mat(&s.V().to_owned(), Class::Double)),
+    ])
+}
+
+fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    let m = to_mat(&t);
+    let q = m.qr();
+    let econ = a.len() > 1;
+    let rr = q.R().to_owned();
+    let (rows, cols) = (t.shape.rows(), t.shape.cols());
+    let rfull = if econ {
+        rr
+    } else {
+        let mut full = Mat::zeros(rows, cols);
+        for i in 0..rr.nrows().min(rows) {
+            for j in 0..cols {
+                if j >= i {
+                    full[(i, j)] = rr[(i, j)];
+                }
+            }
+        }
+        full
+    };
+    if nargout < 2 {
+        return one(from_mat(&rfull, Class::Double));
+    }
+    let qm = if econ { q.compute_thin_Q() } else { q.compute_Q() };
+    Ok(vec![Value::from(from_mat(&qm, Class::Double)), Value::from(from_mat(&rfull, Class::Double))])
+}
+
+fn lu(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    let n = square(&t)?;
+    let f = to_mat(&t).partial_piv_lu();
+    let l = f.L().to_owned();
+    let u = f.U().to_owned();
+    let perm = f.P();
+    let fwd = perm.arrays().0.to_vec();
+    let mut p = Mat::<f64>::zeros(n, n);
+    for (i, &j) in fwd.iter().enumerate() {
+        p[(i, j)] = 1.0;
+    }
+    match nargout {
+        0 | 1 => one(from_mat(&u, Class::Double)),
+        2 => {
+            // L is returned permuted so that L*U = A
+            let pl = p.transpose().to_owned() * &l;
+            Ok(vec![Value::from(from_mat(&pl, Class::Double)), Value::from(from_mat(&u, Class::Double))])
+        }
+        _ => Ok(vec![
+            Value::from(from_mat(&l, Class::Double)),
+            Value::from(from_mat(&u, Class::Double)),
+            Value::from(from_mat(&p, Class::Double)),
+        ]),
+    }
+}
+
+fn chol(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    square(&t)?;
+    let c = to_mat(&t)
+        .llt(faer::Side::Upper)
+        .map_err(|_| MError::new("MATLAB:posdef", "Matrix must be positive definite."))?;
+    let l = c.L().to_owned();
+    one(from_mat(&l.transpose().to_owned(), Class::Double))
+}
+
+fn pinv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let s = to_mat(&t).svd().map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
+    one(from_mat(&s.pseudoinverse(), Class::Double))
+}
+
+fn cond(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = singular_values(&*a[0].tensor()?)?;
+    let (mx, mn) = (s.first().copied().unwrap_or(0.0), s.last().copied().unwrap_or(0.0));
+    one(Value::Num(if mn == 0.0 { f64::INFINITY } else { mx / mn }))
+}
+
+fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let p = a[0].tensor()?.to_f64().into_owned();
+    // strip leading zeros, count trailing zeros (roots at 0)
+    let start = p.iter().position(|&x| x != 0.0).unwrap_or(p.len());
+    let mut c: Vec<f64> = p[start..].to_vec();
+    let mut zeros = 0;
+    while c.len() > 1 && c.last() == Some(&0.0) {
+        c.pop();
+        zeros += 1;
+    }
+    let n = c.len().saturating_sub(1);
+    let mut out: Vec<Complex64> = Vec::new();
+    if n > 0 {
+        let mut comp = Mat::<f64>::zeros(n, n);
+        for j in 0..n {
+            comp[(0, j)] = -c[j + 1] / c[0];
+        }
+        for i in 1..n {
+            comp[(i, i - 1)] = 1.0;
+        }
+        let e = comp.eigenvalues().map_err(|_| MError::new("MATLAB:roots:noConvergence", "Root finding did not converge."))?;
+        out.extend(e);
+    }
+    out.extend(std::iter::repeat_n(Complex64::new(0.0, 0.0), zeros));
+    let t = Tensor::new(Shape::col(out.len()), Data::C64(out));
+    one(crate::values::ops::elementwise::demote_complex(t))
+}
+
+fn polyval(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let p = a[0].tensor()?.to_f64().into_owned();
+    let x = a[1].tensor()?;
+    let r: Vec<f64> = x.to_f64().iter().map(|&v| p.iter().fold(0.0, |acc, &c| acc * v + c)).collect();
+    one(Tensor::f64(x.shape.clone(), r))
+}
+
+fn polyfit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let x = a[0].tensor()?.to_f64().into_owned();
+    let y = a[1].tensor()?.to_f64().into_owned();
+    let n = a[2].scalar_f64()? as usize;
+    if x.len() != y.len() {
+        return Err(bad_arg("polyfit", "X and Y vectors must be the same size."));
+    }
+    let m = x.len();
+    let mut v = vec![0.0; m * (n + 1)];
+    for i in 0..m {
+        for j in 0..=n {
+            v[i + j * m] = x[i].powi((n - j) as i32);
+        }
+    }
+    let vt = Tensor::f64(Shape::matrix(m, n + 1), v);
+    let yt = Tensor::f64(Shape::col(m), y);
+    let c = mldivide(&vt, &yt)?;
+    one(Tensor::f64(Shape::row(n + 1), c.to_f64().into_owned()))
+}
+
+fn conv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (u, v) = (a[0].tensor()?, a[1].tensor()?);
+    let (x, y) = (u.to_f64(), v.to_f64());
+    if x.is_empty() || y.is_empty() {
+        return one(Value::empty());
+    }
+    let mut out = vec![0.0; x.len() + y.len() - 1];
+    for (i, p) in x.iter().enumerate() {
+        for (j, q) in y.iter().enumerate() {
+            out[i + j] += p * q;
+        }
+    }
+    let n = out.len();
+    let shape = if u.shape.is_col() && v.shape.is_col() || u.shape.is_col() && v.numel() == 1 { Shape::col(n) } else { Shape::row(n) };
+    one(Tensor::f64(shape, out))
+}
+
+fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = if a.len() == 2 {
+        (Some(a[0].tensor()?.to_f64().into_owned()), a[1].tensor()?.to_f64().into_owned())
+    } else {
+        (None, a[0].tensor()?.to_f64().into_owned())
+    };
+    let mut s = 0.0;
+    for k in 1..y.len() {
+        let h = match &x {
+            Some(x) => x[k] - x[k - 1],
+            None => 1.0,
+        };
+        s += h * (y[k] + y[k - 1]) / 2.0;
+    }
+    one(Value::Num(s))
+}
+
+#[allow(dead_code)]
+fn solve_check(m: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
+    m.partial_piv_lu().solve(b)
+}

@@ -1,0 +1,193 @@
+//! The builtin function registry: one table of (name, arity, help, host implementation).
+//! Later work adds device lowerings next to the host implementations.
+
+mod cells;
+mod construct;
+mod errors;
+mod io;
+mod linalg;
+mod math;
+mod query;
+mod reduce;
+mod strings;
+mod structs;
+mod types;
+mod workspace;
+
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+pub type BuiltinFn = fn(&mut Interp, &mut Frame, Vec<Value>, usize) -> MResult<Vec<Value>>;
+
+pub struct Builtin {
+    pub name: &'static str,
+    pub min_in: usize,
+    /// None: any number of inputs.
+    pub max_in: Option<usize>,
+    pub max_out: usize,
+    /// One paragraph for `help name`.
+    pub help: &'static str,
+    pub f: BuiltinFn,
+}
+
+/// Shorthand for table entries: `b("name", min, max, nout, "help", f)`.
+pub const fn b(name: &'static str, min_in: usize, max_in: isize, max_out: usize, help: &'static str, f: BuiltinFn) -> Builtin {
+    Builtin { name, min_in, max_in: if max_in < 0 { None } else { Some(max_in as usize) }, max_out, help, f }
+}
+
+fn registry() -> &'static HashMap<&'static str, Builtin> {
+    static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
+    REG.get_or_init(|| {
+        let mut m = HashMap::new();
+        let tables: [Vec<Builtin>; 13] = [
+            cells::table(),
+            construct::table(),
+            errors::table(),
+            io::table(),
+            linalg::table(),
+            math::table(),
+            query::table(),
+            reduce::table(),
+            strings::table(),
+            structs::table(),
+            types::table(),
+            workspace::table(),
+            vec![],
+        ];
+        for t in tables {
+            for b in t {
+                m.insert(b.name, b);
+            }
+        }
+        m
+    })
+}
+
+pub fn lookup(name: &str) -> Option<&'static Builtin> {
+    registry().get(name)
+}
+
+/// Every builtin name (for `help`, completion, `exist`).
+pub fn names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = registry().keys().copied().collect();
+    v.sort();
+    v
+}
+
+// ---- argument helpers shared by the builtin modules ----
+
+pub fn one(v: impl Into<Value>) -> MResult<Vec<Value>> {
+    Ok(vec![v.into()])
+}
+
+pub fn bad_arg(name: &str, what: impl Into<String>) -> MError {
+    MError::new(format!("MATLAB:{name}:invalidInput"), what.into())
+}
+
+/// A dimension argument (1-based in MATLAB), returned 0-based.
+pub fn dim_arg(v: &Value) -> MResult<usize> {
+    let d = v.scalar_f64()?;
+    if d < 1.0 || d.fract() != 0.0 {
+        return Err(MError::new(
+            "MATLAB:getdimarg:dimensionMustBePositiveInteger",
+            "Dimension argument must be a positive integer scalar within indexing range.",
+        ));
+    }
+    Ok(d as usize - 1)
+}
+
+pub fn text_arg(v: &Value, name: &str) -> MResult<String> {
+    v.text().map_err(|_| bad_arg(name, "Expected a character vector or string scalar argument."))
+}
+
+/// Parsed size arguments of constructors like `zeros(2,3,'int8')`, `ones([2 3])`,
+/// `rand(n,'single')`, `zeros(2,'like',p)`.
+pub struct SizeArgs {
+    pub shape: Shape,
+    pub class: Option<Class>,
+    pub like: Option<Value>,
+}
+
+pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
+    let mut dims: Vec<usize> = Vec::new();
+    let mut class = None;
+    let mut like = None;
+    let mut i = 0;
+    let mut explicit = false;
+    let to_dim = |x: f64| -> MResult<usize> {
+        if x.is_nan() {
+            return Err(MError::new("MATLAB:NonIntegerInput", "Size inputs must be integers (NaN given)."));
+        }
+        if x.fract() != 0.0 {
+            return Err(MError::new("MATLAB:NonIntegerInput", "Size inputs must be integers."));
+        }
+        Ok(if x < 0.0 { 0 } else { x as usize })
+    };
+    while i < args.len() {
+        let a = &args[i];
+        if a.is_text() {
+            let s = a.text()?;
+            match s.as_str() {
+                "like" => {
+                    let p = args.get(i + 1).ok_or_else(|| MError::new("MATLAB:zeros:likeMissing", "'like' must be followed by a prototype value."))?;
+                    like = Some(p.clone());
+                    class = p.num_class();
+                    i += 2;
+                    continue;
+                }
+                "gpuArray" | "distributed" | "codistributed" => {}
+                other => {
+                    class = Some(Class::from_name(other).ok_or_else(|| {
+                        MError::new("MATLAB:zeros:invalidClass", format!("Invalid data type '{other}'."))
+                    })?);
+                }
+            }
+            i += 1;
+            continue;
+        }
+        let t = a.tensor()?;
+        if explicit || t.numel() != 1 {
+            if t.numel() == 1 {
+                dims.push(to_dim(t.get_f64(0))?);
+            } else {
+                if !dims.is_empty() {
+                    return Err(MError::new("MATLAB:sizeArgs", "Size vector must be the only size argument."));
+                }
+                for x in t.to_f64().iter() {
+                    dims.push(to_dim(*x)?);
+                }
+            }
+        } else {
+            dims.push(to_dim(t.get_f64(0))?);
+        }
+        explicit = true;
+        i += 1;
+    }
+    let shape = match dims.len() {
+        0 => Shape::scalar(),
+        1 => Shape::matrix(dims[0], dims[0]),
+        _ => Shape::new(&dims),
+    };
+    Ok(SizeArgs { shape, class, like })
+}
+
+/// Trailing option flags like 'omitnan', 'descend', 'stable' (returned lowercase), separated
+/// from the leading positional arguments.
+pub fn split_flags(args: Vec<Value>) -> (Vec<Value>, Vec<String>) {
+    let mut pos = Vec::new();
+    let mut flags = Vec::new();
+    for a in args {
+        if a.is_text() && !pos.is_empty() {
+            flags.push(a.text().unwrap_or_default().to_lowercase());
+        } else {
+            pos.push(a);
+        }
+    }
+    (pos, flags)
+}

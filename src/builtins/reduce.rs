@@ -1,0 +1,816 @@
+//! Reductions and searches: sum prod mean median mode max min cumsum cumprod any all std
+//! var find sort unique nnz diff dot norm cross kron trace accumarray, and set operations.
+
+use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::Class;
+use crate::values::containers::CellArray;
+use crate::values::ops::elementwise::{self, cmp_complex};
+use crate::values::ops::reduce::{self as red, lanes};
+use crate::values::ops::{Bin, Red, linalg};
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use std::cmp::Ordering;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("sum", 1, -1, 1, "sum(A), sum(A, dim), sum(A, 'all'), with 'omitnan': sum of elements.", sum),
+        b("prod", 1, -1, 1, "prod(A, dim): product of elements.", prod),
+        b("mean", 1, -1, 1, "mean(A, dim), mean(A, 'all'), with 'omitnan': average.", mean),
+        b("median", 1, -1, 1, "median(A, dim): median value.", median),
+        b("mode", 1, 2, 1, "mode(A, dim): most frequent value (the smallest among ties).", mode),
+        b("max", 1, -1, 2, "max(A), max(A, [], dim), max(A, B), [m, i] = max(...): largest elements.", max),
+        b("min", 1, -1, 2, "min(A), min(A, [], dim), min(A, B), [m, i] = min(...): smallest elements.", min),
+        b("cumsum", 1, -1, 1, "cumsum(A, dim): cumulative sum.", cumsum),
+        b("cumprod", 1, -1, 1, "cumprod(A, dim): cumulative product.", cumprod),
+        b("any", 1, -1, 1, "any(A, dim): true if any element is nonzero.", any),
+        b("all", 1, -1, 1, "all(A, dim): true if all elements are nonzero.", all),
+        b("std", 1, 4, 1, "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).", std),
+        b("var", 1, 4, 1, "var(A, w, dim): variance.", var),
+        b("find", 1, 3, 3, "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.", find),
+        b("sort", 1, 3, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable).", sort),
+        b("unique", 1, 3, 3, "unique(A), [C, ia, ic] = unique(A, 'stable'): unique values.", unique),
+        b("nnz", 1, 1, 1, "nnz(A): number of nonzero elements.", nnz),
+        b("diff", 1, 3, 1, "diff(A, n, dim): differences between adjacent elements.", diff),
+        b("dot", 2, 3, 1, "dot(A, B): scalar (dot) product.", dot),
+        b("norm", 1, 2, 1, "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.", norm),
+        b("cross", 2, 3, 1, "cross(A, B): cross product of 3-element vectors.", cross),
+        b("kron", 2, 2, 1, "kron(A, B): Kronecker tensor product.", kron),
+        b("trace", 1, 1, 1, "trace(A): sum of the diagonal.", trace),
+        b("accumarray", 2, 4, 1, "accumarray(subs, vals, sz, func): accumulate values into bins.", accumarray),
+        b("ismember", 2, 2, 2, "ismember(A, S), [tf, loc] = ismember(A, S): membership of elements of A in S.", ismember),
+        b("setdiff", 2, 3, 2, "setdiff(A, B): values of A not in B, sorted.", setdiff),
+        b("intersect", 2, 3, 3, "intersect(A, B): values in both A and B, sorted.", intersect),
+        b("union", 2, 3, 1, "union(A, B): values in A or B, sorted.", union),
+        b("cummax", 1, 2, 1, "cummax(A, dim): cumulative maximum.", cummax),
+        b("cummin", 1, 2, 1, "cummin(A, dim): cumulative minimum.", cummin),
+        b("range", 1, 2, 1, "range(A, dim): max(A) - min(A).", range),
+        b("histc", 2, 3, 1, "histc(x, edges): counts of x in bins given by edges.", histc),
+    ]
+}
+
+/// Parsed (A, dim, flags) for the reductions.
+struct RedArgs {
+    t: Tensor,
+    dim: Option<usize>,
+    all: bool,
+    omitnan: bool,
+    includenan_given: bool,
+    native: Option<bool>,
+}
+
+fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
+    let (pos, flags) = split_flags(a);
+    let t = pos[0].tensor()?.into_owned();
+    let mut dim = None;
+    let mut k = 1;
+    if skip_empty_second && pos.len() > 1 && pos[1].is_empty() {
+        k = 2;
+    }
+    if let Some(d) = pos.get(k) {
+        dim = Some(dim_arg(d)?);
+    }
+    let mut r = RedArgs { t, dim, all: false, omitnan: false, includenan_given: false, native: None };
+    for f in flags {
+        match f.as_str() {
+            "all" => r.all = true,
+            "omitnan" | "omitmissing" => r.omitnan = true,
+            "includenan" | "includemissing" => r.includenan_given = true,
+            "native" => r.native = Some(true),
+            "double" => r.native = Some(false),
+            "default" => {}
+            other => return Err(bad_arg("sum", format!("Unrecognized option '{other}'."))),
+        }
+    }
+    if r.all {
+        let n = r.t.numel();
+        r.t = r.t.reshaped(Shape::col(n));
+        r.dim = Some(0);
+    }
+    Ok(r)
+}
+
+fn check_reducible(t: &Tensor, name: &str) -> MResult<()> {
+    let _ = (t, name);
+    Ok(())
+}
+
+fn simple(op: Red, a: A) -> MResult<Value> {
+    let r = red_args(a, false)?;
+    check_reducible(&r.t, "sum")?;
+    let mut out = red::reduce(op, &r.t, r.dim, r.omitnan)?;
+    if let Some(native) = r.native {
+        let cls = r.t.class();
+        if native && cls != out.class() && matches!(op, Red::Sum | Red::Prod) {
+            out = out.cast(cls);
+        } else if !native && out.class() != Class::Double {
+            out = out.cast(Class::Double);
+        }
+    }
+    Ok(Value::from(out))
+}
+
+fn sum(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(simple(Red::Sum, a)?)
+}
+fn prod(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(simple(Red::Prod, a)?)
+}
+fn mean(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(simple(Red::Mean, a)?)
+}
+fn any(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(simple(Red::Any, a)?)
+}
+fn all(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(simple(Red::All, a)?)
+}
+
+/// Applies `f` to each lane along the reduction dimension, giving one value per lane.
+fn per_lane(t: &Tensor, dim: Option<usize>, empty00: f64, f: impl Fn(&mut Vec<f64>) -> f64) -> Tensor {
+    if dim.is_none() && t.shape.dims() == [0, 0] {
+        return Tensor::scalar_f64(empty00);
+    }
+    let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let x = t.to_f64();
+    let mut out = Vec::with_capacity(inner * outer);
+    for o in 0..outer {
+        for i in 0..inner {
+            let mut lane: Vec<f64> = (0..len).map(|k| x[i + k * inner + o * inner * len]).collect();
+            out.push(f(&mut lane));
+        }
+    }
+    let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+    Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out))
+}
+
+fn median_of(v: &mut Vec<f64>, omitnan: bool) -> f64 {
+    if omitnan {
+        v.retain(|x| !x.is_nan());
+    } else if v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+fn median(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let r = red_args(a, false)?;
+    let omit = r.omitnan;
+    one(per_lane(&r.t, r.dim, f64::NAN, |v| median_of(v, omit)))
+}
+
+fn mode(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let r = red_args(a, false)?;
+    one(per_lane(&r.t, r.dim, f64::NAN, |v| {
+        v.retain(|x| !x.is_nan());
+        v.sort_by(|a, b| a.total_cmp(b));
+        let (mut best, mut best_n) = (f64::NAN, 0);
+        let mut i = 0;
+        while i < v.len() {
+            let mut j = i;
+            while j < v.len() && v[j] == v[i] {
+                j += 1;
+            }
+            if j - i > best_n {
+                best_n = j - i;
+                best = v[i];
+            }
+            i = j;
+        }
+        best
+    }))
+}
+
+fn extreme(a: A, nargout: usize, is_max: bool) -> R {
+    // max(A, B): elementwise with expansion
+    let two_arg = a.len() >= 2 && !a[1].is_empty() && !a[1].is_text();
+    if two_arg {
+        if nargout > 1 {
+            return Err(MError::new("MATLAB:max:TwoInTwoOutCaseNotSupported", "MAX with two matrices to compare and two output arguments is not supported."));
+        }
+        let (pos, flags) = split_flags(a);
+        let includenan = flags.iter().any(|f| f == "includenan");
+        let op = if is_max { Bin::Max } else { Bin::Min };
+        let v = elementwise::binary(op, &pos[0], &pos[1])?;
+        if includenan {
+            let nan_a = elementwise::unary(crate::values::ops::Un::IsNan, &pos[0])?;
+            let nan_b = elementwise::unary(crate::values::ops::Un::IsNan, &pos[1])?;
+            let any_nan = elementwise::binary(Bin::Or, &nan_a, &nan_b)?;
+            let t = v.tensor()?;
+            let mask = any_nan.tensor()?;
+            let r: Vec<f64> = t.to_f64().iter().enumerate().map(|(i, &x)| if mask.nonzero(i) { f64::NAN } else { x }).collect();
+            return one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), r)));
+        }
+        return one(v);
+    }
+    let r = red_args(a, true)?;
+    let omitnan = !r.includenan_given;
+    let (vals, idx) = red::extreme_with_index(&r.t, r.dim, is_max, omitnan)?;
+    if nargout > 1 { Ok(vec![Value::from(vals), Value::from(idx)]) } else { one(vals) }
+}
+
+fn max(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    extreme(a, n, true)
+}
+fn min(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    extreme(a, n, false)
+}
+
+fn cumulative(a: A, product: bool) -> R {
+    let r = red_args(a, false)?;
+    one(red::cumulative(&r.t, r.dim, product, r.omitnan)?)
+}
+fn cumsum(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    cumulative(a, false)
+}
+fn cumprod(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    cumulative(a, true)
+}
+
+fn cum_extreme(a: A, is_max: bool) -> R {
+    let r = red_args(a, false)?;
+    let t = r.t;
+    let d = r.dim.unwrap_or_else(|| red::default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let mut x = t.to_f64().into_owned();
+    for o in 0..outer {
+        for i in 0..inner {
+            let mut acc = f64::NAN;
+            for k in 0..len {
+                let p = i + k * inner + o * inner * len;
+                if acc.is_nan() || (is_max && x[p] > acc) || (!is_max && x[p] < acc) {
+                    if !x[p].is_nan() {
+                        acc = x[p];
+                    }
+                }
+                x[p] = acc;
+            }
+        }
+    }
+    one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), x)))
+}
+fn cummax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    cum_extreme(a, true)
+}
+fn cummin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    cum_extreme(a, false)
+}
+
+fn variance(a: A) -> MResult<Tensor> {
+    let t = a[0].tensor()?.into_owned();
+    let w = match a.get(1) {
+        Some(v) if !v.is_empty() => v.scalar_f64()?,
+        _ => 0.0,
+    };
+    let dim = match a.get(2) {
+        Some(v) => Some(dim_arg(v)?),
+        None => None,
+    };
+    Ok(per_lane(&t, dim, f64::NAN, |v| {
+        let n = v.len() as f64;
+        if v.is_empty() {
+            return f64::NAN;
+        }
+        if v.len() == 1 {
+            return 0.0;
+        }
+        let m = v.iter().sum::<f64>() / n;
+        let ss: f64 = v.iter().map(|x| (x - m) * (x - m)).sum();
+        ss / if w == 1.0 { n } else { n - 1.0 }
+    }))
+}
+
+fn std(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let v = variance(a)?;
+    one(crate::values::ops::elementwise::unary_tensor(crate::values::ops::Un::Sqrt, &v)?)
+}
+fn var(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(variance(a)?)
+}
+
+fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    let mut idx: Vec<usize> = (0..t.numel()).filter(|&i| t.nonzero(i)).collect();
+    let limit = match a.get(1) {
+        Some(v) => Some(v.scalar_f64()? as usize),
+        None => None,
+    };
+    let last = match a.get(2) {
+        Some(v) => v.text()?.eq_ignore_ascii_case("last"),
+        None => false,
+    };
+    if let Some(k) = limit {
+        if last {
+            let n = idx.len();
+            idx = idx[n.saturating_sub(k)..].to_vec();
+        } else {
+            idx.truncate(k);
+        }
+    }
+    let n = idx.len();
+    let shape = if t.shape.dims() == [0, 0] {
+        Shape::matrix(0, 0)
+    } else if t.shape.is_row() {
+        Shape::row(n)
+    } else {
+        Shape::col(n)
+    };
+    if nargout <= 1 {
+        return one(Tensor::f64(shape, idx.iter().map(|&i| (i + 1) as f64).collect()));
+    }
+    let rows = t.shape.rows().max(1);
+    let r: Vec<f64> = idx.iter().map(|&i| (i % rows + 1) as f64).collect();
+    let c: Vec<f64> = idx.iter().map(|&i| (i / rows + 1) as f64).collect();
+    let mut out = vec![Value::from(Tensor::f64(shape.clone(), r)), Value::from(Tensor::f64(shape.clone(), c))];
+    if nargout > 2 {
+        out.push(Value::from(t.gather(&idx, shape)));
+    }
+    Ok(out)
+}
+
+/// Stable sort order of a lane (NaNs last when ascending, first when descending).
+fn sort_order_f64(v: &[f64], descend: bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    idx.sort_by(|&i, &j| {
+        let (a, b) = (v[i], v[j]);
+        match (a.is_nan(), b.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => if descend { Ordering::Less } else { Ordering::Greater },
+            (false, true) => if descend { Ordering::Greater } else { Ordering::Less },
+            _ => {
+                let o = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+                if descend { o.reverse() } else { o }
+            }
+        }
+    });
+    idx
+}
+
+fn text_list(c: &CellArray) -> MResult<Vec<String>> {
+    c.data
+        .iter()
+        .map(|v| v.text().map_err(|_| MError::new("MATLAB:sort:InputType", "Only cell arrays of character vectors can be sorted.")))
+        .collect()
+}
+
+fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (pos, flags) = split_flags(a);
+    let descend = flags.iter().any(|f| f == "descend");
+    if let Value::Cell(c) = &pos[0] {
+        let texts = text_list(c)?;
+        let mut idx: Vec<usize> = (0..texts.len()).collect();
+        idx.sort_by(|&i, &j| if descend { texts[j].cmp(&texts[i]) } else { texts[i].cmp(&texts[j]) });
+        let sorted = CellArray::new(c.shape.clone(), idx.iter().map(|&i| c.data[i].clone()).collect());
+        let mut out = vec![Value::from(sorted)];
+        if nargout > 1 {
+            out.push(Value::from(Tensor::f64(c.shape.clone(), idx.iter().map(|&i| (i + 1) as f64).collect())));
+        }
+        return Ok(out);
+    }
+    if let Value::Str(s) = &pos[0] {
+        let mut idx: Vec<usize> = (0..s.data.len()).collect();
+        idx.sort_by(|&i, &j| if descend { s.data[j].cmp(&s.data[i]) } else { s.data[i].cmp(&s.data[j]) });
+        let mut out = vec![Value::from(crate::values::containers::StrArray::new(s.shape.clone(), idx.iter().map(|&i| s.data[i].clone()).collect()))];
+        if nargout > 1 {
+            out.push(Value::from(Tensor::f64(s.shape.clone(), idx.iter().map(|&i| (i + 1) as f64).collect())));
+        }
+        return Ok(out);
+    }
+    let t = pos[0].tensor()?;
+    let d = match pos.get(1) {
+        Some(v) => dim_arg(v)?,
+        None => red::default_dim(&t.shape),
+    };
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let x = t.to_f64();
+    let z = if t.is_complex() { Some(t.to_c64()) } else { None };
+    let mut positions = vec![0usize; t.numel()];
+    let mut index = vec![0f64; t.numel()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
+            let order = match &z {
+                Some(z) => {
+                    let mut idx: Vec<usize> = (0..len).collect();
+                    idx.sort_by(|&p, &q| {
+                        let c = cmp_complex(z[lane_pos[p]], z[lane_pos[q]]);
+                        let o = c.cmp(&0);
+                        if descend { o.reverse() } else { o }
+                    });
+                    idx
+                }
+                None => {
+                    let lane: Vec<f64> = lane_pos.iter().map(|&p| x[p]).collect();
+                    sort_order_f64(&lane, descend)
+                }
+            };
+            for (k, &src) in order.iter().enumerate() {
+                positions[lane_pos[k]] = lane_pos[src];
+                index[lane_pos[k]] = (src + 1) as f64;
+            }
+        }
+    }
+    let sorted = t.gather(&positions, t.shape.clone());
+    let mut out = vec![Value::from(sorted)];
+    if nargout > 1 {
+        out.push(Value::from(Tensor::f64(t.shape.clone(), index)));
+    }
+    Ok(out)
+}
+
+/// Set elements: numbers (by value) or text.
+#[derive(Clone, Debug, PartialEq, PartialOrd)]
+enum Key {
+    Num(f64),
+    Text(String),
+}
+
+fn keys_of(v: &Value) -> MResult<(Vec<Key>, bool)> {
+    match v {
+        Value::Cell(c) => Ok((text_list(c)?.into_iter().map(Key::Text).collect(), true)),
+        Value::Str(s) => Ok((s.data.iter().cloned().map(Key::Text).collect(), true)),
+        v => {
+            let t = v.tensor()?;
+            Ok((t.to_f64().iter().map(|&x| Key::Num(x)).collect(), false))
+        }
+    }
+}
+
+fn key_cmp(a: &Key, b: &Key) -> Ordering {
+    match (a, b) {
+        (Key::Num(x), Key::Num(y)) => match (x.is_nan(), y.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+        },
+        (Key::Text(x), Key::Text(y)) => x.cmp(y),
+        (Key::Num(_), _) => Ordering::Less,
+        _ => Ordering::Greater,
+    }
+}
+
+/// Builds a result of the same kind as `like` from keys (row unless `like` is a column).
+fn from_keys(like: &Value, keys: Vec<Key>, column: bool) -> Value {
+    let n = keys.len();
+    let shape = if column { Shape::col(n) } else { Shape::row(n) };
+    match like {
+        Value::Cell(_) => Value::from(CellArray::new(
+            shape,
+            keys.into_iter().map(|k| if let Key::Text(s) = k { Value::str(&s) } else { Value::empty() }).collect(),
+        )),
+        Value::Str(_) => Value::from(crate::values::containers::StrArray::new(
+            shape,
+            keys.into_iter().map(|k| if let Key::Text(s) = k { s } else { String::new() }).collect(),
+        )),
+        v => {
+            let vals: Vec<f64> = keys.into_iter().map(|k| if let Key::Num(x) = k { x } else { 0.0 }).collect();
+            let cls = v.num_class().unwrap_or(Class::Double);
+            Value::from(Tensor::new(shape, Data::from_f64(cls, vals)))
+        }
+    }
+}
+
+fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (pos, flags) = split_flags(a);
+    let stable = flags.iter().any(|f| f == "stable");
+    let (keys, _) = keys_of(&pos[0])?;
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&i, &j| key_cmp(&keys[i], &keys[j]).then(i.cmp(&j)));
+    // first occurrence of each distinct key (NaNs are all distinct)
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        let same = groups.last().is_some_and(|g| {
+            let k = &keys[g[0]];
+            key_cmp(k, &keys[i]) == Ordering::Equal && !matches!(k, Key::Num(x) if x.is_nan())
+        });
+        if same {
+            if let Some(g) = groups.last_mut() {
+                g.push(i);
+            }
+        } else {
+            groups.push(vec![i]);
+        }
+    }
+    if stable {
+        groups.sort_by_key(|g| g[0]);
+    }
+    let column = !pos[0].shape().is_row();
+    let uniq: Vec<Key> = groups.iter().map(|g| keys[g[0]].clone()).collect();
+    let mut out = vec![from_keys(&pos[0], uniq, column)];
+    if nargout > 1 {
+        // ia: last occurrence in MATLAB's default (sorted) mode? MATLAB returns the first.
+        let ia: Vec<f64> = groups.iter().map(|g| (g[0] + 1) as f64).collect();
+        out.push(Value::col(ia));
+    }
+    if nargout > 2 {
+        let mut ic = vec![0.0; keys.len()];
+        for (gi, g) in groups.iter().enumerate() {
+            for &i in g {
+                ic[i] = (gi + 1) as f64;
+            }
+        }
+        out.push(Value::col(ic));
+    }
+    Ok(out)
+}
+
+fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (ka, _) = if a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) {
+        (vec![Key::Text(a[0].text()?)], true)
+    } else {
+        keys_of(&a[0])?
+    };
+    let (ks, _) = keys_of(&a[1])?;
+    let mut tf = Vec::with_capacity(ka.len());
+    let mut loc = Vec::with_capacity(ka.len());
+    for k in &ka {
+        match ks.iter().position(|s| key_cmp(s, k) == Ordering::Equal && !matches!(s, Key::Num(x) if x.is_nan())) {
+            Some(p) => {
+                tf.push(true);
+                loc.push((p + 1) as f64);
+            }
+            None => {
+                tf.push(false);
+                loc.push(0.0);
+            }
+        }
+    }
+    let shape = if a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) { Shape::scalar() } else { a[0].shape() };
+    let mut out = vec![Value::from(Tensor::bools(shape.clone(), tf))];
+    if nargout > 1 {
+        out.push(Value::from(Tensor::f64(shape, loc)));
+    }
+    Ok(out)
+}
+
+fn set_op(a: &A, keep: impl Fn(bool, bool) -> bool, nargout: usize) -> R {
+    let (ka, _) = keys_of(&a[0])?;
+    let (kb, _) = keys_of(&a[1])?;
+    let stable = a.get(2).and_then(|v| v.text().ok()).is_some_and(|s| s == "stable");
+    let mut all: Vec<(Key, usize)> = ka.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
+    all.extend(kb.iter().cloned().enumerate().map(|(i, k)| (k, ka.len() + i)));
+    let in_a = |k: &Key| ka.iter().any(|x| key_cmp(x, k) == Ordering::Equal);
+    let in_b = |k: &Key| kb.iter().any(|x| key_cmp(x, k) == Ordering::Equal);
+    let mut picked: Vec<(Key, usize)> = Vec::new();
+    for (k, i) in all {
+        if keep(in_a(&k), in_b(&k)) && !picked.iter().any(|(p, _)| key_cmp(p, &k) == Ordering::Equal) {
+            picked.push((k, i));
+        }
+    }
+    if !stable {
+        picked.sort_by(|x, y| key_cmp(&x.0, &y.0));
+    }
+    let column = a[0].shape().is_col() && (a[1].shape().is_col() || a[1].numel() <= 1) && a[0].numel() > 1;
+    let mut out = vec![from_keys(&a[0], picked.iter().map(|(k, _)| k.clone()).collect(), column)];
+    if nargout > 1 {
+        out.push(Value::col(picked.iter().map(|(_, i)| (*i % ka.len().max(1) + 1) as f64).collect()));
+    }
+    Ok(out)
+}
+
+fn setdiff(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(&a, |x, y| x && !y, n)
+}
+fn intersect(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(&a, |x, y| x && y, n)
+}
+fn union(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(&a, |x, y| x || y, n)
+}
+
+fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    one(Value::Num((0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64))
+}
+
+fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut t = a[0].tensor()?.into_owned();
+    let n = match a.get(1) {
+        Some(v) if !v.is_empty() => v.scalar_f64()? as usize,
+        _ => 1,
+    };
+    let dim = match a.get(2) {
+        Some(v) => Some(dim_arg(v)?),
+        None => None,
+    };
+    for _ in 0..n {
+        let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
+        let (inner, len, outer) = lanes(&t.shape, d);
+        if len == 0 {
+            break;
+        }
+        let x = t.to_f64();
+        let mut out = Vec::with_capacity(inner * (len - 1) * outer);
+        for o in 0..outer {
+            for k in 0..len - 1 {
+                for i in 0..inner {
+                    let p = i + k * inner + o * inner * len;
+                    out.push(x[p + inner] - x[p]);
+                }
+            }
+        }
+        let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+        t = Tensor::new(t.shape.with_dim(d, len - 1), Data::from_f64(cls, out));
+    }
+    one(t)
+}
+
+fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
+    if x.numel() != y.numel() {
+        return Err(MError::new("MATLAB:dot:InputSizeMismatch", "A and B must be the same size."));
+    }
+    if x.shape.is_vector() && y.shape.is_vector() || x.numel() <= 1 {
+        if x.is_complex() || y.is_complex() {
+            let s: num_complex::Complex64 = x.to_c64().iter().zip(y.to_c64().iter()).map(|(p, q)| p.conj() * q).sum();
+            return one(Value::complex(s));
+        }
+        return one(Value::Num(x.to_f64().iter().zip(y.to_f64().iter()).map(|(p, q)| p * q).sum()));
+    }
+    let prod = elementwise::binary_tensor(Bin::Mul, &x, &y)?;
+    one(red::reduce(Red::Sum, &prod, None, false)?)
+}
+
+fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let p = match a.get(1) {
+        None => "2".to_string(),
+        Some(v) if v.is_text() => v.text()?.to_lowercase(),
+        Some(v) => {
+            let x = v.scalar_f64()?;
+            if x.is_infinite() { if x > 0.0 { "inf".into() } else { "-inf".into() } } else { format!("{x}") }
+        }
+    };
+    let abs: Vec<f64> = if t.is_complex() { t.to_c64().iter().map(|z| z.norm()).collect() } else { t.to_f64().iter().map(|x| x.abs()).collect() };
+    if t.shape.is_vector() || t.numel() <= 1 {
+        let r = match p.as_str() {
+            "2" | "fro" => abs.iter().fold(0.0f64, |acc, x| acc.hypot(*x)),
+            "inf" => abs.iter().copied().fold(0.0, f64::max),
+            "-inf" => abs.iter().copied().fold(f64::INFINITY, f64::min),
+            "1" => abs.iter().sum(),
+            other => {
+                let q: f64 = other.parse().map_err(|_| bad_arg("norm", "Invalid norm type."))?;
+                abs.iter().map(|x| x.powf(q)).sum::<f64>().powf(1.0 / q)
+            }
+        };
+        return one(Value::Num(r));
+    }
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let v = match p.as_str() {
+        "1" => (0..c).map(|j| (0..r).map(|i| abs[i + j * r]).sum::<f64>()).fold(0.0, f64::max),
+        "inf" => (0..r).map(|i| (0..c).map(|j| abs[i + j * r]).sum::<f64>()).fold(0.0, f64::max),
+        "fro" => abs.iter().map(|x| x * x).sum::<f64>().sqrt(),
+        "2" => {
+            let s = if t.is_complex() {
+                linalg::to_cmat(&t).singular_values().map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+            } else {
+                linalg::to_mat(&t).singular_values().map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+            };
+            s.first().copied().unwrap_or(0.0)
+        }
+        _ => return Err(bad_arg("norm", "Only 1, 2, Inf and 'fro' matrix norms are supported.")),
+    };
+    one(Value::Num(v))
+}
+
+fn cross(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
+    if x.numel() != 3 || y.numel() != 3 {
+        return Err(MError::new("MATLAB:cross:InvalidDimAorB", "A and B must be vectors of length 3."));
+    }
+    let (p, q) = (x.to_f64(), y.to_f64());
+    let r = vec![p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
+    one(Tensor::f64(x.shape.clone(), r))
+}
+
+fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
+    let (xr, xc, yr, yc) = (x.shape.rows(), x.shape.cols(), y.shape.rows(), y.shape.cols());
+    let (p, q) = (x.to_f64(), y.to_f64());
+    let (r, c) = (xr * yr, xc * yc);
+    let mut out = vec![0.0; r * c];
+    for i in 0..xr {
+        for j in 0..xc {
+            for k in 0..yr {
+                for l in 0..yc {
+                    out[(i * yr + k) + (j * yc + l) * r] = p[i + j * xr] * q[k + l * yr];
+                }
+            }
+        }
+    }
+    one(Tensor::f64(Shape::matrix(r, c), out))
+}
+
+fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    if t.shape.ndims() > 2 || r != c {
+        return Err(MError::new("MATLAB:square", "Matrix must be square."));
+    }
+    if t.is_complex() {
+        let z = t.to_c64();
+        return one(Value::complex((0..r).map(|i| z[i + i * r]).sum()));
+    }
+    let x = t.to_f64();
+    one(Value::Num((0..r).map(|i| x[i + i * r]).sum()))
+}
+
+fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let subs = a[0].tensor()?;
+    let vals = a[1].tensor()?;
+    let (n, ncol) = if subs.shape.is_vector() { (subs.numel(), 1) } else { (subs.shape.rows(), subs.shape.cols()) };
+    let sx = subs.to_f64();
+    let mut dims = vec![0usize; ncol.max(2)];
+    for j in 0..ncol {
+        for i in 0..n {
+            let s = sx[i + j * n];
+            if s < 1.0 || s.fract() != 0.0 {
+                return Err(MError::new("MATLAB:accumarray:nonPosIntSubs", "First input SUBS must contain positive integer subscripts."));
+            }
+            dims[j] = dims[j].max(s as usize);
+        }
+    }
+    if ncol == 1 {
+        dims[1] = 1;
+    }
+    if let Some(sz) = a.get(2) {
+        if !sz.is_empty() {
+            let s = sz.tensor()?;
+            for (k, x) in s.to_f64().iter().enumerate() {
+                if k < dims.len() {
+                    dims[k] = dims[k].max(*x as usize);
+                } else {
+                    dims.push(*x as usize);
+                }
+            }
+        }
+    }
+    let shape = Shape::new(&dims);
+    let strides = shape.strides();
+    let total = shape.numel();
+    let mut bins: Vec<Vec<f64>> = vec![Vec::new(); total];
+    let v = vals.to_f64();
+    for i in 0..n {
+        let mut p = 0;
+        for j in 0..ncol {
+            p += (sx[i + j * n] as usize - 1) * strides[j];
+        }
+        bins[p].push(if v.len() == 1 { v[0] } else { v.get(i).copied().unwrap_or(0.0) });
+    }
+    let func = a.get(3).filter(|x| !x.is_empty()).cloned();
+    let mut out = vec![0.0; total];
+    for (p, bin) in bins.into_iter().enumerate() {
+        if bin.is_empty() {
+            continue;
+        }
+        out[p] = match &func {
+            None => bin.iter().sum(),
+            Some(fv) => interp.call_value1(f, fv, vec![Value::col(bin)])?.scalar_f64()?,
+        };
+    }
+    one(Tensor::f64(shape, out))
+}
+
+fn range(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mx = extreme(a.clone(), 1, true)?;
+    let mn = extreme(a, 1, false)?;
+    one(elementwise::binary(Bin::Sub, &mx[0], &mn[0])?)
+}
+
+fn histc(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let x = a[0].tensor()?;
+    let e = a[1].tensor()?;
+    let edges = e.to_f64();
+    let mut counts = vec![0.0; edges.len()];
+    for &v in x.to_f64().iter() {
+        if let Some(last) = edges.last() {
+            if v == *last {
+                if let Some(c) = counts.last_mut() {
+                    *c += 1.0;
+                }
+                continue;
+            }
+        }
+        for k in 0..edges.len().saturating_sub(1) {
+            if v >= edges[k] && v < edges[k + 1] {
+                counts[k] += 1.0;
+                break;
+            }
+        }
+    }
+    let shape = if e.shape.is_col() { Shape::col(counts.len()) } else { Shape::row(counts.len()) };
+    one(Tensor::f64(shape, counts))
+}

@@ -1,0 +1,283 @@
+//! Structs and maps: struct fieldnames isfield rmfield setfield getfield orderfields
+//! struct2cell cell2struct, and containers.Map with keys/values/isKey/remove.
+
+use super::{Builtin, b, bad_arg, one, text_arg};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::interp::objects;
+use crate::values::containers::{CellArray, MapData, Object, StructArray};
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("struct", 0, -1, 1, "struct('f1', v1, 'f2', v2, ...): a struct (a struct array when values are cells).", struct_fn),
+        b("fieldnames", 1, 1, 1, "fieldnames(S): the field names of a struct, as a column cell array.", fieldnames),
+        b("isfield", 2, 2, 1, "isfield(S, name): true if the struct has the field (elementwise over a cell of names).", isfield),
+        b("rmfield", 2, 2, 1, "rmfield(S, name): remove fields.", rmfield),
+        b("setfield", 3, 3, 1, "setfield(S, name, value): set a field.", setfield),
+        b("getfield", 2, 2, 1, "getfield(S, name): a field's value.", getfield),
+        b("orderfields", 1, 2, 2, "orderfields(S): fields sorted by name.", orderfields),
+        b("struct2cell", 1, 1, 1, "struct2cell(S): the field values as a cell array.", struct2cell),
+        b("cell2struct", 2, 3, 1, "cell2struct(C, fields, dim): a struct from a cell array.", cell2struct),
+        b("containers.Map", 0, -1, 1, "containers.Map(keys, values) or containers.Map('KeyType', kt, 'ValueType', vt): a key-value map (a handle object).", map_new),
+        b("keys", 1, 1, 1, "keys(M): the keys of a containers.Map, sorted.", keys),
+        b("values", 1, 2, 1, "values(M), values(M, keys): the values of a containers.Map.", values),
+        b("isKey", 2, 2, 1, "isKey(M, key): true if the map has the key.", is_key),
+        b("remove", 2, 2, 1, "remove(M, key): delete a key from the map.", remove),
+    ]
+}
+
+fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.is_empty() {
+        return one(StructArray::scalar());
+    }
+    if a.len() == 1 && a[0].is_empty() {
+        return one(StructArray::empty_with(vec![], Shape::empty()));
+    }
+    if a.len() % 2 != 0 {
+        return Err(MError::new("MATLAB:struct:FieldAndValueMismatch", "Field and value input arguments must come in pairs."));
+    }
+    // cell values make a struct array of the cells' size; 1x1 cells give their content
+    let mut shape: Option<Shape> = None;
+    for pair in a.chunks(2) {
+        if let Value::Cell(c) = &pair[1] {
+            if c.data.len() != 1 {
+                match &shape {
+                    Some(s) if *s != c.shape => {
+                        return Err(MError::new("MATLAB:struct:SizeMismatch", "Array dimensions of input cells must match."));
+                    }
+                    _ => shape = Some(c.shape.clone()),
+                }
+            }
+        }
+    }
+    let shape = shape.unwrap_or_else(Shape::scalar);
+    let n = shape.numel();
+    let mut s = StructArray::empty_with(vec![], shape);
+    for pair in a.chunks(2) {
+        let name = text_arg(&pair[0], "struct")?;
+        if !is_valid_name(&name) {
+            return Err(MError::new("MATLAB:Cell2Struct:InvalidFieldName", format!("Invalid field name \"{name}\".")));
+        }
+        let k = s.ensure_field(&name);
+        for i in 0..n {
+            s.elems[i][k] = match &pair[1] {
+                Value::Cell(c) if c.data.len() == 1 => c.data[0].clone(),
+                Value::Cell(c) => c.data[i].clone(),
+                v => v.clone(),
+            };
+        }
+    }
+    one(s)
+}
+
+pub fn is_valid_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && s.len() <= 63
+}
+
+fn the_struct<'a>(v: &'a Value, name: &str) -> MResult<&'a StructArray> {
+    match v {
+        Value::Struct(s) => Ok(s),
+        other => Err(bad_arg(name, format!("Input must be a struct, not {}.", other.class_name()))),
+    }
+}
+
+fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let names: Vec<String> = match &a[0] {
+        Value::Struct(s) => s.fields.clone(),
+        Value::Object(o) => match o.as_ref() {
+            Object::Map(_) => vec!["Count".into(), "KeyType".into(), "ValueType".into()],
+            Object::MException(_) => vec!["identifier".into(), "message".into(), "cause".into(), "stack".into()],
+        },
+        other => return Err(bad_arg("fieldnames", format!("Invalid input argument of type '{}'. Input must be a structure or a Java or COM object.", other.class_name()))),
+    };
+    one(CellArray::col(names.iter().map(|n| Value::str(n)).collect()))
+}
+
+fn isfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let Value::Struct(s) = &a[0] else {
+        return one(Value::Bool(false));
+    };
+    match &a[1] {
+        Value::Cell(c) => one(crate::values::tensor::Tensor::bools(
+            c.shape.clone(),
+            c.data.iter().map(|n| n.text().map(|t| s.field_index(&t).is_some()).unwrap_or(false)).collect(),
+        )),
+        v => one(Value::Bool(v.text().map(|t| s.field_index(&t).is_some()).unwrap_or(false))),
+    }
+}
+
+fn rmfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut s = the_struct(&a[0], "rmfield")?.clone();
+    let names: Vec<String> = match &a[1] {
+        Value::Cell(c) => c.data.iter().map(|v| v.text()).collect::<MResult<_>>()?,
+        v => vec![text_arg(v, "rmfield")?],
+    };
+    for n in names {
+        let Some(k) = s.field_index(&n) else {
+            return Err(MError::new("MATLAB:rmfield:InvalidFieldname", format!("A field named '{n}' doesn't exist.")));
+        };
+        s.fields.remove(k);
+        for e in s.elems.iter_mut() {
+            e.remove(k);
+        }
+    }
+    one(s)
+}
+
+fn setfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut s = match &a[0] {
+        Value::Struct(s) => (**s).clone(),
+        v if v.is_empty() => StructArray::scalar(),
+        _ => return Err(bad_arg("setfield", "The first input must be a struct.")),
+    };
+    let name = text_arg(&a[1], "setfield")?;
+    if s.numel() != 1 {
+        return Err(bad_arg("setfield", "The struct must be scalar."));
+    }
+    s.set(0, &name, a[2].clone());
+    one(s)
+}
+
+fn getfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = the_struct(&a[0], "getfield")?;
+    let name = text_arg(&a[1], "getfield")?;
+    match s.elems.first().and_then(|_| s.get(0, &name)) {
+        Some(v) => one(v.clone()),
+        None => Err(StructArray::missing_field(&name)),
+    }
+}
+
+fn orderfields(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let s = the_struct(&a[0], "orderfields")?;
+    let mut order: Vec<usize> = (0..s.fields.len()).collect();
+    order.sort_by(|&x, &y| s.fields[x].cmp(&s.fields[y]));
+    let out = StructArray {
+        shape: s.shape.clone(),
+        fields: order.iter().map(|&k| s.fields[k].clone()).collect(),
+        elems: s.elems.iter().map(|e| order.iter().map(|&k| e[k].clone()).collect()).collect(),
+    };
+    let mut r = vec![Value::from(out)];
+    if nargout > 1 {
+        r.push(Value::col(order.iter().map(|&k| (k + 1) as f64).collect()));
+    }
+    Ok(r)
+}
+
+fn struct2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = the_struct(&a[0], "struct2cell")?;
+    let nf = s.fields.len();
+    let n = s.numel();
+    let mut data = Vec::with_capacity(nf * n);
+    for e in &s.elems {
+        data.extend(e.iter().cloned());
+    }
+    let shape = if n == 1 { Shape::col(nf) } else { Shape::new(&[nf, n]) };
+    one(CellArray::new(shape, data))
+}
+
+fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let Value::Cell(c) = &a[0] else {
+        return Err(bad_arg("cell2struct", "The first input must be a cell array."));
+    };
+    let names: Vec<String> = match &a[1] {
+        Value::Cell(f) => f.data.iter().map(|v| v.text()).collect::<MResult<_>>()?,
+        v if v.is_char() => crate::builtins::types::char_rows(&*v.tensor()?).iter().map(|r| r.trim_end().to_string()).collect(),
+        v => vec![text_arg(v, "cell2struct")?],
+    };
+    let dim = match a.get(2) {
+        Some(v) => super::dim_arg(v)?,
+        None => 0,
+    };
+    let (r, cols) = (c.shape.rows(), c.shape.cols());
+    let along = if dim == 0 { r } else { cols };
+    if along != names.len() {
+        return Err(MError::new("MATLAB:cell2struct:InvalidNumberOfFields", "Number of field names must match the number of fields in the new structure."));
+    }
+    let n = if dim == 0 { cols } else { r };
+    let mut s = StructArray::empty_with(names.clone(), Shape::col(n));
+    for i in 0..n {
+        for (k, _) in names.iter().enumerate() {
+            s.elems[i][k] = if dim == 0 { c.data[k + i * r].clone() } else { c.data[i + k * r].clone() };
+        }
+    }
+    one(s)
+}
+
+fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut m = MapData { key_type: "char".into(), value_type: "any".into(), ..Default::default() };
+    let mut i = 0;
+    let mut keys_vals: Option<(Value, Value)> = None;
+    if a.len() >= 2 && !(a[0].is_text() && matches!(a[0].text().ok().as_deref(), Some("KeyType" | "ValueType" | "UniformValues"))) {
+        keys_vals = Some((a[0].clone(), a[1].clone()));
+        i = 2;
+    }
+    while i + 1 < a.len() {
+        let opt = text_arg(&a[i], "containers.Map")?;
+        match opt.as_str() {
+            "KeyType" => {
+                m.key_type = text_arg(&a[i + 1], "containers.Map")?;
+            }
+            "ValueType" => m.value_type = text_arg(&a[i + 1], "containers.Map")?,
+            "UniformValues" => {}
+            other => return Err(bad_arg("containers.Map", format!("Unknown option '{other}'."))),
+        }
+        i += 2;
+    }
+    if let Some((k, v)) = keys_vals {
+        let ks: Vec<Value> = match &k {
+            Value::Cell(c) => c.data.clone(),
+            v if v.is_numeric_like() && v.numel() > 1 => (0..v.numel()).map(|j| Value::Num(v.tensor().map(|t| t.get_f64(j)).unwrap_or(0.0))).collect(),
+            other => vec![other.clone()],
+        };
+        let vs: Vec<Value> = match &v {
+            Value::Cell(c) if ks.len() != 1 || c.data.len() == 1 && matches!(k, Value::Cell(_)) => c.data.clone(),
+            other => vec![other.clone()],
+        };
+        if ks.len() != vs.len() {
+            return Err(MError::new("MATLAB:Containers:Map:KeyValueLengthMismatch", "The number of keys and values must be the same."));
+        }
+        if ks.first().is_some_and(|k| k.is_numeric_like() && !k.is_char()) {
+            m.numeric_keys = true;
+            m.key_type = "double".into();
+        }
+        for (kk, vv) in ks.iter().zip(vs) {
+            objects::insert(&mut m, kk, vv)?;
+        }
+    } else if m.key_type != "char" && m.key_type != "string" {
+        m.numeric_keys = true;
+    }
+    one(Value::Object(Rc::new(Object::Map(RefCell::new(m)))))
+}
+
+fn the_map(v: &Value) -> MResult<&RefCell<MapData>> {
+    match v {
+        Value::Object(o) => match o.as_ref() {
+            Object::Map(m) => Ok(m),
+            _ => Err(bad_arg("keys", "Input must be a containers.Map.")),
+        },
+        _ => Err(bad_arg("keys", "Input must be a containers.Map.")),
+    }
+}
+
+fn keys(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(objects::keys(&the_map(&a[0])?.borrow()))
+}
+fn values(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(objects::values(&the_map(&a[0])?.borrow(), a.get(1))?)
+}
+fn is_key(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(objects::is_key(&the_map(&a[0])?.borrow(), &a[1]))
+}
+fn remove(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    objects::remove(&mut the_map(&a[0])?.borrow_mut(), &a[1])?;
+    one(a[0].clone())
+}

@@ -1,0 +1,108 @@
+//! The command line: running files, `-e` code and piped scripts, and the interactive prompt.
+
+pub mod repl;
+
+use crate::interp::Interp;
+use crate::interp::output;
+use crate::syntax::span::Source;
+use std::io::{IsTerminal, Read};
+
+const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
+
+  matfuse               interactive prompt (reads a script from standard input when it is not a terminal)
+  matfuse file.m        run a script file
+  matfuse -e CODE       run CODE (also --eval)
+  matfuse -             run the script on standard input
+  --help                this text
+  --version             the version
+";
+
+/// Entry point; returns the process exit status.
+pub fn main(args: Vec<String>) -> i32 {
+    let mut interp = Interp::new();
+    interp.term_width = terminal_width();
+    let mut it = args.into_iter().skip(1);
+    let first = it.next();
+    match first.as_deref() {
+        Some("--help") | Some("-h") => {
+            print!("{USAGE}");
+            0
+        }
+        Some("--version") | Some("-V") => {
+            println!("matfuse {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some("-e") | Some("--eval") => match it.next() {
+            Some(code) => run(&mut interp, Source::new("-e", code, false)),
+            None => {
+                eprintln!("matfuse: -e needs code to run");
+                2
+            }
+        },
+        Some("-") => run_stdin(&mut interp),
+        Some(path) if !path.starts_with('-') => match std::fs::read_to_string(path) {
+            Ok(text) => {
+                if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+                    if let Ok(d) = std::fs::canonicalize(dir) {
+                        interp.search_path.push(d);
+                    }
+                }
+                run(&mut interp, Source::new(path, text, true))
+            }
+            Err(e) => {
+                eprintln!("matfuse: cannot read {path}: {e}");
+                2
+            }
+        },
+        Some(other) => {
+            eprintln!("matfuse: unknown option {other}\n{USAGE}");
+            2
+        }
+        None => {
+            if std::io::stdin().is_terminal() {
+                repl::run(&mut interp)
+            } else {
+                run_stdin(&mut interp)
+            }
+        }
+    }
+}
+
+fn run_stdin(interp: &mut Interp) -> i32 {
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+        eprintln!("matfuse: cannot read standard input: {e}");
+        return 2;
+    }
+    run(interp, Source::new("stdin", text, false))
+}
+
+/// Runs a whole script; prints the first error and returns 1 after one.
+pub fn run(interp: &mut Interp, source: std::rc::Rc<Source>) -> i32 {
+    let r = interp.run_source(source);
+    output::flush();
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            output::write_err(&e.report());
+            1
+        }
+    }
+}
+
+/// The width to wrap displays at: the terminal's, or 80 (also honouring $COLUMNS).
+pub fn terminal_width() -> usize {
+    if let Some(w) = std::env::var("COLUMNS").ok().and_then(|c| c.parse::<usize>().ok()) {
+        if w > 10 {
+            return w;
+        }
+    }
+    if std::io::stdout().is_terminal() {
+        if let Ok((w, _)) = crossterm::terminal::size() {
+            if w > 10 {
+                return w as usize;
+            }
+        }
+    }
+    80
+}

@@ -1,0 +1,298 @@
+//! Indexed and field assignment through chains like `s.a(2).b{3} = v`.
+//!
+//! Two phases keep the workspace intact on error and allow in-place updates:
+//! 1. every index argument is evaluated first (reading the variable as it is, so `end`
+//!    and expressions like `x(numel(x)+1)` see the old value);
+//! 2. the value is moved out of its slot (so it is uniquely owned and mutated in place),
+//!    updated level by level, and put back. A failure at any level hands the untouched
+//!    original back up the chain.
+
+use super::Interp;
+use super::error::{MError, MResult};
+use super::function::{Frame, Slot};
+use crate::syntax::ast::{Lhs, LhsStep};
+use crate::values::access;
+use crate::values::containers::{CellArray, Object, StructArray};
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::rc::Rc;
+
+enum Step {
+    Paren(Vec<Value>),
+    Brace(Vec<Value>),
+    Field(String),
+}
+
+type Failed = (MError, Option<Value>);
+
+impl Interp {
+    pub fn assign_path(&mut self, f: &mut Frame, lhs: &Lhs, rhs: Value, delete: bool) -> MResult<()> {
+        let slot = lhs.var.slot.get() as usize;
+        // Phase 1: evaluate the subscripts against the current value.
+        let mut cur = self.read_slot(f, slot);
+        let mut steps = Vec::with_capacity(lhs.steps.len());
+        for (i, st) in lhs.steps.iter().enumerate() {
+            let last = i + 1 == lhs.steps.len();
+            match st {
+                LhsStep::Paren(args) | LhsStep::Brace(args) => {
+                    let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
+                    let vals = self.eval_args(f, args, Some(&shape))?;
+                    if !last {
+                        cur = match (&cur, st) {
+                            (Some(v), LhsStep::Brace(_)) => access::brace(v, &vals).ok().and_then(|mut x| x.pop()),
+                            (Some(v), _) if v.numel() > 0 => access::paren(v, &vals).ok(),
+                            _ => None,
+                        };
+                    }
+                    steps.push(if matches!(st, LhsStep::Paren(_)) { Step::Paren(vals) } else { Step::Brace(vals) });
+                }
+                LhsStep::Field(name) => {
+                    if !last {
+                        cur = cur.as_ref().and_then(|v| self.field_values(v, name).ok()).and_then(|mut v| v.pop());
+                    }
+                    steps.push(Step::Field(name.to_string()));
+                }
+                LhsStep::DynField(e) => {
+                    let name = self.eval(f, e)?.text().map_err(|_| {
+                        MError::new("MATLAB:dynamicFieldName", "Dynamic structure field names must be text.")
+                    })?;
+                    if !last {
+                        cur = cur.as_ref().and_then(|v| self.field_values(v, &name).ok()).and_then(|mut v| v.pop());
+                    }
+                    steps.push(Step::Field(name));
+                }
+            }
+        }
+        drop(cur);
+        // Phase 2: update in place.
+        let (global, persistent) = (matches!(f.vars[slot], Slot::Global), matches!(f.vars[slot], Slot::Persistent));
+        let old = if global {
+            self.globals.remove(f.name_of(slot))
+        } else if persistent {
+            let key = self.persistent_key(f, slot);
+            self.persistents.remove(&key)
+        } else {
+            match std::mem::take(&mut f.vars[slot]) {
+                Slot::Val(v) => Some(v),
+                _ => None,
+            }
+        };
+        let result = set_path(old, &steps, rhs, delete);
+        let (value, err) = match result {
+            Ok(v) => (Some(v), None),
+            Err((e, orig)) => (orig, Some(e)),
+        };
+        if let Some(v) = value {
+            self.store(f, slot, v);
+        } else if global || persistent {
+            self.store(f, slot, Value::empty());
+        }
+        match err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Applies `steps` to `cur` (None: undefined), returning the new value, or the error and the
+/// original value.
+fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Result<Value, Failed> {
+    let last = steps.len() == 1;
+    match &steps[0] {
+        Step::Paren(args) if last => {
+            if let Some(Value::Object(o)) = &cur {
+                if let Object::Map(m) = o.as_ref() {
+                    return match super::objects::map_assign(m, args, rhs) {
+                        Ok(()) => Ok(cur.unwrap_or_else(Value::empty)),
+                        Err(e) => Err((e, cur)),
+                    };
+                }
+            }
+            let mut cur = cur;
+            match access::assign_paren(cur.as_mut(), args, rhs, delete) {
+                Ok(v) => Ok(v),
+                Err(e) => Err((e, cur)),
+            }
+        }
+        Step::Brace(args) if last => {
+            let mut cur = cur;
+            match access::assign_brace(cur.as_mut(), args, rhs) {
+                Ok(v) => Ok(v),
+                Err(e) => Err((e, cur)),
+            }
+        }
+        Step::Field(name) => {
+            let mut s = match cur {
+                None => StructArray::scalar(),
+                Some(Value::Struct(s)) => Rc::try_unwrap(s).unwrap_or_else(|rc| (*rc).clone()),
+                Some(v) if v.is_numeric_like() && v.is_empty() => StructArray::scalar(),
+                Some(v) => {
+                    return Err((
+                        MError::new(
+                            "MATLAB:fieldAssignToNonStruct",
+                            format!("Unable to perform assignment because dot indexing is not supported for variables of this type ({}).", v.class_name()),
+                        ),
+                        Some(v),
+                    ));
+                }
+            };
+            if s.numel() != 1 {
+                let n = s.numel();
+                let orig = Value::from(s);
+                return Err((
+                    MError::new(
+                        "MATLAB:index:scalarStructRequired",
+                        if n == 0 {
+                            "Unable to perform assignment to a field of an empty struct array; index an element first.".to_string()
+                        } else {
+                            "Scalar structure required for this assignment.".to_string()
+                        },
+                    ),
+                    Some(orig),
+                ));
+            }
+            if last {
+                if delete {
+                    // s.f = [] stores an empty value
+                    s.set(0, name, Value::empty());
+                } else {
+                    s.set(0, name, rhs);
+                }
+                return Ok(Value::from(s));
+            }
+            let existing = s.field_index(name);
+            let child = existing.map(|k| std::mem::replace(&mut s.elems[0][k], Value::Num(0.0)));
+            match set_path(child, &steps[1..], rhs, delete) {
+                Ok(v) => {
+                    s.set(0, name, v);
+                    Ok(Value::from(s))
+                }
+                Err((e, orig_child)) => {
+                    if let (Some(k), Some(c)) = (existing, orig_child) {
+                        s.elems[0][k] = c;
+                    }
+                    Err((e, Some(Value::from(s))))
+                }
+            }
+        }
+        Step::Paren(args) => {
+            // s(k).rest = rhs: element k of a struct array (or of a cell, as a 1x1 cell)
+            let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
+            let (p, new_shape) = match access::single_position(&shape, args) {
+                Ok(x) => x,
+                Err(e) => return Err((e, cur)),
+            };
+            match cur {
+                Some(Value::Cell(c)) => {
+                    let mut c = Rc::try_unwrap(c).unwrap_or_else(|rc| (*rc).clone());
+                    let child = if p < c.data.len() { Some(Value::from(CellArray::new(Shape::scalar(), vec![c.data[p].clone()]))) } else { None };
+                    match set_path(child, &steps[1..], rhs, delete) {
+                        Ok(Value::Cell(inner)) if inner.data.len() == 1 => {
+                            access::grow_cell(&mut c, &new_shape);
+                            c.data[p] = inner.data[0].clone();
+                            Ok(Value::from(c))
+                        }
+                        Ok(other) => Err((
+                            MError::new("MATLAB:invalidConversion", format!("Conversion to cell from {} is not possible.", other.class_name())),
+                            Some(Value::from(c)),
+                        )),
+                        Err((e, _)) => Err((e, Some(Value::from(c)))),
+                    }
+                }
+                other => {
+                    let mut s = match other {
+                        None => StructArray::empty_with(vec![], Shape::empty()),
+                        Some(Value::Struct(s)) => Rc::try_unwrap(s).unwrap_or_else(|rc| (*rc).clone()),
+                        Some(v) if v.is_numeric_like() && v.is_empty() => StructArray::empty_with(vec![], Shape::empty()),
+                        Some(v) => {
+                            return Err((
+                                MError::new(
+                                    "MATLAB:fieldAssignToNonStruct",
+                                    format!("Unable to perform assignment because dot indexing is not supported for variables of this type ({}).", v.class_name()),
+                                ),
+                                Some(v),
+                            ));
+                        }
+                    };
+                    let existed = p < s.elems.len();
+                    let record = if existed { std::mem::take(&mut s.elems[p]) } else { vec![Value::empty(); s.fields.len()] };
+                    let child = Value::from(StructArray { shape: Shape::scalar(), fields: s.fields.clone(), elems: vec![record] });
+                    match set_path(Some(child), &steps[1..], rhs, delete) {
+                        Ok(Value::Struct(elem)) => {
+                            let elem = Rc::try_unwrap(elem).unwrap_or_else(|rc| (*rc).clone());
+                            access::grow_struct(&mut s, &new_shape);
+                            for fname in &elem.fields {
+                                s.ensure_field(fname);
+                            }
+                            let mut fields_rec: Vec<(String, Value)> =
+                                elem.fields.into_iter().zip(elem.elems.into_iter().next().unwrap_or_default()).collect();
+                            let rec: Vec<Value> = s
+                                .fields
+                                .iter()
+                                .map(|fname| match fields_rec.iter().position(|(n, _)| n == fname) {
+                                    Some(k) => std::mem::replace(&mut fields_rec[k].1, Value::Num(0.0)),
+                                    None => Value::empty(),
+                                })
+                                .collect();
+                            s.elems[p] = rec;
+                            Ok(Value::from(s))
+                        }
+                        Ok(other) => Err((
+                            MError::new(
+                                "MATLAB:invalidConversion",
+                                format!("Conversion to struct from {} is not possible.", other.class_name()),
+                            ),
+                            Some(Value::from(s)),
+                        )),
+                        Err((e, orig)) => {
+                            if existed {
+                                if let Some(Value::Struct(o)) = orig {
+                                    if let Some(r) = o.elems.first() {
+                                        s.elems[p] = r.clone();
+                                    }
+                                }
+                            }
+                            Err((e, Some(Value::from(s))))
+                        }
+                    }
+                }
+            }
+        }
+        Step::Brace(args) => {
+            // c{k}.rest = rhs
+            let mut c = match cur {
+                None => CellArray::new(Shape::empty(), vec![]),
+                Some(Value::Cell(c)) => Rc::try_unwrap(c).unwrap_or_else(|rc| (*rc).clone()),
+                Some(v) if v.is_numeric_like() && v.is_empty() => CellArray::new(Shape::empty(), vec![]),
+                Some(v) => {
+                    return Err((
+                        MError::new(
+                            "MATLAB:cellAssignToNonCell",
+                            format!("Unable to perform assignment because brace indexing is not supported for variables of this type ({}).", v.class_name()),
+                        ),
+                        Some(v),
+                    ));
+                }
+            };
+            let (p, new_shape) = match access::single_position(&c.shape, args) {
+                Ok(x) => x,
+                Err(e) => return Err((e, Some(Value::from(c)))),
+            };
+            let child = if p < c.data.len() { Some(std::mem::replace(&mut c.data[p], Value::Num(0.0))) } else { None };
+            let had = child.is_some();
+            match set_path(child, &steps[1..], rhs, delete) {
+                Ok(v) => {
+                    access::grow_cell(&mut c, &new_shape);
+                    c.data[p] = v;
+                    Ok(Value::from(c))
+                }
+                Err((e, orig)) => {
+                    if had {
+                        c.data[p] = orig.unwrap_or_else(Value::empty);
+                    }
+                    Err((e, Some(Value::from(c))))
+                }
+            }
+        }
+    }
+}

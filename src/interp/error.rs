@@ -1,0 +1,165 @@
+//! MATLAB errors as values: an identifier, a message, where it happened. Every fallible step
+//! returns `Result<_, MError>`; nothing a user types may panic.
+
+use crate::syntax::span::{Source, Span};
+use std::fmt;
+use std::rc::Rc;
+
+#[derive(Clone)]
+pub struct MError(Box<ErrorData>);
+
+#[derive(Clone, Debug)]
+pub struct ErrorData {
+    pub identifier: String,
+    pub message: String,
+    pub span: Option<Span>,
+    pub source: Option<Rc<Source>>,
+    /// The function the error was raised in (`Error using NAME`), if any.
+    pub function: Option<String>,
+    /// Call stack at the point of error: (function or script name, line).
+    pub stack: Vec<(String, usize)>,
+    /// Ctrl-C: not catchable by try/catch.
+    pub interrupt: bool,
+}
+
+impl MError {
+    pub fn new(identifier: impl Into<String>, message: impl Into<String>) -> MError {
+        MError(Box::new(ErrorData {
+            identifier: identifier.into(),
+            message: message.into(),
+            span: None,
+            source: None,
+            function: None,
+            stack: Vec::new(),
+            interrupt: false,
+        }))
+    }
+    /// An error with a message and no identifier (as `error('text')` makes).
+    pub fn msg(message: impl Into<String>) -> MError {
+        MError::new("", message)
+    }
+    pub fn interrupted() -> MError {
+        let mut e = MError::new("MATLAB:interrupted", "Operation terminated by user");
+        e.0.interrupt = true;
+        e
+    }
+    pub fn data(&self) -> &ErrorData {
+        &self.0
+    }
+    pub fn data_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
+    pub fn identifier(&self) -> &str {
+        &self.0.identifier
+    }
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+    pub fn is_interrupt(&self) -> bool {
+        self.0.interrupt
+    }
+    /// Attaches a span (and its source) unless a more precise one is already there.
+    pub fn at(mut self, span: Span, source: &Rc<Source>) -> MError {
+        if self.0.span.is_none() {
+            self.0.span = Some(span);
+            self.0.source = Some(source.clone());
+        }
+        self
+    }
+    pub fn in_function(mut self, name: &str) -> MError {
+        if self.0.function.is_none() {
+            self.0.function = Some(name.to_string());
+        }
+        self
+    }
+
+    /// The report printed for an uncaught error: location, message, identifier, and the
+    /// source line with a caret under the offending span.
+    pub fn report(&self) -> String {
+        let d = &self.0;
+        let mut out = String::new();
+        let mut msg = d.message.clone();
+        if !d.identifier.is_empty() && !d.interrupt {
+            msg = format!("{msg} [{}]", d.identifier);
+        }
+        match (&d.span, &d.source) {
+            (Some(span), Some(src)) => {
+                let (line, col) = src.line_col(span.start as usize);
+                if src.is_file {
+                    out.push_str(&format!("{}:{line}:{col}: ", src.name));
+                }
+                if let Some(f) = &d.function {
+                    out.push_str(&format!("Error using {f}\n"));
+                } else {
+                    out.push_str("Error: ");
+                }
+                out.push_str(&msg);
+                out.push('\n');
+                for l in src.caret(*span).lines() {
+                    out.push_str("    ");
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+            _ => {
+                if let Some(f) = &d.function {
+                    out.push_str(&format!("Error using {f}\n{msg}\n"));
+                } else {
+                    out.push_str(&format!("Error: {msg}\n"));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Debug for MError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MError({:?}: {:?})", self.0.identifier, self.0.message)
+    }
+}
+
+impl fmt::Display for MError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+pub type MResult<T> = Result<T, MError>;
+
+/// Shorthand for building an error with an identifier and a formatted message.
+#[macro_export]
+macro_rules! merr {
+    ($id:expr, $($fmt:tt)*) => {
+        $crate::interp::error::MError::new($id, format!($($fmt)*))
+    };
+}
+
+/// Common errors with MATLAB's identifiers and wording.
+pub mod errors {
+    use super::MError;
+    pub fn undefined(name: &str) -> MError {
+        MError::new("MATLAB:UndefinedFunction", format!("Unrecognized function or variable '{name}'."))
+    }
+    pub fn too_many_inputs(name: &str) -> MError {
+        MError::new("MATLAB:TooManyInputs", "Too many input arguments.").in_function(name)
+    }
+    pub fn not_enough_inputs(name: &str) -> MError {
+        MError::new("MATLAB:minrhs", "Not enough input arguments.").in_function(name)
+    }
+    pub fn too_many_outputs(name: &str) -> MError {
+        MError::new("MATLAB:TooManyOutputs", "Too many output arguments.").in_function(name)
+    }
+    pub fn size_mismatch(op: &str) -> MError {
+        MError::new(
+            "MATLAB:sizeDimensionsMustMatch",
+            format!("Arrays have incompatible sizes for this operation. ({op})"),
+        )
+    }
+    pub fn bad_index() -> MError {
+        MError::new(
+            "MATLAB:badsubscript",
+            "Index in position 1 is invalid. Array indices must be positive integers or logical values.",
+        )
+    }
+}

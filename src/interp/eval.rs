@@ -1,0 +1,513 @@
+//! Expression evaluation. Scalar doubles take fast paths that never allocate; everything else
+//! goes through the array primitives in `values::ops`.
+
+use super::Interp;
+use super::error::{MError, MResult, errors};
+use super::function::{FuncHandle, Slot};
+use super::function::Frame;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, UnOp};
+use crate::syntax::resolve;
+use crate::values::access;
+use crate::values::containers::CellArray;
+use crate::values::ops::{Bin, Un, colon, concat, elementwise, linalg, shape_ops};
+use crate::values::shape::Shape;
+use crate::values::tensor::Tensor;
+use crate::values::value::Value;
+use num_complex::Complex64;
+use std::rc::Rc;
+
+/// The array an `end` inside an index refers to: its shape, which subscript this is, and how
+/// many subscripts there are.
+#[derive(Debug, Clone)]
+pub struct EndCtx {
+    pub shape: Shape,
+    pub pos: usize,
+    pub count: usize,
+}
+
+impl EndCtx {
+    pub fn value(&self) -> f64 {
+        if self.count == 1 {
+            self.shape.numel() as f64
+        } else if self.pos == self.count - 1 {
+            self.shape.dims()[self.pos.min(self.shape.ndims())..].iter().product::<usize>() as f64
+        } else {
+            self.shape.dim(self.pos) as f64
+        }
+    }
+}
+
+pub fn bin_of(op: BinOp) -> Option<Bin> {
+    Some(match op {
+        BinOp::Add => Bin::Add,
+        BinOp::Sub => Bin::Sub,
+        BinOp::ElemMul => Bin::Mul,
+        BinOp::ElemDiv => Bin::Div,
+        BinOp::ElemLeftDiv => Bin::LDiv,
+        BinOp::ElemPow => Bin::Pow,
+        BinOp::Eq => Bin::Eq,
+        BinOp::Ne => Bin::Ne,
+        BinOp::Lt => Bin::Lt,
+        BinOp::Le => Bin::Le,
+        BinOp::Gt => Bin::Gt,
+        BinOp::Ge => Bin::Ge,
+        BinOp::And => Bin::And,
+        BinOp::Or => Bin::Or,
+        _ => return None,
+    })
+}
+
+/// Applies a binary operator of the language to two values.
+pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
+    if let Some(bin) = bin_of(op) {
+        return elementwise::binary(bin, a, b);
+    }
+    let matrix = |f: fn(&Tensor, &Tensor) -> MResult<Tensor>, name: &str| -> MResult<Value> {
+        if !a.is_numeric_like() || !b.is_numeric_like() {
+            let bad = if a.is_numeric_like() { b } else { a };
+            return Err(MError::new(
+                "MATLAB:UndefinedFunction",
+                format!("Operator '{name}' is not supported for operands of type '{}'.", bad.class_name()),
+            ));
+        }
+        Ok(Value::from(f(&*a.tensor()?, &*b.tensor()?)?))
+    };
+    match op {
+        BinOp::Mul => {
+            if a.is_string() || b.is_string() {
+                return elementwise::binary(Bin::Mul, a, b);
+            }
+            matrix(linalg::mtimes, "*")
+        }
+        BinOp::Div => matrix(linalg::mrdivide, "/"),
+        BinOp::LeftDiv => matrix(linalg::mldivide, "\\"),
+        BinOp::Pow => matrix(linalg::mpower, "^"),
+        _ => Err(MError::new("MATLAB:internal", format!("Operator {op:?} is not a value operator."))),
+    }
+}
+
+pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
+    match op {
+        UnOp::Neg => elementwise::unary(Un::Neg, a),
+        UnOp::Not => elementwise::unary(Un::Not, a),
+        UnOp::Plus => match a {
+            Value::Bool(b) => Ok(Value::Num(*b as u8 as f64)),
+            Value::Tensor(t) if matches!(t.class(), crate::values::class::Class::Logical | crate::values::class::Class::Char) => {
+                Ok(Value::from(t.cast(crate::values::class::Class::Double)))
+            }
+            v if v.is_numeric_like() => Ok(v.clone()),
+            v => Err(MError::new(
+                "MATLAB:UndefinedFunction",
+                format!("Operator '+' is not supported for operands of type '{}'.", v.class_name()),
+            )),
+        },
+        UnOp::Transpose => shape_ops::transpose_value(a),
+        UnOp::CTranspose => {
+            let t = shape_ops::transpose_value(a)?;
+            if t.is_complex() { elementwise::unary(Un::Conj, &t) } else { Ok(t) }
+        }
+    }
+}
+
+impl Interp {
+    /// Evaluates an expression to exactly one value.
+    pub fn eval(&mut self, f: &mut Frame, e: &Expr) -> MResult<Value> {
+        match &e.kind {
+            ExprKind::Num(x) => Ok(Value::Num(*x)),
+            ExprKind::Ident(id) => {
+                if let Some(Slot::Val(v)) = f.vars.get(id.slot.get() as usize) {
+                    return Ok(v.clone());
+                }
+                self.eval_ident_slow(f, id, e)
+            }
+            ExprKind::Binary(op, a, b) => {
+                match op {
+                    BinOp::AndAnd | BinOp::OrOr => return self.short_circuit(f, *op, a, b, e),
+                    _ => {}
+                }
+                let va = self.eval(f, a)?;
+                let vb = self.eval(f, b)?;
+                if let (Value::Num(x), Value::Num(y)) = (&va, &vb) {
+                    let (x, y) = (*x, *y);
+                    match op {
+                        BinOp::Add => return Ok(Value::Num(x + y)),
+                        BinOp::Sub => return Ok(Value::Num(x - y)),
+                        BinOp::Mul | BinOp::ElemMul => return Ok(Value::Num(x * y)),
+                        BinOp::Div | BinOp::ElemDiv => return Ok(Value::Num(x / y)),
+                        BinOp::Lt => return Ok(Value::Bool(x < y)),
+                        BinOp::Le => return Ok(Value::Bool(x <= y)),
+                        BinOp::Gt => return Ok(Value::Bool(x > y)),
+                        BinOp::Ge => return Ok(Value::Bool(x >= y)),
+                        BinOp::Eq => return Ok(Value::Bool(x == y)),
+                        BinOp::Ne => return Ok(Value::Bool(x != y)),
+                        _ => {}
+                    }
+                }
+                binary_op(*op, &va, &vb).map_err(|err| err.at(e.span, &f.unit.source))
+            }
+            ExprKind::Paren(x) => self.eval(f, x),
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(f, x)?;
+                if let (UnOp::Neg, Value::Num(y)) = (op, &v) {
+                    return Ok(Value::Num(-y));
+                }
+                unary_op(*op, &v).map_err(|err| err.at(e.span, &f.unit.source))
+            }
+            ExprKind::Imag(x) => Ok(Value::complex(Complex64::new(0.0, *x))),
+            ExprKind::Char(s) => Ok(Value::str(s)),
+            ExprKind::Str(s) => Ok(Value::string(s)),
+            ExprKind::End => match self.end_stack.last() {
+                Some(ctx) => Ok(Value::Num(ctx.value())),
+                None => Err(MError::new(
+                    "MATLAB:parse:endOutsideIndex",
+                    "'end' is only valid inside an index expression.",
+                )
+                .at(e.span, &f.unit.source)),
+            },
+            ExprKind::Colon => Ok(Value::str(":")),
+            ExprKind::Range(a, s, b) => {
+                let va = self.eval(f, a)?;
+                let vs = match s {
+                    Some(s) => Some(self.eval(f, s)?),
+                    None => None,
+                };
+                let vb = self.eval(f, b)?;
+                colon::colon(&va, vs.as_ref(), &vb).map_err(|err| err.at(e.span, &f.unit.source))
+            }
+            ExprKind::Call(..) | ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..) => {
+                let mut vals = self.eval_outputs(f, e, 1)?;
+                match vals.len() {
+                    1 => Ok(vals.pop().unwrap_or_else(Value::empty)),
+                    0 => Err(self.no_value_error(e).at(e.span, &f.unit.source)),
+                    n => {
+                        if matches!(e.kind, ExprKind::Call(..)) {
+                            // a function returned extra values: the first one is the result
+                            Ok(vals.swap_remove(0))
+                        } else {
+                            Err(MError::new(
+                                "MATLAB:index:expected_one_output_from_expression",
+                                format!("Expected one output from a curly brace or dot indexing expression, but there were {n} results."),
+                            )
+                            .at(e.span, &f.unit.source))
+                        }
+                    }
+                }
+            }
+            ExprKind::Matrix(rows) => {
+                let mut vrows = Vec::with_capacity(rows.len());
+                for r in rows {
+                    let mut vals = Vec::with_capacity(r.len());
+                    for x in r {
+                        self.eval_into(f, x, &mut vals)?;
+                    }
+                    vrows.push(vals);
+                }
+                concat::matrix_literal(vrows).map_err(|err| err.at(e.span, &f.unit.source))
+            }
+            ExprKind::CellLit(rows) => {
+                let mut vrows = Vec::with_capacity(rows.len());
+                for r in rows {
+                    let mut vals = Vec::with_capacity(r.len());
+                    for x in r {
+                        self.eval_into(f, x, &mut vals)?;
+                    }
+                    vrows.push(Value::from(CellArray::row(vals)));
+                }
+                if vrows.is_empty() {
+                    return Ok(Value::from(CellArray::new(Shape::empty(), vec![])));
+                }
+                if vrows.len() == 1 {
+                    return Ok(vrows.pop().unwrap_or_else(Value::empty));
+                }
+                concat::cat(0, &vrows).map_err(|err| err.at(e.span, &f.unit.source))
+            }
+            ExprKind::FuncHandle(name) => {
+                let unit = if f.unit.functions.contains_key(name) { Some(f.unit.clone()) } else { None };
+                Ok(Value::Func(Rc::new(FuncHandle::Named { name: name.clone(), unit })))
+            }
+            ExprKind::AnonFunc(def) => {
+                resolve::anon(def);
+                let scope = def.scope.get().cloned().unwrap_or_default();
+                let mut captures = Vec::with_capacity(scope.len().saturating_sub(def.params.len()));
+                for name in &scope.names[def.params.len()..] {
+                    captures.push(self.lookup_var(f, name));
+                }
+                Ok(Value::Func(Rc::new(FuncHandle::Anon { def: def.clone(), captures, unit: f.unit.clone() })))
+            }
+        }
+    }
+
+    fn no_value_error(&self, e: &Expr) -> MError {
+        let name = match &e.kind {
+            ExprKind::Call(b, _) => match &b.kind {
+                ExprKind::Ident(id) => Some(id.name.to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match name {
+            Some(n) => errors::too_many_outputs(&n),
+            None => MError::new(
+                "MATLAB:index:expected_one_output_from_expression",
+                "Expected one output from a curly brace or dot indexing expression, but there were 0 results.",
+            ),
+        }
+    }
+
+    /// A variable's value by name in a frame (following global/persistent declarations).
+    pub fn lookup_var(&self, f: &Frame, name: &str) -> Option<Value> {
+        let slot = f.layout.get(name)? as usize;
+        self.read_slot(f, slot)
+    }
+
+    pub fn read_slot(&self, f: &Frame, slot: usize) -> Option<Value> {
+        match f.vars.get(slot)? {
+            Slot::Val(v) => Some(v.clone()),
+            Slot::Empty => None,
+            Slot::Global => self.globals.get(f.name_of(slot)).cloned(),
+            Slot::Persistent => self.persistents.get(&self.persistent_key(f, slot)).cloned(),
+        }
+    }
+
+    pub fn persistent_key(&self, f: &Frame, slot: usize) -> (usize, crate::syntax::ast::Name) {
+        let id = f.function.as_ref().map(|d| Rc::as_ptr(d) as usize).unwrap_or(0);
+        (id, f.name_of(slot).clone())
+    }
+
+    fn eval_ident_slow(&mut self, f: &mut Frame, id: &Ident, e: &Expr) -> MResult<Value> {
+        let slot = id.slot.get() as usize;
+        if let Some(v) = self.read_slot(f, slot) {
+            return Ok(v);
+        }
+        if slot < f.nparams {
+            return Err(errors::not_enough_inputs(f.function_name().unwrap_or("anonymous")).at(e.span, &f.unit.source));
+        }
+        let mut out = self
+            .call_named(f, &id.name, Vec::new(), 1)
+            .map_err(|err| err.at(e.span, &f.unit.source))?;
+        if out.is_empty() {
+            return Err(errors::too_many_outputs(&id.name).at(e.span, &f.unit.source));
+        }
+        Ok(out.swap_remove(0))
+    }
+
+    fn short_circuit(&mut self, f: &mut Frame, op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> MResult<Value> {
+        let side = |interp: &mut Interp, f: &mut Frame, x: &Expr| -> MResult<bool> {
+            let v = interp.eval(f, x)?;
+            match v {
+                Value::Bool(b) => Ok(b),
+                Value::Num(n) if !n.is_nan() => Ok(n != 0.0),
+                v => {
+                    if v.numel() != 1 || !v.is_numeric_like() {
+                        return Err(MError::new(
+                            "MATLAB:nonLogicalConditional",
+                            format!(
+                                "Operands to the {} operator must be convertible to logical scalar values.",
+                                op.symbol()
+                            ),
+                        )
+                        .at(x.span, &f.unit.source));
+                    }
+                    v.truthy().map_err(|err| err.at(x.span, &f.unit.source))
+                }
+            }
+        };
+        let _ = e;
+        let l = side(self, f, a)?;
+        if op == BinOp::AndAnd && !l {
+            return Ok(Value::Bool(false));
+        }
+        if op == BinOp::OrOr && l {
+            return Ok(Value::Bool(true));
+        }
+        Ok(Value::Bool(side(self, f, b)?))
+    }
+
+    /// Evaluates an expression that may be a comma-separated list (`c{:}`, `s.f` on a struct
+    /// array), appending every value.
+    pub fn eval_into(&mut self, f: &mut Frame, e: &Expr, out: &mut Vec<Value>) -> MResult<()> {
+        match &e.kind {
+            ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..) => {
+                let vals = self.eval_outputs(f, e, 1)?;
+                out.extend(vals);
+                Ok(())
+            }
+            ExprKind::Call(..) => {
+                let mut vals = self.eval_outputs(f, e, 1)?;
+                if vals.is_empty() {
+                    return Err(self.no_value_error(e).at(e.span, &f.unit.source));
+                }
+                vals.truncate(1);
+                out.extend(vals);
+                Ok(())
+            }
+            _ => {
+                out.push(self.eval(f, e)?);
+                Ok(())
+            }
+        }
+    }
+
+    /// Evaluates index or call arguments (expanding comma-separated lists). When the
+    /// arguments index a value of shape `end_shape`, `end` inside them refers to it.
+    pub fn eval_args(&mut self, f: &mut Frame, args: &[Expr], end_shape: Option<&Shape>) -> MResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            match (&a.kind, end_shape) {
+                (ExprKind::Num(x), _) => out.push(Value::Num(*x)),
+                (_, Some(shape)) if a.uses_end() => {
+                    self.end_stack.push(EndCtx { shape: shape.clone(), pos: k, count: args.len() });
+                    let r = self.eval_into(f, a, &mut out);
+                    self.end_stack.pop();
+                    r?;
+                }
+                _ => self.eval_into(f, a, &mut out)?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The values an indexing, field or call expression produces, asking functions for
+    /// `nargout` outputs.
+    pub fn eval_outputs(&mut self, f: &mut Frame, e: &Expr, nargout: usize) -> MResult<Vec<Value>> {
+        let src = f.unit.source.clone();
+        match &e.kind {
+            ExprKind::Call(base, args) => {
+                if let ExprKind::Ident(id) = &base.kind {
+                    let slot = id.slot.get() as usize;
+                    match self.read_slot(f, slot) {
+                        Some(Value::Func(h)) => {
+                            let a = self.eval_args(f, args, None)?;
+                            return self.call_handle(f, &h, a, nargout).map_err(|err| err.at(e.span, &src));
+                        }
+                        Some(v) => {
+                            let shape = v.shape();
+                            let a = self.eval_args(f, args, Some(&shape))?;
+                            return self.index_value(&v, &a).map(|v| vec![v]).map_err(|err| err.at(e.span, &src));
+                        }
+                        None => {
+                            if slot < f.nparams {
+                                return Err(errors::not_enough_inputs(f.function_name().unwrap_or("anonymous")).at(base.span, &src));
+                            }
+                            let a = self.eval_args(f, args, None)?;
+                            return self.call_named(f, &id.name, a, nargout).map_err(|err| err.at(e.span, &src));
+                        }
+                    }
+                }
+                if let Some(name) = self.dotted_function(f, base) {
+                    let a = self.eval_args(f, args, None)?;
+                    return self.call_named(f, &name, a, nargout).map_err(|err| err.at(e.span, &src));
+                }
+                // method-call syntax on an object: obj.method(args)
+                if let ExprKind::Field(obj, name) = &base.kind {
+                    let ov = self.eval(f, obj)?;
+                    if let Value::Object(o) = &ov {
+                        let a = self.eval_args(f, args, None)?;
+                        return super::objects::method(self, o, name, a, nargout).map_err(|err| err.at(e.span, &src));
+                    }
+                }
+                let v = self.eval(f, base)?;
+                if let Value::Func(h) = &v {
+                    let a = self.eval_args(f, args, None)?;
+                    return self.call_handle(f, h, a, nargout).map_err(|err| err.at(e.span, &src));
+                }
+                let shape = v.shape();
+                let a = self.eval_args(f, args, Some(&shape))?;
+                self.index_value(&v, &a).map(|v| vec![v]).map_err(|err| err.at(e.span, &src))
+            }
+            ExprKind::CellIndex(base, args) => {
+                let v = self.eval(f, base)?;
+                let shape = v.shape();
+                let a = self.eval_args(f, args, Some(&shape))?;
+                access::brace(&v, &a).map_err(|err| err.at(e.span, &src))
+            }
+            ExprKind::Field(base, name) => {
+                if let Some(full) = self.dotted_function(f, e) {
+                    return self.call_named(f, &full, vec![], nargout).map_err(|err| err.at(e.span, &src));
+                }
+                let vals = {
+                    let mut vs = Vec::new();
+                    self.eval_into(f, base, &mut vs)?;
+                    vs
+                };
+                let mut out = Vec::new();
+                for v in &vals {
+                    out.extend(self.field_values(v, name).map_err(|err| err.at(e.span, &src))?);
+                }
+                Ok(out)
+            }
+            ExprKind::DynField(base, name) => {
+                let v = self.eval(f, base)?;
+                let n = self.eval(f, name)?.text().map_err(|_| {
+                    MError::new("MATLAB:dynamicFieldName", "Dynamic structure field names must be text.").at(name.span, &src)
+                })?;
+                self.field_values(&v, &n).map_err(|err| err.at(e.span, &src))
+            }
+            ExprKind::Ident(id) => {
+                if let Some(v) = self.read_slot(f, id.slot.get() as usize) {
+                    return Ok(vec![v]);
+                }
+                self.call_named(f, &id.name, vec![], nargout).map_err(|err| err.at(e.span, &src))
+            }
+            ExprKind::Paren(x) => {
+                let mut v = self.eval_outputs(f, x, 1)?;
+                v.truncate(1);
+                Ok(v)
+            }
+            _ => Ok(vec![self.eval(f, e)?]),
+        }
+    }
+
+    /// `a.b.c` where `a` is not a variable: the dotted name of a function (`containers.Map`).
+    fn dotted_function(&self, f: &Frame, e: &Expr) -> Option<String> {
+        fn walk(e: &Expr, parts: &mut Vec<String>) -> Option<u32> {
+            match &e.kind {
+                ExprKind::Ident(id) => {
+                    parts.push(id.name.to_string());
+                    Some(id.slot.get())
+                }
+                ExprKind::Field(b, n) => {
+                    let s = walk(b, parts)?;
+                    parts.push(n.to_string());
+                    Some(s)
+                }
+                _ => None,
+            }
+        }
+        if !matches!(e.kind, ExprKind::Field(..)) {
+            return None;
+        }
+        let mut parts = Vec::new();
+        let slot = walk(e, &mut parts)?;
+        if self.read_slot(f, slot as usize).is_some() {
+            return None;
+        }
+        let name = parts.join(".");
+        if self.function_exists(f, &name) { Some(name) } else { None }
+    }
+
+    /// `v(args)`: indexing (or a lookup for a map object).
+    pub fn index_value(&mut self, v: &Value, args: &[Value]) -> MResult<Value> {
+        if let Value::Object(o) = v {
+            return super::objects::index(o, args);
+        }
+        access::paren(v, args)
+    }
+
+    /// `v.name`: one value per struct element (a comma-separated list for struct arrays).
+    pub fn field_values(&mut self, v: &Value, name: &str) -> MResult<Vec<Value>> {
+        match v {
+            Value::Struct(s) => {
+                let Some(k) = s.field_index(name) else {
+                    return Err(crate::values::containers::StructArray::missing_field(name));
+                };
+                Ok(s.elems.iter().map(|e| e[k].clone()).collect())
+            }
+            Value::Object(o) => Ok(vec![super::objects::property(o, name)?]),
+            other => Err(MError::new(
+                "MATLAB:structRefFromNonStruct",
+                format!("Dot indexing is not supported for variables of this type ({}).", other.class_name()),
+            )),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Non-numeric arrays: string arrays, cell arrays, struct arrays, and handle objects.
+
+use super::shape::Shape;
+use super::value::Value;
+use crate::interp::error::MError;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrArray {
+    pub shape: Shape,
+    pub data: Vec<String>,
+}
+
+impl StrArray {
+    pub fn scalar(s: String) -> StrArray {
+        StrArray { shape: Shape::scalar(), data: vec![s] }
+    }
+    pub fn new(shape: Shape, data: Vec<String>) -> StrArray {
+        StrArray { shape, data }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CellArray {
+    pub shape: Shape,
+    pub data: Vec<Value>,
+}
+
+impl CellArray {
+    pub fn new(shape: Shape, data: Vec<Value>) -> CellArray {
+        debug_assert_eq!(shape.numel(), data.len());
+        CellArray { shape, data }
+    }
+    /// A cell of the given shape filled with `[]`, as `cell(m, n)` makes.
+    pub fn empties(shape: Shape) -> CellArray {
+        let n = shape.numel();
+        CellArray { shape, data: vec![Value::empty(); n] }
+    }
+    pub fn row(data: Vec<Value>) -> CellArray {
+        CellArray { shape: Shape::row(data.len()), data }
+    }
+    pub fn col(data: Vec<Value>) -> CellArray {
+        CellArray { shape: Shape::col(data.len()), data }
+    }
+}
+
+/// A struct array: an ordered list of field names and, per element, one value per field.
+#[derive(Clone, Debug)]
+pub struct StructArray {
+    pub shape: Shape,
+    pub fields: Vec<String>,
+    pub elems: Vec<Vec<Value>>,
+}
+
+impl StructArray {
+    pub fn scalar() -> StructArray {
+        StructArray { shape: Shape::scalar(), fields: vec![], elems: vec![vec![]] }
+    }
+    pub fn empty_with(fields: Vec<String>, shape: Shape) -> StructArray {
+        let n = shape.numel();
+        let nf = fields.len();
+        StructArray { shape, fields, elems: vec![vec![Value::empty(); nf]; n] }
+    }
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f == name)
+    }
+    /// Adds a field (filled with `[]` in every element) if it is not there; returns its index.
+    pub fn ensure_field(&mut self, name: &str) -> usize {
+        if let Some(i) = self.field_index(name) {
+            return i;
+        }
+        self.fields.push(name.to_string());
+        for e in self.elems.iter_mut() {
+            e.push(Value::empty());
+        }
+        self.fields.len() - 1
+    }
+    pub fn get(&self, elem: usize, name: &str) -> Option<&Value> {
+        self.field_index(name).map(|f| &self.elems[elem][f])
+    }
+    pub fn set(&mut self, elem: usize, name: &str, v: Value) {
+        let f = self.ensure_field(name);
+        self.elems[elem][f] = v;
+    }
+    pub fn numel(&self) -> usize {
+        self.elems.len()
+    }
+    pub fn missing_field(name: &str) -> MError {
+        MError::new("MATLAB:nonExistentField", format!("Unrecognized field name \"{name}\"."))
+    }
+}
+
+/// Objects with identity or special behaviour: `containers.Map` (a handle: copies share it)
+/// and `MException`.
+#[derive(Debug)]
+pub enum Object {
+    Map(RefCell<MapData>),
+    MException(ExceptionData),
+}
+
+#[derive(Debug, Clone)]
+pub struct ExceptionData {
+    pub identifier: String,
+    pub message: String,
+    pub stack: Vec<(String, usize)>,
+}
+
+/// `containers.Map`: keys are either all text or all numeric.
+#[derive(Debug, Clone, Default)]
+pub struct MapData {
+    pub numeric_keys: bool,
+    pub key_type: String,
+    pub value_type: String,
+    pub text: BTreeMap<String, Value>,
+    pub num: Vec<(f64, Value)>,
+}
+
+impl Object {
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            Object::Map(_) => "containers.Map",
+            Object::MException(_) => "MException",
+        }
+    }
+    pub fn shape(&self) -> Shape {
+        Shape::scalar()
+    }
+}

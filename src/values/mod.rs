@@ -1,0 +1,12 @@
+//! Host values: classes, shapes, typed arrays, containers, and the array primitives that
+//! operate on them.
+
+pub mod access;
+pub mod class;
+pub mod containers;
+pub mod ops;
+pub mod rng;
+pub mod shape;
+pub mod strings;
+pub mod tensor;
+pub mod value;

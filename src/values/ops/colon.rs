@@ -1,0 +1,94 @@
+//! The colon operator `a:b` and `a:s:b`.
+
+use crate::interp::error::{MError, MResult};
+use crate::values::class::{self, Class};
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+
+/// Number of elements of `a:s:b` (0 when empty), with MATLAB's tolerance so that
+/// `0:0.1:1` has 11 elements.
+pub fn count(a: f64, s: f64, b: f64) -> usize {
+    if s == 0.0 || a.is_nan() || s.is_nan() || b.is_nan() || (s > 0.0 && a > b) || (s < 0.0 && a < b) {
+        return 0;
+    }
+    let q = (b - a) / s;
+    if !q.is_finite() {
+        return 0;
+    }
+    let tol = 3.0 * f64::EPSILON * q.abs().max(1.0);
+    (q + tol).floor() as usize + 1
+}
+
+/// The elements of `a:s:b` without materializing them (for loops over ranges). The second
+/// half is computed from the end, as MATLAB does, so the last element lands exactly on b when
+/// the step divides evenly.
+#[derive(Clone, Copy, Debug)]
+pub struct Range {
+    pub a: f64,
+    pub s: f64,
+    pub n: usize,
+    end: f64,
+}
+
+impl Range {
+    pub fn new(a: f64, s: f64, b: f64) -> Range {
+        let n = count(a, s, b);
+        let mut end = a + (n.max(1) - 1) as f64 * s;
+        if n > 0 && (end - b).abs() < 3.0 * f64::EPSILON * b.abs().max(a.abs()) {
+            end = b;
+        }
+        Range { a, s, n, end }
+    }
+    #[inline]
+    pub fn get(&self, k: usize) -> f64 {
+        if k < self.n / 2 || self.n < 2 {
+            self.a + k as f64 * self.s
+        } else {
+            self.end - (self.n - 1 - k) as f64 * self.s
+        }
+    }
+}
+
+pub fn range_f64(a: f64, s: f64, b: f64) -> Vec<f64> {
+    let r = Range::new(a, s, b);
+    (0..r.n).map(|k| r.get(k)).collect()
+}
+
+/// `a:s:b` for values (the class follows the endpoints: integers, single, char).
+pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
+    let get = |v: &Value| -> MResult<f64> {
+        if v.is_empty() {
+            return Ok(f64::NAN);
+        }
+        if !v.is_numeric_like() {
+            return Err(MError::new(
+                "MATLAB:colon:operandsNotRealScalar",
+                format!("Colon operands must be real scalars (got {}).", v.class_name()),
+            ));
+        }
+        v.scalar_f64()
+    };
+    let (x, y) = (get(a)?, get(b)?);
+    let st = match s {
+        Some(s) => get(s)?,
+        None => 1.0,
+    };
+    if a.is_empty() || b.is_empty() || s.is_some_and(|s| s.is_empty()) {
+        return Ok(Value::from(Tensor::f64(Shape::matrix(1, 0), vec![])));
+    }
+    let classes: Vec<Class> = [Some(a), s, Some(b)].into_iter().flatten().filter_map(|v| v.num_class()).collect();
+    let cls = if classes.iter().all(|&c| c == Class::Char) {
+        Class::Char
+    } else {
+        let numeric: Vec<Class> = classes.iter().copied().filter(|c| *c != Class::Char && *c != Class::Logical).collect();
+        let mut c = Class::Double;
+        for k in numeric {
+            c = class::arith_result(c, k, ":")?;
+        }
+        c
+    };
+    let v = range_f64(x, st, y);
+    let n = v.len();
+    Ok(Value::from(Tensor::new(Shape::row(n), Data::from_f64(cls, v))))
+}

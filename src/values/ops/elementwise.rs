@@ -1,0 +1,669 @@
+//! Host kernels for elementwise operations with implicit expansion and MATLAB's class rules.
+
+use super::{Bin, BinKind, Un};
+use crate::interp::error::{MError, MResult, errors};
+use crate::values::class::{self, Class};
+use crate::values::shape::{BroadcastIter, Shape};
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use num_complex::Complex64;
+
+/// Combines two operands elementwise with implicit expansion.
+pub fn map2<T: Copy, U: Copy, R>(a: &[T], sa: &Shape, b: &[U], sb: &Shape, out: &Shape, f: impl Fn(T, U) -> R) -> Vec<R> {
+    if sa == sb {
+        a.iter().zip(b.iter()).map(|(&x, &y)| f(x, y)).collect()
+    } else if a.len() == 1 && out == sb {
+        let x = a[0];
+        b.iter().map(|&y| f(x, y)).collect()
+    } else if b.len() == 1 && out == sa {
+        let y = b[0];
+        a.iter().map(|&x| f(x, y)).collect()
+    } else {
+        BroadcastIter::new(out, sa, sb).map(|(i, j)| f(a[i], b[j])).collect()
+    }
+}
+
+/// MATLAB's `mod`: the result has the sign of the divisor; `mod(x, 0)` is `x`.
+pub fn mod_f64(x: f64, y: f64) -> f64 {
+    if y == 0.0 {
+        return x;
+    }
+    if x.is_infinite() || y.is_nan() || x.is_nan() {
+        return f64::NAN;
+    }
+    if y.is_infinite() {
+        return if x == 0.0 || x.signum() == y.signum() { x } else { y };
+    }
+    let r = x - (x / y).floor() * y;
+    // guard against round-off that lands exactly on y
+    if r != 0.0 && (r - y).abs() < f64::EPSILON * y.abs() { 0.0 } else { r }
+}
+
+/// MATLAB's `rem`: the result has the sign of the dividend; `rem(x, 0)` is NaN.
+pub fn rem_f64(x: f64, y: f64) -> f64 {
+    if y == 0.0 || x.is_infinite() || x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if y.is_infinite() {
+        return x;
+    }
+    x - (x / y).trunc() * y
+}
+
+/// max/min ignoring NaN unless both are NaN.
+pub fn max_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x >= y {
+        x
+    } else {
+        y
+    }
+}
+pub fn min_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x <= y {
+        x
+    } else {
+        y
+    }
+}
+
+/// The f64 kernel of a real binary operation.
+#[inline]
+pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
+    use Bin::*;
+    let b = |c: bool| if c { 1.0 } else { 0.0 };
+    match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div => x / y,
+        LDiv => y / x,
+        Pow => x.powf(y),
+        Eq => b(x == y),
+        Ne => b(x != y),
+        Lt => b(x < y),
+        Le => b(x <= y),
+        Gt => b(x > y),
+        Ge => b(x >= y),
+        And => b(x != 0.0 && y != 0.0),
+        Or => b(x != 0.0 || y != 0.0),
+        Xor => b((x != 0.0) != (y != 0.0)),
+        Max => max_f64(x, y),
+        Min => min_f64(x, y),
+        Atan2 => x.atan2(y),
+        Hypot => x.hypot(y),
+        Mod => mod_f64(x, y),
+        Rem => rem_f64(x, y),
+    }
+}
+
+fn type_error(op: &str, v: &Value) -> MError {
+    MError::new(
+        "MATLAB:UndefinedFunction",
+        format!("Operator '{op}' is not supported for operands of type '{}'.", v.class_name()),
+    )
+}
+
+fn check_nan_logical(t: &Tensor) -> MResult<()> {
+    if t.class().is_float() && t.to_f64().iter().any(|x| x.is_nan()) {
+        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+    }
+    Ok(())
+}
+
+/// Drops an all-zero imaginary part, as MATLAB does with the results of arithmetic.
+pub fn demote_complex(t: Tensor) -> Tensor {
+    match &t.data {
+        Data::C64(v) if v.iter().all(|z| z.im == 0.0) => {
+            Tensor::new(t.shape, Data::F64(v.iter().map(|z| z.re).collect()))
+        }
+        Data::C32(v) if v.iter().all(|z| z.im == 0.0) => {
+            Tensor::new(t.shape, Data::F32(v.iter().map(|z| z.re).collect()))
+        }
+        _ => t,
+    }
+}
+
+/// `a op b` elementwise, for any two values.
+pub fn binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
+    if let (Value::Num(x), Value::Num(y)) = (a, b) {
+        let r = f64_op(op, *x, *y);
+        return Ok(match op.kind() {
+            BinKind::Arith => {
+                if op == Bin::Pow && *x < 0.0 && y.fract() != 0.0 && y.is_finite() {
+                    return Ok(Value::complex(Complex64::new(*x, 0.0).powf(*y)));
+                }
+                Value::Num(r)
+            }
+            _ => {
+                if op.kind() == BinKind::Logic && (x.is_nan() || y.is_nan()) {
+                    return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+                }
+                Value::Bool(r != 0.0)
+            }
+        });
+    }
+    if a.is_string() || b.is_string() {
+        return crate::values::strings::string_binary(op, a, b);
+    }
+    if !a.is_numeric_like() {
+        return Err(type_error(op.symbol(), a));
+    }
+    if !b.is_numeric_like() {
+        return Err(type_error(op.symbol(), b));
+    }
+    let (ta, tb) = (a.tensor()?, b.tensor()?);
+    Ok(Value::from(binary_tensor(op, &ta, &tb)?))
+}
+
+pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
+    let out = Shape::broadcast(&ta.shape, &tb.shape).ok_or_else(|| errors::size_mismatch(op.symbol()))?;
+    match op.kind() {
+        BinKind::Logic => {
+            check_nan_logical(ta)?;
+            check_nan_logical(tb)?;
+            let (x, y) = (nonzero_vec(ta), nonzero_vec(tb));
+            let r = match op {
+                Bin::And => map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| p && q),
+                Bin::Or => map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| p || q),
+                _ => map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| p != q),
+            };
+            Ok(Tensor::bools(out, r))
+        }
+        BinKind::Compare => {
+            if ta.is_complex() || tb.is_complex() {
+                let (x, y) = (ta.to_c64(), tb.to_c64());
+                let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| match op {
+                    Bin::Eq => p == q,
+                    Bin::Ne => p != q,
+                    _ => f64_op(op, p.re, q.re) != 0.0,
+                });
+                return Ok(Tensor::bools(out, r));
+            }
+            if let (Some(x), Some(y)) = (exact_ints(ta), exact_ints(tb)) {
+                if ta.class().is_int() && tb.class().is_int() || needs_exact(ta.class()) || needs_exact(tb.class()) {
+                    let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| cmp_i128(op, p, q));
+                    return Ok(Tensor::bools(out, r));
+                }
+            }
+            let (x, y) = (ta.to_f64(), tb.to_f64());
+            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| f64_op(op, p, q) != 0.0);
+            Ok(Tensor::bools(out, r))
+        }
+        BinKind::Arith => arith(op, ta, tb, out),
+    }
+}
+
+fn needs_exact(c: Class) -> bool {
+    matches!(c, Class::Int64 | Class::UInt64)
+}
+
+fn cmp_i128(op: Bin, p: i128, q: i128) -> bool {
+    match op {
+        Bin::Eq => p == q,
+        Bin::Ne => p != q,
+        Bin::Lt => p < q,
+        Bin::Le => p <= q,
+        Bin::Gt => p > q,
+        _ => p >= q,
+    }
+}
+
+fn nonzero_vec(t: &Tensor) -> Vec<bool> {
+    match &t.data {
+        Data::Bool(v) => v.clone(),
+        _ => (0..t.numel()).map(|i| t.nonzero(i)).collect(),
+    }
+}
+
+/// Exact integer values of an integer array, or of a double array holding only integers.
+fn exact_ints(t: &Tensor) -> Option<Vec<i128>> {
+    if let Some(v) = t.data.as_i128() {
+        return Some(v);
+    }
+    if matches!(t.data, Data::F64(_) | Data::F32(_) | Data::Bool(_) | Data::Char(_)) {
+        let v = t.to_f64();
+        if v.iter().all(|x| x.fract() == 0.0 && x.abs() < 1.7e38) {
+            return Some(v.iter().map(|&x| x as i128).collect());
+        }
+    }
+    None
+}
+
+fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
+    let rc = class::arith_result(ta.class(), tb.class(), op.symbol())?;
+    if ta.is_complex() || tb.is_complex() {
+        if rc.is_int() {
+            return Err(MError::new(
+                "MATLAB:complexInteger",
+                "Complex integer arithmetic is not supported.",
+            ));
+        }
+        return complex_arith(op, ta, tb, out, rc);
+    }
+    if needs_exact(rc) && matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Max | Bin::Min | Bin::Mod | Bin::Rem) {
+        if let (Some(x), Some(y)) = (exact_ints(ta), exact_ints(tb)) {
+            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| int_op(op, p, q, rc));
+            return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter())));
+        }
+    }
+    let (x, y) = (ta.to_f64(), tb.to_f64());
+    if op == Bin::Pow && !rc.is_int() {
+        let needs_complex = if x.len() == 1 && y.len() == 1 {
+            x[0] < 0.0 && y[0].fract() != 0.0 && y[0].is_finite()
+        } else {
+            let xs_neg = x.iter().any(|&v| v < 0.0);
+            xs_neg && y.iter().any(|&v| v.fract() != 0.0 && v.is_finite()) && {
+                map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| p < 0.0 && q.fract() != 0.0 && q.is_finite())
+                    .into_iter()
+                    .any(|c| c)
+            }
+        };
+        if needs_complex {
+            return complex_arith(op, ta, tb, out, rc);
+        }
+    }
+    macro_rules! go {
+        ($f:expr) => {
+            map2(&x, &ta.shape, &y, &tb.shape, &out, $f)
+        };
+    }
+    let r: Vec<f64> = match op {
+        Bin::Add => go!(|p, q| p + q),
+        Bin::Sub => go!(|p, q| p - q),
+        Bin::Mul => go!(|p, q| p * q),
+        Bin::Div => go!(|p, q| p / q),
+        Bin::LDiv => go!(|p, q| q / p),
+        Bin::Pow => go!(|p: f64, q: f64| p.powf(q)),
+        Bin::Max => go!(max_f64),
+        Bin::Min => go!(min_f64),
+        Bin::Atan2 => go!(|p: f64, q: f64| p.atan2(q)),
+        Bin::Hypot => go!(|p: f64, q: f64| p.hypot(q)),
+        Bin::Mod => go!(mod_f64),
+        Bin::Rem => go!(rem_f64),
+        _ => go!(|p, q| f64_op(op, p, q)),
+    };
+    let r = if rc.is_int() && matches!(op, Bin::Mod | Bin::Rem) {
+        // integer mod/rem use the operands' integer values, so rem(int8(x), 0) is x
+        let (xa, ya) = (x.as_ref(), y.as_ref());
+        let fixed = map2(xa, &ta.shape, ya, &tb.shape, &out, |p, q| {
+            let (p, q) = (p.round(), q.round());
+            if q == 0.0 {
+                p
+            } else if op == Bin::Mod {
+                mod_f64(p, q)
+            } else {
+                rem_f64(p, q)
+            }
+        });
+        fixed
+    } else {
+        r
+    };
+    Ok(Tensor::new(out, Data::from_f64(rc, r)))
+}
+
+/// Exact integer arithmetic for int64/uint64 (saturating; division rounds half away).
+fn int_op(op: Bin, p: i128, q: i128, rc: Class) -> i128 {
+    let (lo, hi) = rc.int_range();
+    let r = match op {
+        Bin::Add => p + q,
+        Bin::Sub => p - q,
+        Bin::Mul => p.saturating_mul(q),
+        Bin::Div => {
+            if q == 0 {
+                if p == 0 {
+                    0
+                } else if p > 0 {
+                    hi
+                } else {
+                    lo
+                }
+            } else {
+                let (d, r) = (p / q, p % q);
+                if 2 * r.abs() >= q.abs() { d + if (p < 0) == (q < 0) { 1 } else { -1 } } else { d }
+            }
+        }
+        Bin::Max => p.max(q),
+        Bin::Min => p.min(q),
+        Bin::Mod => {
+            if q == 0 {
+                p
+            } else {
+                p.rem_euclid(q) + if q < 0 && p.rem_euclid(q) != 0 { q } else { 0 }
+            }
+        }
+        Bin::Rem => {
+            if q == 0 {
+                p
+            } else {
+                p % q
+            }
+        }
+        _ => 0,
+    };
+    r.clamp(lo, hi)
+}
+
+fn complex_arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape, rc: Class) -> MResult<Tensor> {
+    let (x, y) = (ta.to_c64(), tb.to_c64());
+    macro_rules! go {
+        ($f:expr) => {
+            map2(&x, &ta.shape, &y, &tb.shape, &out, $f)
+        };
+    }
+    let r: Vec<Complex64> = match op {
+        Bin::Add => go!(|p, q| p + q),
+        Bin::Sub => go!(|p, q| p - q),
+        Bin::Mul => go!(|p, q| p * q),
+        Bin::Div => go!(cdiv),
+        Bin::LDiv => go!(|p, q| cdiv(q, p)),
+        Bin::Pow => go!(cpow),
+        Bin::Max => go!(|p: Complex64, q: Complex64| if cmp_complex(p, q) >= 0 { p } else { q }),
+        Bin::Min => go!(|p: Complex64, q: Complex64| if cmp_complex(p, q) <= 0 { p } else { q }),
+        Bin::Atan2 => go!(|p: Complex64, q: Complex64| Complex64::new(p.re.atan2(q.re), 0.0)),
+        Bin::Hypot => go!(|p: Complex64, q: Complex64| Complex64::new(p.norm().hypot(q.norm()), 0.0)),
+        Bin::Mod => go!(|p: Complex64, q: Complex64| Complex64::new(mod_f64(p.re, q.re), 0.0)),
+        Bin::Rem => go!(|p: Complex64, q: Complex64| Complex64::new(rem_f64(p.re, q.re), 0.0)),
+        _ => unreachable_op(op)?,
+    };
+    Ok(demote_complex(Tensor::new(out, Data::from_c64(rc, r))))
+}
+
+fn unreachable_op(op: Bin) -> MResult<Vec<Complex64>> {
+    Err(MError::new("MATLAB:internal", format!("Operation {op:?} has no complex kernel.")))
+}
+
+/// Complex division that keeps MATLAB's results for division by a real zero.
+pub fn cdiv(p: Complex64, q: Complex64) -> Complex64 {
+    if q.im == 0.0 {
+        Complex64::new(p.re / q.re, p.im / q.re)
+    } else {
+        p / q
+    }
+}
+
+pub fn cpow(p: Complex64, q: Complex64) -> Complex64 {
+    if q.im == 0.0 && q.re.fract() == 0.0 && q.re.abs() <= 64.0 {
+        // integer powers by repeated multiplication keep exact results like (1+2i)^2
+        let n = q.re as i32;
+        let mut r = Complex64::new(1.0, 0.0);
+        let mut base = p;
+        let mut k = n.unsigned_abs();
+        while k > 0 {
+            if k & 1 == 1 {
+                r *= base;
+            }
+            base *= base;
+            k >>= 1;
+        }
+        return if n < 0 { cdiv(Complex64::new(1.0, 0.0), r) } else { r };
+    }
+    if p == Complex64::new(0.0, 0.0) {
+        return if q.re > 0.0 { Complex64::new(0.0, 0.0) } else { Complex64::new(f64::INFINITY, 0.0) };
+    }
+    p.powc(q)
+}
+
+/// MATLAB orders complex numbers by magnitude, then by phase angle.
+pub fn cmp_complex(p: Complex64, q: Complex64) -> i32 {
+    let (a, b) = (p.norm(), q.norm());
+    if a > b {
+        1
+    } else if a < b {
+        -1
+    } else {
+        let (x, y) = (p.arg(), q.arg());
+        if x > y {
+            1
+        } else if x < y {
+            -1
+        } else {
+            0
+        }
+    }
+}
+
+/// `op(a)` elementwise, for any value.
+pub fn unary(op: Un, a: &Value) -> MResult<Value> {
+    match a {
+        Value::Num(x) => {
+            let x = *x;
+            match op {
+                Un::Neg => return Ok(Value::Num(-x)),
+                Un::Not => {
+                    if x.is_nan() {
+                        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+                    }
+                    return Ok(Value::Bool(x == 0.0));
+                }
+                Un::IsNan => return Ok(Value::Bool(x.is_nan())),
+                Un::IsInf => return Ok(Value::Bool(x.is_infinite())),
+                Un::IsFinite => return Ok(Value::Bool(x.is_finite())),
+                _ => {
+                    if !needs_complex_domain(op, x) {
+                        return Ok(Value::Num(real_un(op, x)));
+                    }
+                }
+            }
+        }
+        Value::Bool(b) if op == Un::Not => return Ok(Value::Bool(!b)),
+        _ => {}
+    }
+    if !a.is_numeric_like() {
+        return Err(match op {
+            Un::Neg => type_error("-", a),
+            Un::Not => type_error("~", a),
+            _ => MError::new(
+                "MATLAB:UndefinedFunction",
+                format!("Incorrect argument data type in call to function '{}': a value of class {} is not supported.", op.name(), a.class_name()),
+            ),
+        });
+    }
+    let t = a.tensor()?;
+    Ok(Value::from(unary_tensor(op, &t)?))
+}
+
+fn needs_complex_domain(op: Un, x: f64) -> bool {
+    match op {
+        Un::Sqrt | Un::Log | Un::Log2 | Un::Log10 => x < 0.0,
+        Un::Log1p => x < -1.0,
+        Un::Asin | Un::Acos => x.abs() > 1.0,
+        Un::Acosh => x < 1.0,
+        Un::Atanh => x.abs() > 1.0,
+        _ => false,
+    }
+}
+
+pub fn real_un(op: Un, x: f64) -> f64 {
+    use Un::*;
+    match op {
+        Neg => -x,
+        Not => (x == 0.0) as u8 as f64,
+        Abs => x.abs(),
+        Sign => {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                x
+            }
+        }
+        Sqrt => x.sqrt(),
+        Exp => x.exp(),
+        Expm1 => x.exp_m1(),
+        Log => x.ln(),
+        Log1p => x.ln_1p(),
+        Log2 => x.log2(),
+        Log10 => x.log10(),
+        Sin => x.sin(),
+        Cos => x.cos(),
+        Tan => x.tan(),
+        Asin => x.asin(),
+        Acos => x.acos(),
+        Atan => x.atan(),
+        Sinh => x.sinh(),
+        Cosh => x.cosh(),
+        Tanh => x.tanh(),
+        Asinh => x.asinh(),
+        Acosh => x.acosh(),
+        Atanh => x.atanh(),
+        Sec => 1.0 / x.cos(),
+        Csc => 1.0 / x.sin(),
+        Cot => 1.0 / x.tan(),
+        Floor => x.floor(),
+        Ceil => x.ceil(),
+        Round => x.round(),
+        Fix => x.trunc(),
+        Real | Conj => x,
+        Imag => 0.0,
+        Angle => {
+            if x < 0.0 {
+                std::f64::consts::PI
+            } else {
+                0.0
+            }
+        }
+        IsNan => x.is_nan() as u8 as f64,
+        IsInf => x.is_infinite() as u8 as f64,
+        IsFinite => x.is_finite() as u8 as f64,
+        Gamma => gamma(x),
+        GammaLn => libm::lgamma(x),
+        Erf => libm::erf(x),
+        Erfc => libm::erfc(x),
+        Cbrt => x.cbrt(),
+    }
+}
+
+fn gamma(x: f64) -> f64 {
+    if x == 0.0 {
+        return if x.is_sign_negative() { f64::NEG_INFINITY } else { f64::INFINITY };
+    }
+    if x < 0.0 && x.fract() == 0.0 {
+        return f64::INFINITY;
+    }
+    if x.fract() == 0.0 && x > 0.0 && x <= 171.0 {
+        // exact factorials for integer arguments
+        let mut r = 1.0;
+        let mut k = 2.0;
+        while k < x {
+            r *= k;
+            k += 1.0;
+        }
+        return r;
+    }
+    libm::tgamma(x)
+}
+
+fn complex_un(op: Un, z: Complex64) -> Complex64 {
+    use Un::*;
+    let re = |x: f64| Complex64::new(x, 0.0);
+    match op {
+        Neg => -z,
+        Abs => re(z.norm()),
+        Sign => {
+            let n = z.norm();
+            if n == 0.0 { z } else { z / n }
+        }
+        Sqrt => z.sqrt(),
+        Exp => z.exp(),
+        Expm1 => z.exp() - 1.0,
+        Log => z.ln(),
+        Log1p => (z + 1.0).ln(),
+        Log2 => z.ln() / std::f64::consts::LN_2,
+        Log10 => z.ln() / std::f64::consts::LN_10,
+        Sin => z.sin(),
+        Cos => z.cos(),
+        Tan => z.tan(),
+        Asin => z.asin(),
+        Acos => z.acos(),
+        Atan => z.atan(),
+        Sinh => z.sinh(),
+        Cosh => z.cosh(),
+        Tanh => z.tanh(),
+        Asinh => z.asinh(),
+        Acosh => z.acosh(),
+        Atanh => z.atanh(),
+        Sec => 1.0 / z.cos(),
+        Csc => 1.0 / z.sin(),
+        Cot => 1.0 / z.tan(),
+        Floor => Complex64::new(z.re.floor(), z.im.floor()),
+        Ceil => Complex64::new(z.re.ceil(), z.im.ceil()),
+        Round => Complex64::new(z.re.round(), z.im.round()),
+        Fix => Complex64::new(z.re.trunc(), z.im.trunc()),
+        Real => re(z.re),
+        Imag => re(z.im),
+        Conj => z.conj(),
+        Angle => re(z.im.atan2(z.re)),
+        Gamma | GammaLn | Erf | Erfc | Cbrt => re(real_un(op, z.re)),
+        Not | IsNan | IsInf | IsFinite => re(0.0),
+    }
+}
+
+pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
+    let cls = t.class();
+    let shape = t.shape.clone();
+    match op {
+        Un::Not => {
+            check_nan_logical(t)?;
+            return Ok(Tensor::bools(shape, (0..t.numel()).map(|i| !t.nonzero(i)).collect()));
+        }
+        Un::IsNan | Un::IsInf | Un::IsFinite => {
+            let f = |x: f64| match op {
+                Un::IsNan => x.is_nan(),
+                Un::IsInf => x.is_infinite(),
+                _ => x.is_finite(),
+            };
+            let r: Vec<bool> = if t.is_complex() {
+                t.to_c64()
+                    .iter()
+                    .map(|z| match op {
+                        Un::IsFinite => z.re.is_finite() && z.im.is_finite(),
+                        _ => f(z.re) || f(z.im),
+                    })
+                    .collect()
+            } else {
+                t.to_f64().iter().map(|&x| f(x)).collect()
+            };
+            return Ok(Tensor::bools(shape, r));
+        }
+        _ => {}
+    }
+    if cls.is_int() && !op.integer_ok() {
+        return Err(MError::new(
+            "MATLAB:UndefinedFunction",
+            format!("Check for incorrect argument data type or missing argument in call to function '{}'.", op.name()),
+        ));
+    }
+    // Result class: integers and single keep theirs, logical and char compute as double.
+    let rc = if cls.is_int() || cls == Class::Single { cls } else { Class::Double };
+    if cls.is_int() {
+        if let Some(v) = t.data.as_i128() {
+            let r = v.into_iter().map(|x| match op {
+                Un::Neg => -x,
+                Un::Abs => x.abs(),
+                Un::Sign => x.signum(),
+                Un::Imag => 0,
+                _ => x,
+            });
+            return Ok(Tensor::new(shape, Data::from_i128(rc, r)));
+        }
+    }
+    if t.is_complex() {
+        let z = t.to_c64();
+        let r: Vec<Complex64> = z.iter().map(|&z| complex_un(op, z)).collect();
+        let out = Tensor::new(shape, Data::from_c64(rc, r));
+        return Ok(if matches!(op, Un::Conj | Un::Neg) { out } else { demote_complex(out) });
+    }
+    let x = t.to_f64();
+    if x.iter().any(|&v| needs_complex_domain(op, v)) {
+        let r: Vec<Complex64> = x.iter().map(|&v| complex_un(op, Complex64::new(v, 0.0))).collect();
+        return Ok(demote_complex(Tensor::new(shape, Data::from_c64(rc, r))));
+    }
+    let r: Vec<f64> = x.iter().map(|&v| real_un(op, v)).collect();
+    Ok(Tensor::new(shape, Data::from_f64(rc, r)))
+}

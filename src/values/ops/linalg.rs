@@ -1,0 +1,253 @@
+//! Matrix operations on the host: `*`, `\`, `/`, `^` and the factorizations builtins use,
+//! through faer.
+
+use super::Bin;
+use super::elementwise::binary_tensor;
+use crate::interp::error::{MError, MResult};
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use faer::Mat;
+use faer::linalg::solvers::{DenseSolveCore, Solve, SolveLstsq};
+use num_complex::Complex64;
+
+pub fn to_mat(t: &Tensor) -> Mat<f64> {
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let x = t.to_f64();
+    Mat::from_fn(r, c, |i, j| x[i + j * r])
+}
+pub fn to_cmat(t: &Tensor) -> Mat<Complex64> {
+    let (r, c) = (t.shape.rows(), t.shape.cols());
+    let x = t.to_c64();
+    Mat::from_fn(r, c, |i, j| x[i + j * r])
+}
+pub fn from_mat(m: &Mat<f64>, class: Class) -> Tensor {
+    let (r, c) = (m.nrows(), m.ncols());
+    let mut v = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            v.push(m[(i, j)]);
+        }
+    }
+    Tensor::new(Shape::matrix(r, c), Data::from_f64(class, v))
+}
+pub fn from_cmat(m: &Mat<Complex64>, class: Class) -> Tensor {
+    let (r, c) = (m.nrows(), m.ncols());
+    let mut v = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            v.push(m[(i, j)]);
+        }
+    }
+    super::elementwise::demote_complex(Tensor::new(Shape::matrix(r, c), Data::from_c64(class, v)))
+}
+
+fn float_class(a: &Tensor, b: &Tensor, op: &str) -> MResult<Class> {
+    let (ca, cb) = (a.class(), b.class());
+    if ca.is_int() || cb.is_int() {
+        return Err(MError::new(
+            "MATLAB:mixedClasses",
+            format!("{op} is not fully supported for integer data types. At least one input must be scalar."),
+        ));
+    }
+    Ok(if ca == Class::Single || cb == Class::Single { Class::Single } else { Class::Double })
+}
+
+fn require_2d(t: &Tensor, op: &str) -> MResult<()> {
+    if t.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:mtimes:inputsMustBe2D",
+            format!("Arguments must be 2-D, or at least one argument must be scalar. Use {op} for elementwise operations."),
+        ));
+    }
+    Ok(())
+}
+
+/// `a * b`
+pub fn mtimes(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
+    if a.numel() == 1 || b.numel() == 1 {
+        return binary_tensor(Bin::Mul, a, b);
+    }
+    require_2d(a, "TIMES (.*)")?;
+    require_2d(b, "TIMES (.*)")?;
+    if a.shape.cols() != b.shape.rows() {
+        return Err(MError::new(
+            "MATLAB:innerdim",
+            "Incorrect dimensions for matrix multiplication. Check that the number of columns in the first matrix matches the number of rows in the second matrix. To operate on each element of the matrix individually, use TIMES (.*) for elementwise multiplication.",
+        ));
+    }
+    let cls = float_class(a, b, "MTIMES (*)")?;
+    let (m, k, n) = (a.shape.rows(), a.shape.cols(), b.shape.cols());
+    if a.is_complex() || b.is_complex() {
+        let (x, y) = (a.to_c64(), b.to_c64());
+        let mut out = vec![Complex64::new(0.0, 0.0); m * n];
+        for j in 0..n {
+            for p in 0..k {
+                let bv = y[p + j * k];
+                if bv == Complex64::new(0.0, 0.0) {
+                    continue;
+                }
+                for i in 0..m {
+                    out[i + j * m] += x[i + p * m] * bv;
+                }
+            }
+        }
+        return Ok(super::elementwise::demote_complex(Tensor::new(Shape::matrix(m, n), Data::from_c64(cls, out))));
+    }
+    let (x, y) = (a.to_f64(), b.to_f64());
+    let out = if m * n * k > 32 * 32 * 32 {
+        let c = to_mat(a) * to_mat(b);
+        return Ok(from_mat(&c, cls));
+    } else {
+        let mut out = vec![0.0; m * n];
+        for j in 0..n {
+            for p in 0..k {
+                let bv = y[p + j * k];
+                let col = &x[p * m..(p + 1) * m];
+                let dst = &mut out[j * m..(j + 1) * m];
+                for i in 0..m {
+                    dst[i] += col[i] * bv;
+                }
+            }
+        }
+        out
+    };
+    Ok(Tensor::new(Shape::matrix(m, n), Data::from_f64(cls, out)))
+}
+
+fn warn_singular(rcond_bad: bool) {
+    if rcond_bad {
+        crate::interp::warning::emit("MATLAB:singularMatrix", "Matrix is singular to working precision.");
+    }
+}
+
+/// `a \ b`: solves a*x = b (least squares when a is not square).
+pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
+    if a.numel() == 1 {
+        return binary_tensor(Bin::LDiv, a, b);
+    }
+    require_2d(a, "LDIVIDE (.\\)")?;
+    require_2d(b, "LDIVIDE (.\\)")?;
+    if a.shape.rows() != b.shape.rows() {
+        return Err(MError::new(
+            "MATLAB:dimagree",
+            "Matrix dimensions must agree.",
+        ));
+    }
+    let cls = float_class(a, b, "MLDIVIDE (\\)")?;
+    let square = a.shape.rows() == a.shape.cols();
+    if a.is_complex() || b.is_complex() {
+        let (ma, mb) = (to_cmat(a), to_cmat(b));
+        let x = if square { ma.partial_piv_lu().solve(&mb) } else { ma.qr().solve_lstsq(&mb) };
+        return Ok(from_cmat(&x, cls));
+    }
+    let (ma, mb) = (to_mat(a), to_mat(b));
+    if square {
+        let lu = ma.partial_piv_lu();
+        let u = lu.U();
+        let n = u.nrows();
+        let mut singular = false;
+        let mut maxd: f64 = 0.0;
+        let mut mind = f64::INFINITY;
+        for i in 0..n {
+            let d = u[(i, i)].abs();
+            maxd = maxd.max(d);
+            mind = mind.min(d);
+        }
+        if mind == 0.0 || mind / maxd < f64::EPSILON {
+            singular = true;
+        }
+        warn_singular(singular);
+        if mind == 0.0 {
+            // MATLAB returns Inf/NaN-filled results for exactly singular systems
+            let x = lu.solve(&mb);
+            return Ok(from_mat(&x, cls));
+        }
+        let x = lu.solve(&mb);
+        Ok(from_mat(&x, cls))
+    } else {
+        let x = ma.qr().solve_lstsq(&mb);
+        Ok(from_mat(&x, cls))
+    }
+}
+
+pub fn transpose2d(t: &Tensor) -> MResult<Tensor> {
+    super::shape_ops::transpose(t)
+}
+
+/// `a / b` = (b' \ a')'
+pub fn mrdivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
+    if b.numel() == 1 {
+        return binary_tensor(Bin::Div, a, b);
+    }
+    let at = transpose2d(a)?;
+    let bt = transpose2d(b)?;
+    if at.shape.rows() != bt.shape.rows() {
+        return Err(MError::new("MATLAB:dimagree", "Matrix dimensions must agree."));
+    }
+    transpose2d(&mldivide(&bt, &at)?)
+}
+
+pub fn inverse(a: &Tensor) -> MResult<Tensor> {
+    require_2d(a, "INV")?;
+    if a.shape.rows() != a.shape.cols() {
+        return Err(MError::new("MATLAB:square", "Matrix must be square."));
+    }
+    let cls = if a.class() == Class::Single { Class::Single } else { Class::Double };
+    if a.is_complex() {
+        return Ok(from_cmat(&to_cmat(a).partial_piv_lu().inverse(), cls));
+    }
+    let m = to_mat(a);
+    let lu = m.partial_piv_lu();
+    let u = lu.U();
+    let n = u.nrows();
+    let mut mind = f64::INFINITY;
+    let mut maxd: f64 = 0.0;
+    for i in 0..n {
+        mind = mind.min(u[(i, i)].abs());
+        maxd = maxd.max(u[(i, i)].abs());
+    }
+    if n > 0 && mind == 0.0 {
+        warn_singular(true);
+        return Ok(Tensor::new(a.shape.clone(), Data::from_f64(cls, vec![f64::INFINITY; n * n])));
+    }
+    warn_singular(n > 0 && mind / maxd < f64::EPSILON);
+    Ok(from_mat(&lu.inverse(), cls))
+}
+
+/// `a ^ p`
+pub fn mpower(a: &Tensor, p: &Tensor) -> MResult<Tensor> {
+    if a.numel() == 1 && p.numel() == 1 {
+        return binary_tensor(Bin::Pow, a, p);
+    }
+    if p.numel() != 1 || a.shape.rows() != a.shape.cols() || a.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:mpower:notScalarAndSquareMatrix",
+            "Incorrect dimensions for raising a matrix to a power. Check that the matrix is square and the power is a scalar. To operate on each element of the matrix individually, use POWER (.^) for elementwise power.",
+        ));
+    }
+    let e = p.get_f64(0);
+    if e.fract() != 0.0 || p.is_complex() {
+        return Err(MError::new(
+            "MATLAB:mpower:nonIntegerPower",
+            "Matrix powers with non-integer exponents are not supported yet.",
+        ));
+    }
+    let n = a.shape.rows();
+    let mut result = Tensor::f64(Shape::matrix(n, n), (0..n * n).map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.0 }).collect());
+    let mut base = if e < 0.0 { inverse(a)? } else { a.clone() };
+    let mut k = e.abs() as u64;
+    while k > 0 {
+        if k & 1 == 1 {
+            result = mtimes(&result, &base)?;
+        }
+        k >>= 1;
+        if k > 0 {
+            base = mtimes(&base, &base)?;
+        }
+    }
+    if a.class() == Class::Single {
+        result = result.cast(Class::Single);
+    }
+    Ok(result)
+}

@@ -1,0 +1,298 @@
+//! Reductions along one dimension (`sum prod mean max min any all`), with MATLAB's output
+//! classes, empty-input rules and NaN flags; plus cumulative sums and products.
+
+use super::Red;
+use super::elementwise::cmp_complex;
+use crate::interp::error::MResult;
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use num_complex::Complex64;
+
+/// (inner, len, outer): element (i, k, o) of the lanes along `dim` sits at
+/// `i + k*inner + o*inner*len`.
+pub fn lanes(shape: &Shape, dim: usize) -> (usize, usize, usize) {
+    let inner: usize = (0..dim).map(|d| shape.dim(d)).product();
+    let len = shape.dim(dim);
+    let outer: usize = (dim + 1..shape.ndims().max(dim + 1)).map(|d| shape.dim(d)).product();
+    (inner, len, outer)
+}
+
+/// The dimension a reduction works along when none is given.
+pub fn default_dim(shape: &Shape) -> usize {
+    shape.first_nonsingleton()
+}
+
+fn out_class(op: Red, c: Class) -> Class {
+    match op {
+        Red::Any | Red::All => Class::Logical,
+        Red::Sum | Red::Prod => {
+            if c.is_int() || c == Class::Single {
+                c
+            } else {
+                Class::Double
+            }
+        }
+        Red::Mean => {
+            if c == Class::Single {
+                c
+            } else {
+                Class::Double
+            }
+        }
+        Red::Max | Red::Min => {
+            if matches!(c, Class::Logical | Class::Char) {
+                Class::Double
+            } else {
+                c
+            }
+        }
+    }
+}
+
+/// Reduces `t` along `dim` (None: the default dimension, with MATLAB's 0×0 special case).
+pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult<Tensor> {
+    let cls = out_class(op, t.class());
+    if dim.is_none() && t.shape.dims() == [0, 0] {
+        return Ok(match op {
+            Red::Sum => Tensor::new(Shape::scalar(), Data::from_f64(cls, vec![0.0])),
+            Red::Prod => Tensor::new(Shape::scalar(), Data::from_f64(cls, vec![1.0])),
+            Red::Mean => Tensor::new(Shape::scalar(), Data::from_f64(cls, vec![f64::NAN])),
+            Red::Max | Red::Min => Tensor::zeros(cls, Shape::empty()),
+            Red::Any => Tensor::bools(Shape::scalar(), vec![false]),
+            Red::All => Tensor::bools(Shape::scalar(), vec![true]),
+        });
+    }
+    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let out_shape = if len == 0 && matches!(op, Red::Max | Red::Min) { t.shape.with_dim(d, 0) } else { t.shape.with_dim(d, 1) };
+    if matches!(op, Red::Max | Red::Min) && len == 0 {
+        return Ok(Tensor::zeros(cls, out_shape));
+    }
+    let n = inner * outer;
+    if matches!(op, Red::Any | Red::All) {
+        let mut r = Vec::with_capacity(n);
+        for o in 0..outer {
+            for i in 0..inner {
+                let mut acc = op == Red::All;
+                for k in 0..len {
+                    let p = i + k * inner + o * inner * len;
+                    // NaN counts as nonzero for any/all
+                    let nz = t.nonzero(p);
+                    if op == Red::Any && nz {
+                        acc = true;
+                        break;
+                    }
+                    if op == Red::All && !nz {
+                        acc = false;
+                        break;
+                    }
+                }
+                r.push(acc);
+            }
+        }
+        return Ok(Tensor::bools(out_shape, r));
+    }
+    if t.is_complex() {
+        let z = t.to_c64();
+        let mut r = Vec::with_capacity(n);
+        for o in 0..outer {
+            for i in 0..inner {
+                let lane = (0..len).map(|k| z[i + k * inner + o * inner * len]);
+                r.push(match op {
+                    Red::Sum => lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).sum(),
+                    Red::Prod => lane.product(),
+                    Red::Mean => {
+                        let v: Vec<Complex64> = lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).collect();
+                        v.iter().sum::<Complex64>() / v.len() as f64
+                    }
+                    _ => {
+                        let mut best: Option<Complex64> = None;
+                        for v in lane {
+                            if v.re.is_nan() || v.im.is_nan() {
+                                continue;
+                            }
+                            best = Some(match best {
+                                None => v,
+                                Some(b) => {
+                                    let c = cmp_complex(v, b);
+                                    if (op == Red::Max && c > 0) || (op == Red::Min && c < 0) { v } else { b }
+                                }
+                            });
+                        }
+                        best.unwrap_or(Complex64::new(f64::NAN, 0.0))
+                    }
+                });
+            }
+        }
+        return Ok(super::elementwise::demote_complex(Tensor::new(out_shape, Data::from_c64(cls, r))));
+    }
+    if cls.is_int() && matches!(op, Red::Sum | Red::Prod) {
+        if let Some(v) = t.data.as_i128() {
+            let mut r = Vec::with_capacity(n);
+            for o in 0..outer {
+                for i in 0..inner {
+                    let lane = (0..len).map(|k| v[i + k * inner + o * inner * len]);
+                    r.push(if op == Red::Sum { lane.sum::<i128>() } else { lane.fold(1i128, |a, b| a.saturating_mul(b)) });
+                }
+            }
+            return Ok(Tensor::new(out_shape, Data::from_i128(cls, r.into_iter())));
+        }
+    }
+    let x = t.to_f64();
+    let mut r = Vec::with_capacity(n);
+    for o in 0..outer {
+        for i in 0..inner {
+            let base = i + o * inner * len;
+            let lane = (0..len).map(|k| x[base + k * inner]);
+            r.push(match op {
+                Red::Sum => {
+                    if omitnan {
+                        lane.filter(|v| !v.is_nan()).sum()
+                    } else {
+                        lane.sum()
+                    }
+                }
+                Red::Prod => {
+                    if omitnan {
+                        lane.filter(|v| !v.is_nan()).product()
+                    } else {
+                        lane.product()
+                    }
+                }
+                Red::Mean => {
+                    let (s, c) = lane.fold((0.0, 0usize), |(s, c), v| if omitnan && v.is_nan() { (s, c) } else { (s + v, c + 1) });
+                    s / c as f64
+                }
+                Red::Max | Red::Min => {
+                    let mut best = f64::NAN;
+                    for v in lane {
+                        if v.is_nan() {
+                            if !omitnan {
+                                // 'includenan'
+                                best = f64::NAN;
+                                break;
+                            }
+                            continue;
+                        }
+                        if best.is_nan() || (op == Red::Max && v > best) || (op == Red::Min && v < best) {
+                            best = v;
+                        }
+                    }
+                    best
+                }
+                Red::Any | Red::All => 0.0,
+            });
+        }
+    }
+    Ok(Tensor::new(out_shape, Data::from_f64(cls, r)))
+}
+
+/// max/min along `dim` with the (1-based) index of the first extreme element.
+pub fn extreme_with_index(t: &Tensor, dim: Option<usize>, is_max: bool, omitnan: bool) -> MResult<(Tensor, Tensor)> {
+    let cls = out_class(if is_max { Red::Max } else { Red::Min }, t.class());
+    if dim.is_none() && t.shape.dims() == [0, 0] {
+        return Ok((Tensor::zeros(cls, Shape::empty()), Tensor::empty()));
+    }
+    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    if len == 0 {
+        let s = t.shape.with_dim(d, 0);
+        return Ok((Tensor::zeros(cls, s.clone()), Tensor::zeros(Class::Double, s)));
+    }
+    let out_shape = t.shape.with_dim(d, 1);
+    let complex = t.is_complex();
+    let z = if complex { Some(t.to_c64()) } else { None };
+    let x = t.to_f64();
+    let mut idx = Vec::with_capacity(inner * outer);
+    for o in 0..outer {
+        for i in 0..inner {
+            let mut best: Option<usize> = None;
+            let mut nan_at = None;
+            for k in 0..len {
+                let p = i + k * inner + o * inner * len;
+                let isnan = match &z {
+                    Some(z) => z[p].re.is_nan() || z[p].im.is_nan(),
+                    None => x[p].is_nan(),
+                };
+                if isnan {
+                    if nan_at.is_none() {
+                        nan_at = Some(k);
+                    }
+                    continue;
+                }
+                let better = match best {
+                    None => true,
+                    Some(b) => {
+                        let bp = i + b * inner + o * inner * len;
+                        let c = match &z {
+                            Some(z) => cmp_complex(z[p], z[bp]),
+                            None => {
+                                if x[p] > x[bp] {
+                                    1
+                                } else if x[p] < x[bp] {
+                                    -1
+                                } else {
+                                    0
+                                }
+                            }
+                        };
+                        (is_max && c > 0) || (!is_max && c < 0)
+                    }
+                };
+                if better {
+                    best = Some(k);
+                }
+            }
+            let k = if !omitnan && nan_at.is_some() { nan_at } else { best.or(nan_at) };
+            idx.push(k.unwrap_or(0));
+        }
+    }
+    let positions: Vec<usize> = (0..outer)
+        .flat_map(|o| (0..inner).map(move |i| (i, o)))
+        .zip(idx.iter())
+        .map(|((i, o), &k)| i + k * inner + o * inner * len)
+        .collect();
+    let mut vals = t.gather(&positions, out_shape.clone());
+    if vals.class() != cls {
+        vals = vals.cast(cls);
+    }
+    let index = Tensor::f64(out_shape, idx.iter().map(|&k| (k + 1) as f64).collect());
+    Ok((vals, index))
+}
+
+/// cumsum / cumprod along `dim`.
+pub fn cumulative(t: &Tensor, dim: Option<usize>, product: bool, omitnan: bool) -> MResult<Tensor> {
+    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let cls = out_class(Red::Sum, t.class());
+    if t.is_complex() {
+        let mut z = t.to_c64().into_owned();
+        for o in 0..outer {
+            for i in 0..inner {
+                let mut acc = if product { Complex64::new(1.0, 0.0) } else { Complex64::new(0.0, 0.0) };
+                for k in 0..len {
+                    let p = i + k * inner + o * inner * len;
+                    acc = if product { acc * z[p] } else { acc + z[p] };
+                    z[p] = acc;
+                }
+            }
+        }
+        return Ok(Tensor::new(t.shape.clone(), Data::from_c64(cls, z)));
+    }
+    let mut x = t.to_f64().into_owned();
+    for o in 0..outer {
+        for i in 0..inner {
+            let mut acc = if product { 1.0 } else { 0.0 };
+            for k in 0..len {
+                let p = i + k * inner + o * inner * len;
+                let v = x[p];
+                if !(omitnan && v.is_nan()) {
+                    acc = if product { acc * v } else { acc + v };
+                }
+                x[p] = acc;
+            }
+        }
+    }
+    Ok(Tensor::new(t.shape.clone(), Data::from_f64(cls, x)))
+}
