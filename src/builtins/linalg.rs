@@ -11,7 +11,6 @@ use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
 use faer::Mat;
-use faer::linalg::solvers::Solve;
 use num_complex::Complex64;
 
 type A = Vec<Value>;
@@ -34,6 +33,10 @@ pub fn table() -> Vec<Builtin> {
         b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
         b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
         b("trapz", 1, 2, 1, "trapz(y) or trapz(x, y): trapezoidal integration.", trapz),
+        b("istriu", 1, 1, 1, "istriu(A): true if A is upper triangular.", istriu),
+        b("istril", 1, 1, 1, "istril(A): true if A is lower triangular.", istril),
+        b("isdiag", 1, 1, 1, "isdiag(A): true if A is diagonal.", isdiag),
+        b("issymmetric", 1, 1, 1, "issymmetric(A): true if A equals its transpose.", issymmetric),
     ]
 }
 
@@ -314,7 +317,25 @@ fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Num(s))
 }
 
-#[allow(dead_code)]
-fn solve_check(m: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
-    m.partial_piv_lu().solve(b)
+/// Whether every element where `keep(i, j)` is false is zero.
+fn zero_outside(t: &Tensor, keep: impl Fn(usize, usize) -> bool) -> bool {
+    if t.shape.ndims() > 2 {
+        return false;
+    }
+    let r = t.shape.rows();
+    (0..t.numel()).all(|p| keep(p % r.max(1), p / r.max(1)) || !t.nonzero(p))
+}
+
+fn istriu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Bool(zero_outside(&*a[0].tensor()?, |i, j| j >= i)))
+}
+fn istril(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Bool(zero_outside(&*a[0].tensor()?, |i, j| j <= i)))
+}
+fn isdiag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Bool(zero_outside(&*a[0].tensor()?, |i, j| i == j)))
+}
+fn issymmetric(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    one(Value::Bool(t.shape.ndims() == 2 && t.shape.rows() == t.shape.cols() && is_symmetric(&t)))
 }

@@ -32,7 +32,7 @@ unary!(
     floor_f => Un::Floor, ceil_f => Un::Ceil, fix_f => Un::Fix, real_f => Un::Real,
     imag_f => Un::Imag, conj_f => Un::Conj, angle_f => Un::Angle, isnan_f => Un::IsNan, isinf_f => Un::IsInf,
     isfinite_f => Un::IsFinite, gamma_f => Un::Gamma, gammaln_f => Un::GammaLn, erf_f => Un::Erf,
-    erfc_f => Un::Erfc, not_f => Un::Not, uminus_f => Un::Neg, cbrt_f => Un::Cbrt,
+    erfc_f => Un::Erfc, not_f => Un::Not, uminus_f => Un::Neg,
 );
 
 macro_rules! binary {

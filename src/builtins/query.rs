@@ -2,7 +2,7 @@
 
 use super::{Builtin, b, dim_arg, one};
 use crate::interp::Interp;
-use crate::interp::error::{MError, MResult, errors};
+use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::tensor::Tensor;
@@ -39,7 +39,8 @@ pub fn table() -> Vec<Builtin> {
         b("isobject", 1, 1, 1, "isobject(A): true for objects.", isobject),
         b("isequal", 2, -1, 1, "isequal(A, B, ...): true if all arguments have equal sizes and values (NaN never equal).", isequal),
         b("isequaln", 2, -1, 1, "isequaln(A, B, ...): like isequal, but NaNs compare equal.", isequaln),
-        b("isnumericlike", 1, 1, 1, "isnumericlike(A): internal.", isnumeric),
+        b("sub2ind", 2, -1, 1, "sub2ind(sz, i, j, ...): linear indices from subscripts.", sub2ind),
+        b("ind2sub", 2, 2, 8, "[i, j, ...] = ind2sub(sz, ind): subscripts from linear indices.", ind2sub),
     ]
 }
 
@@ -219,7 +220,59 @@ fn isequaln(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Bool(a.windows(2).all(|w| values_equal(&w[0], &w[1], true))))
 }
 
-#[allow(dead_code)]
-fn unused() -> MResult<()> {
-    Err(errors::bad_index())
+fn dims_of(v: &Value) -> MResult<Vec<usize>> {
+    Ok(v.tensor()?.to_f64().iter().map(|&x| x.max(0.0) as usize).collect())
+}
+
+fn sub2ind(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let dims = dims_of(&a[0])?;
+    let subs: Vec<Tensor> = a[1..].iter().map(|v| v.tensor().map(|t| t.into_owned())).collect::<MResult<_>>()?;
+    let n = subs[0].numel();
+    if subs.iter().any(|s| s.numel() != n) {
+        return Err(MError::new("MATLAB:sub2ind:SubscriptVectorSize", "The subscript vectors must all be of the same size."));
+    }
+    let k = subs.len();
+    // the last subscript covers the remaining dimensions
+    let mut ext: Vec<usize> = (0..k).map(|d| dims.get(d).copied().unwrap_or(1)).collect();
+    if k < dims.len() {
+        ext[k - 1] = dims[k - 1..].iter().product();
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut lin = 0usize;
+        let mut stride = 1usize;
+        for d in 0..k {
+            let s = subs[d].get_f64(i);
+            if s < 1.0 || s.fract() != 0.0 || s as usize > ext[d] {
+                return Err(MError::new("MATLAB:sub2ind:IndexOutOfRange", "Out of range subscript."));
+            }
+            lin += (s as usize - 1) * stride;
+            stride *= ext[d];
+        }
+        out.push((lin + 1) as f64);
+    }
+    one(Tensor::f64(subs[0].shape.clone(), out))
+}
+
+fn ind2sub(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let dims = dims_of(&a[0])?;
+    let idx = a[1].tensor()?;
+    let k = nargout.max(1);
+    let mut ext: Vec<usize> = (0..k).map(|d| dims.get(d).copied().unwrap_or(1)).collect();
+    if k < dims.len() {
+        ext[k - 1] = dims[k - 1..].iter().product();
+    }
+    let total: usize = ext.iter().product();
+    let mut outs: Vec<Vec<f64>> = vec![Vec::with_capacity(idx.numel()); k];
+    for &x in idx.to_f64().iter() {
+        if x < 1.0 || x.fract() != 0.0 || x as usize > total {
+            return Err(MError::new("MATLAB:ind2sub:IndexOutOfRange", "Index out of range."));
+        }
+        let mut rem = x as usize - 1;
+        for d in 0..k {
+            outs[d].push((rem % ext[d] + 1) as f64);
+            rem /= ext[d];
+        }
+    }
+    Ok(outs.into_iter().map(|v| Value::from(Tensor::f64(idx.shape.clone(), v))).collect())
 }

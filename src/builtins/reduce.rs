@@ -638,7 +638,7 @@ fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             let s: num_complex::Complex64 = x.to_c64().iter().zip(y.to_c64().iter()).map(|(p, q)| p.conj() * q).sum();
             return one(Value::complex(s));
         }
-        return one(Value::Num(x.to_f64().iter().zip(y.to_f64().iter()).map(|(p, q)| p * q).sum()));
+        return one(Value::Num(x.to_f64().iter().zip(y.to_f64().iter()).map(|(p, q)| p * q).fold(0.0, |a, b| a + b)));
     }
     let prod = elementwise::binary_tensor(Bin::Mul, &x, &y)?;
     one(red::reduce(Red::Sum, &prod, None, false)?)
@@ -660,7 +660,7 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "2" | "fro" => abs.iter().fold(0.0f64, |acc, x| acc.hypot(*x)),
             "inf" => abs.iter().copied().fold(0.0, f64::max),
             "-inf" => abs.iter().copied().fold(f64::INFINITY, f64::min),
-            "1" => abs.iter().sum(),
+            "1" => abs.iter().fold(0.0, |a, b| a + b),
             other => {
                 let q: f64 = other.parse().map_err(|_| bad_arg("norm", "Invalid norm type."))?;
                 abs.iter().map(|x| x.powf(q)).sum::<f64>().powf(1.0 / q)
@@ -725,7 +725,7 @@ fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(Value::complex((0..r).map(|i| z[i + i * r]).sum()));
     }
     let x = t.to_f64();
-    one(Value::Num((0..r).map(|i| x[i + i * r]).sum()))
+    one(Value::Num((0..r).map(|i| x[i + i * r]).fold(0.0, |a, b| a + b)))
 }
 
 fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {

@@ -179,7 +179,7 @@ fn strvcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(super::types::char_matrix(&rows))
 }
 
-fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool) -> Value {
+fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool, whole: bool) -> Value {
     let as_text = |v: &Value| -> Option<String> {
         match v {
             Value::Tensor(t) if t.class() == Class::Char && t.shape.rows() <= 1 => Some(t.to_text()),
@@ -216,7 +216,7 @@ fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool) -> Value {
         }
         (None, None) => {
             // char matrices compare whole (same size and contents)
-            if a.is_char() && b.is_char() && a.shape() != b.shape() {
+            if whole && a.is_char() && b.is_char() && a.shape() != b.shape() && !(a.is_empty() && b.is_empty()) {
                 return Value::Bool(false);
             }
             match (as_text(a), as_text(b)) {
@@ -234,10 +234,10 @@ fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool) -> Value {
 }
 
 fn strcmp(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(compare(&a[0], &a[1], &|x, y| x == y))
+    one(compare(&a[0], &a[1], &|x, y| x == y, true))
 }
 fn strcmpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(compare(&a[0], &a[1], &|x, y| x.to_lowercase() == y.to_lowercase()))
+    one(compare(&a[0], &a[1], &|x, y| x.to_lowercase() == y.to_lowercase(), true))
 }
 fn prefix_eq(x: &str, y: &str, n: usize, fold: bool) -> bool {
     let xs: Vec<char> = x.chars().collect();
@@ -249,11 +249,11 @@ fn prefix_eq(x: &str, y: &str, n: usize, fold: bool) -> bool {
 }
 fn strncmp(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[2].scalar_f64()?.max(0.0) as usize;
-    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, false)))
+    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, false), false))
 }
 fn strncmpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[2].scalar_f64()?.max(0.0) as usize;
-    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, true)))
+    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, true), false))
 }
 
 fn find_all(hay: &str, needle: &str) -> Vec<f64> {
@@ -650,11 +650,11 @@ fn str2double(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn str2num(interp: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let s = text_arg(&a[0], "str2num")?;
-    let code = format!("__str2num_result__ = [{s}];");
+    let code = format!("str2num_result_ = [{s}];");
     let mut scratch = Interp::new();
     scratch.format = interp.format;
     let ok = scratch.run_str(&code).is_ok();
-    let v = if ok { scratch.var("__str2num_result__").unwrap_or_else(Value::empty) } else { Value::empty() };
+    let v = if ok { scratch.var("str2num_result_").unwrap_or_else(Value::empty) } else { Value::empty() };
     let mut out = vec![v];
     if nargout > 1 {
         out.push(Value::Bool(ok));

@@ -237,6 +237,8 @@ fn parse_format(fmt: &str) -> Vec<Piece> {
 #[derive(Debug, Clone)]
 enum Item {
     Num(f64),
+    /// An integer-class element, kept exact (int64 beyond 2^53).
+    Int(i128),
     Text(String),
 }
 
@@ -254,9 +256,7 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
                         items.push(Item::Num(t.get_c64(i).re));
                     }
                 } else if let Some(ints) = t.data.as_i128() {
-                    for v in ints {
-                        items.push(Item::Num(v as f64));
-                    }
+                    items.extend(ints.into_iter().map(Item::Int));
                 } else {
                     for x in t.to_f64().iter() {
                         items.push(Item::Num(*x));
@@ -277,6 +277,14 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
         }
     }
     Ok(items)
+}
+
+fn item_f64(i: &Item) -> f64 {
+    match i {
+        Item::Num(x) => *x,
+        Item::Int(v) => *v as f64,
+        Item::Text(_) => 0.0,
+    }
 }
 
 fn pad(s: String, spec: &Spec, numeric: bool) -> String {
@@ -308,9 +316,22 @@ fn with_sign(s: String, x: f64, spec: &Spec) -> String {
 }
 
 fn format_num(x: f64, spec: &Spec) -> String {
+    format_num_exact(x, None, spec)
+}
+
+fn format_num_exact(x: f64, exact: Option<i128>, spec: &Spec) -> String {
     let conv = spec.conv;
     let integral = x.fract() == 0.0 && x.is_finite();
     let s = match conv {
+        'd' | 'i' | 'u' if exact.is_some() => exact.map(|v| v.to_string()).unwrap_or_default(),
+        'x' | 'X' | 'o' if exact.is_some_and(|v| v >= 0) => {
+            let v = exact.unwrap_or(0) as u128;
+            match conv {
+                'o' => format!("{v:o}"),
+                'x' => format!("{v:x}"),
+                _ => format!("{v:X}"),
+            }
+        }
         'd' | 'i' | 'u' => {
             if integral {
                 if x.abs() < 1e18 { format!("{}", x as i64) } else { format!("{x:.0}") }
@@ -395,21 +416,18 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                     }
                     let mut spec = spec.clone();
                     if spec.width_star {
-                        if let Item::Num(w) = &items[k] {
-                            if *w < 0.0 {
-                                spec.minus = true;
-                            }
-                            spec.width = Some(w.abs() as usize);
+                        let w = item_f64(&items[k]);
+                        if w < 0.0 {
+                            spec.minus = true;
                         }
+                        spec.width = Some(w.abs() as usize);
                         k += 1;
                         if k >= items.len() {
                             return Ok(out);
                         }
                     }
                     if spec.prec_star {
-                        if let Item::Num(p) = &items[k] {
-                            spec.prec = Some(p.max(0.0) as usize);
-                        }
+                        spec.prec = Some(item_f64(&items[k]).max(0.0) as usize);
                         k += 1;
                         if k >= items.len() {
                             return Ok(out);
@@ -457,6 +475,15 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                         }
                         (_, Item::Num(x)) => {
                             out.push_str(&format_num(x, &spec));
+                            k += 1;
+                        }
+                        ('s' | 'c', Item::Int(v)) => {
+                            let ch = char::from_u32(v.clamp(0, 0x10FFFF) as u32).unwrap_or('\u{FFFD}');
+                            out.push_str(&pad(ch.to_string(), &spec, false));
+                            k += 1;
+                        }
+                        (_, Item::Int(v)) => {
+                            out.push_str(&format_num_exact(v as f64, Some(v), &spec));
                             k += 1;
                         }
                     }

@@ -154,6 +154,8 @@ impl Interp {
                 unary_op(*op, &v).map_err(|err| err.at(e.span, &f.unit.source))
             }
             ExprKind::Imag(x) => Ok(Value::complex(Complex64::new(0.0, *x))),
+            // the literal '' is 0×0 (other empty texts are 1×0)
+            ExprKind::Char(s) if s.is_empty() => Ok(Value::from(Tensor::new(Shape::empty(), crate::values::tensor::Data::Char(vec![])))),
             ExprKind::Char(s) => Ok(Value::str(s)),
             ExprKind::Str(s) => Ok(Value::string(s)),
             ExprKind::End => match self.end_stack.last() {

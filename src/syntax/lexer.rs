@@ -26,6 +26,8 @@ pub struct LexError {
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Ctx {
     Paren,
+    /// The parameter list of `@(x, y)`: whitespace after it does not separate elements.
+    AnonParams,
     Bracket,
     BraceLit,
     BraceIdx,
@@ -57,6 +59,8 @@ struct Lexer<'a> {
     commands: bool,
     known: HashSet<String>,
     is_var: Option<&'a dyn Fn(&str) -> bool>,
+    /// Set after `@(...)`: the anonymous function's body follows, even after a space.
+    after_anon_params: bool,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -78,6 +82,7 @@ impl<'a> Lexer<'a> {
             commands,
             known,
             is_var: None,
+            after_anon_params: false,
         }
     }
 
@@ -135,7 +140,7 @@ impl<'a> Lexer<'a> {
         self.pos > start
     }
     fn newline_is_space(&self) -> bool {
-        matches!(self.stack.last(), Some((Ctx::Paren | Ctx::BraceIdx, _)))
+        matches!(self.stack.last(), Some((Ctx::Paren | Ctx::AnonParams | Ctx::BraceIdx, _)))
     }
 
     fn run(mut self) -> Result<Tokens, LexError> {
@@ -164,7 +169,8 @@ impl<'a> Lexer<'a> {
                 }
                 continue;
             }
-            if self.in_matrix() && had_ws && self.last_ends_value() && self.starts_element() {
+            let after_anon = std::mem::replace(&mut self.after_anon_params, false);
+            if self.in_matrix() && had_ws && self.last_ends_value() && self.starts_element() && !after_anon {
                 self.toks.push((Tok::Comma, Span::new(start, start)));
             }
             let stmt_start = std::mem::replace(&mut self.at_stmt_start, false);
@@ -192,7 +198,7 @@ impl<'a> Lexer<'a> {
         }
         if let Some(&(ctx, at)) = self.stack.last() {
             let what = match ctx {
-                Ctx::Paren => "parenthesis",
+                Ctx::Paren | Ctx::AnonParams => "parenthesis",
                 Ctx::Bracket => "bracket",
                 Ctx::BraceLit | Ctx::BraceIdx => "brace",
             };
@@ -452,12 +458,13 @@ impl<'a> Lexer<'a> {
     }
     fn close(&mut self, tok: Tok, start: usize) -> Result<(), LexError> {
         let want = match tok {
-            Tok::RParen => &[Ctx::Paren][..],
+            Tok::RParen => &[Ctx::Paren, Ctx::AnonParams][..],
             Tok::RBracket => &[Ctx::Bracket][..],
             _ => &[Ctx::BraceLit, Ctx::BraceIdx][..],
         };
         match self.stack.last() {
             Some((ctx, _)) if want.contains(ctx) => {
+                self.after_anon_params = *ctx == Ctx::AnonParams;
                 self.stack.pop();
                 self.pos += 1;
                 self.push(tok, start);
@@ -480,7 +487,10 @@ impl<'a> Lexer<'a> {
         let two = |t: Tok| (t, 2usize);
         let one = |t: Tok| (t, 1usize);
         let (tok, len) = match (c, c2) {
-            (b'(', _) => return Ok(self.open(Ctx::Paren, Tok::LParen, start)),
+            (b'(', _) => {
+                let anon = matches!(self.toks.last(), Some((Tok::At, _)));
+                return Ok(self.open(if anon { Ctx::AnonParams } else { Ctx::Paren }, Tok::LParen, start));
+            }
             (b'[', _) => return Ok(self.open(Ctx::Bracket, Tok::LBracket, start)),
             (b'{', _) => {
                 let idx = self.last_ends_value() && !(self.in_matrix() && had_ws);
@@ -638,6 +648,7 @@ mod tests {
         assert_eq!(count_commas("[f(1, 2) 3]"), 2);
         assert_eq!(count_commas("[1 +2]"), 1);
         assert_eq!(count_commas("[a -b + 1]"), 1);
+        assert_eq!(count_commas("{@(x) x + 1, @(x) x * 3}"), 1);
     }
     #[test]
     fn quote_is_transpose_after_values() {

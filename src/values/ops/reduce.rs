@@ -100,7 +100,7 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
             for i in 0..inner {
                 let lane = (0..len).map(|k| z[i + k * inner + o * inner * len]);
                 r.push(match op {
-                    Red::Sum => lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).sum(),
+                    Red::Sum => lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).fold(Complex64::new(0.0, 0.0), |a, b| a + b),
                     Red::Prod => lane.product(),
                     Red::Mean => {
                         let v: Vec<Complex64> = lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).collect();
@@ -148,9 +148,10 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
             r.push(match op {
                 Red::Sum => {
                     if omitnan {
-                        lane.filter(|v| !v.is_nan()).sum()
+                        lane.filter(|v| !v.is_nan()).fold(0.0, |a, b| a + b)
                     } else {
-                        lane.sum()
+                        // fold from +0.0: an empty sum is 0, not -0
+                        lane.fold(0.0, |a, b| a + b)
                     }
                 }
                 Red::Prod => {
