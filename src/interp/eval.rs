@@ -86,6 +86,24 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     }
 }
 
+/// Scalar double arithmetic and comparisons (None for the operators that need more care).
+#[inline(always)]
+fn scalar_binary(op: BinOp, x: f64, y: f64) -> Option<Value> {
+    Some(match op {
+        BinOp::Add => Value::Num(x + y),
+        BinOp::Sub => Value::Num(x - y),
+        BinOp::Mul | BinOp::ElemMul => Value::Num(x * y),
+        BinOp::Div | BinOp::ElemDiv => Value::Num(x / y),
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        _ => return None,
+    })
+}
+
 pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
     match op {
         UnOp::Neg => elementwise::unary(Un::Neg, a),
@@ -110,40 +128,46 @@ pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
 }
 
 impl Interp {
-    /// Evaluates an expression to exactly one value.
+    /// Evaluates an expression to exactly one value. This is the interpreter's hot path:
+    /// literals, variables and scalar arithmetic are handled here without allocating; every
+    /// other case goes to `eval_general`.
+    #[inline]
     pub fn eval(&mut self, f: &mut Frame, e: &Expr) -> MResult<Value> {
         match &e.kind {
             ExprKind::Num(x) => Ok(Value::Num(*x)),
-            ExprKind::Ident(id) => {
-                if let Some(Slot::Val(v)) = f.vars.get(id.slot.get() as usize) {
-                    return Ok(v.clone());
-                }
-                self.eval_ident_slow(f, id, e)
-            }
-            ExprKind::Binary(op, a, b) => {
-                match op {
-                    BinOp::AndAnd | BinOp::OrOr => return self.short_circuit(f, *op, a, b, e),
-                    _ => {}
-                }
+            ExprKind::Ident(id) => match f.vars.get(id.slot.get() as usize) {
+                Some(Slot::Val(Value::Num(x))) => Ok(Value::Num(*x)),
+                Some(Slot::Val(v)) => Ok(v.clone()),
+                _ => self.eval_ident_slow(f, id, e),
+            },
+            ExprKind::Binary(op, a, b) if !matches!(op, BinOp::AndAnd | BinOp::OrOr) => {
                 let va = self.eval(f, a)?;
                 let vb = self.eval(f, b)?;
                 if let (Value::Num(x), Value::Num(y)) = (&va, &vb) {
-                    let (x, y) = (*x, *y);
-                    match op {
-                        BinOp::Add => return Ok(Value::Num(x + y)),
-                        BinOp::Sub => return Ok(Value::Num(x - y)),
-                        BinOp::Mul | BinOp::ElemMul => return Ok(Value::Num(x * y)),
-                        BinOp::Div | BinOp::ElemDiv => return Ok(Value::Num(x / y)),
-                        BinOp::Lt => return Ok(Value::Bool(x < y)),
-                        BinOp::Le => return Ok(Value::Bool(x <= y)),
-                        BinOp::Gt => return Ok(Value::Bool(x > y)),
-                        BinOp::Ge => return Ok(Value::Bool(x >= y)),
-                        BinOp::Eq => return Ok(Value::Bool(x == y)),
-                        BinOp::Ne => return Ok(Value::Bool(x != y)),
-                        _ => {}
+                    if let Some(r) = scalar_binary(*op, *x, *y) {
+                        return Ok(r);
                     }
                 }
-                binary_op(*op, &va, &vb).map_err(|err| err.at(e.span, &f.unit.source))
+                self.binary_general(f, *op, va, vb, e)
+            }
+            _ => self.eval_general(f, e),
+        }
+    }
+
+    #[inline(never)]
+    fn binary_general(&mut self, f: &mut Frame, op: BinOp, va: Value, vb: Value, e: &Expr) -> MResult<Value> {
+        binary_op(op, &va, &vb).map_err(|err| err.at(e.span, &f.unit.source))
+    }
+
+    #[inline(never)]
+    fn eval_general(&mut self, f: &mut Frame, e: &Expr) -> MResult<Value> {
+        match &e.kind {
+            ExprKind::Num(_) | ExprKind::Ident(_) => self.eval(f, e),
+            ExprKind::Binary(op, a, b) => {
+                match op {
+                    BinOp::AndAnd | BinOp::OrOr => self.short_circuit(f, *op, a, b, e),
+                    _ => self.eval(f, e),
+                }
             }
             ExprKind::Paren(x) => self.eval(f, x),
             ExprKind::Unary(op, x) => {

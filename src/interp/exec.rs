@@ -22,9 +22,10 @@ pub enum Flow {
 impl Interp {
     pub fn exec_block(&mut self, f: &mut Frame, stmts: &[Stmt]) -> MResult<Flow> {
         for s in stmts {
-            let flow = self.exec_stmt(f, s).map_err(|e| e.at(s.span, &f.unit.source))?;
-            if flow != Flow::Normal {
-                return Ok(flow);
+            match self.exec_stmt(f, s) {
+                Ok(Flow::Normal) => {}
+                Ok(flow) => return Ok(flow),
+                Err(e) => return Err(e.at(s.span, &f.unit.source)),
             }
         }
         Ok(Flow::Normal)
@@ -40,7 +41,20 @@ impl Interp {
     }
 
     /// Stores a value in a slot (following global/persistent declarations).
+    #[inline]
     pub fn store(&mut self, f: &mut Frame, slot: usize, v: Value) {
+        if let Value::Num(x) = v {
+            if let Slot::Val(Value::Num(old)) = &mut f.vars[slot] {
+                *old = x;
+                std::mem::forget(v);
+                return;
+            }
+        }
+        self.store_general(f, slot, v)
+    }
+
+    #[inline(never)]
+    fn store_general(&mut self, f: &mut Frame, slot: usize, v: Value) {
         match &mut f.vars[slot] {
             Slot::Global => {
                 let name = f.name_of(slot).clone();
@@ -54,7 +68,26 @@ impl Interp {
         }
     }
 
+    /// Executes one statement. Plain assignments are the hot path and stay small here.
+    #[inline]
     pub fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> MResult<Flow> {
+        if let StmtKind::Assign(lhs, rhs) = &s.kind {
+            if lhs.steps.is_empty() && !s.display {
+                let slot = lhs.var.slot.get() as usize;
+                let v = match super::scalar::try_eval(rhs, &f.vars) {
+                    Some((x, false)) => Value::Num(x),
+                    Some((x, true)) => Value::Bool(x != 0.0),
+                    None => self.eval(f, rhs)?,
+                };
+                self.store(f, slot, v);
+                return Ok(Flow::Normal);
+            }
+        }
+        self.exec_general(f, s)
+    }
+
+    #[inline(never)]
+    fn exec_general(&mut self, f: &mut Frame, s: &Stmt) -> MResult<Flow> {
         match &s.kind {
             StmtKind::Assign(lhs, rhs) => {
                 let slot = lhs.var.slot.get() as usize;
@@ -89,12 +122,17 @@ impl Interp {
                 }
             }
             StmtKind::While(cond, body) => {
+                let fast = super::scalar::loop_body(s, body);
                 loop {
                     self.check_interrupt()?;
                     if !self.condition(f, cond)? {
                         break;
                     }
-                    match self.exec_block(f, body)? {
+                    let flow = match &fast {
+                        Some(b) => self.run_scalar_block(f, body, b)?,
+                        None => self.exec_block(f, body)?,
+                    };
+                    match flow {
                         Flow::Break => break,
                         Flow::Return => return Ok(Flow::Return),
                         _ => {}
@@ -102,7 +140,7 @@ impl Interp {
                 }
                 Ok(Flow::Normal)
             }
-            StmtKind::For(var, range, body) => self.exec_for(f, var.slot.get() as usize, range, body),
+            StmtKind::For(var, range, body) => self.exec_for(f, s, var.slot.get() as usize, range, body),
             StmtKind::Switch(subject, cases, other) => {
                 let v = self.eval(f, subject)?;
                 for (c, body) in cases {
@@ -253,6 +291,11 @@ impl Interp {
 
     /// MATLAB truth for `if`/`while`: nonempty and all nonzero.
     pub fn condition(&mut self, f: &mut Frame, cond: &Expr) -> MResult<bool> {
+        if let Some((x, _)) = super::scalar::try_eval(cond, &f.vars) {
+            if !x.is_nan() {
+                return Ok(x != 0.0);
+            }
+        }
         match self.eval(f, cond)? {
             Value::Bool(b) => Ok(b),
             Value::Num(x) if !x.is_nan() => Ok(x != 0.0),
@@ -260,7 +303,7 @@ impl Interp {
         }
     }
 
-    fn exec_for(&mut self, f: &mut Frame, slot: usize, range: &Expr, body: &[Stmt]) -> MResult<Flow> {
+    fn exec_for(&mut self, f: &mut Frame, stmt: &Stmt, slot: usize, range: &Expr, body: &[Stmt]) -> MResult<Flow> {
         // ranges iterate without building the vector
         if let ExprKind::Range(a, s, b) = &range.kind {
             let va = self.eval(f, a)?;
@@ -280,16 +323,11 @@ impl Interp {
                 if r.n == 0 {
                     self.store(f, slot, Value::from(crate::values::tensor::Tensor::f64(Shape::matrix(1, 0), vec![])));
                 }
-                for k in 0..r.n {
-                    self.check_interrupt()?;
-                    self.store(f, slot, Value::Num(r.get(k)));
-                    match self.exec_block(f, body)? {
-                        Flow::Break => break,
-                        Flow::Return => return Ok(Flow::Return),
-                        _ => {}
-                    }
-                }
-                return Ok(Flow::Normal);
+                let fast = super::scalar::loop_body(stmt, body);
+                return match &fast {
+                    Some(b) => self.range_loop_scalar(f, slot, r, body, b),
+                    None => self.range_loop(f, slot, r, body),
+                };
             }
         }
         let v = self.eval(f, range)?;
@@ -303,6 +341,43 @@ impl Interp {
             self.check_interrupt()?;
             let item = column(&v, k, rows)?;
             self.store(f, slot, item);
+            match self.exec_block(f, body)? {
+                Flow::Break => break,
+                Flow::Return => return Ok(Flow::Return),
+                _ => {}
+            }
+        }
+        Ok(Flow::Normal)
+    }
+}
+
+impl Interp {
+    /// `for v = a:s:b` over a body lowered to scalar programs.
+    fn range_loop_scalar(&mut self, f: &mut Frame, slot: usize, r: Range, body: &[Stmt], fast: &[crate::syntax::ast::ScalarStmt]) -> MResult<Flow> {
+        let interrupt = self.interrupt.clone();
+        for k in 0..r.n {
+            if interrupt.load(Ordering::Relaxed) {
+                self.check_interrupt()?;
+            }
+            let x = r.get(k);
+            match &mut f.vars[slot] {
+                Slot::Val(Value::Num(old)) => *old = x,
+                _ => self.store(f, slot, Value::Num(x)),
+            }
+            match self.run_scalar_block(f, body, fast)? {
+                Flow::Break => break,
+                Flow::Return => return Ok(Flow::Return),
+                _ => {}
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// `for v = a:s:b` over any body.
+    fn range_loop(&mut self, f: &mut Frame, slot: usize, r: Range, body: &[Stmt]) -> MResult<Flow> {
+        for k in 0..r.n {
+            self.check_interrupt()?;
+            self.store(f, slot, Value::Num(r.get(k)));
             match self.exec_block(f, body)? {
                 Flow::Break => break,
                 Flow::Return => return Ok(Flow::Return),

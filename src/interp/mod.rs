@@ -9,6 +9,7 @@ pub mod exec;
 pub mod function;
 pub mod objects;
 pub mod output;
+pub mod scalar;
 pub mod warning;
 
 use crate::display::Format;

@@ -87,6 +87,92 @@ pub enum UnOp {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// The expression lowered to a scalar program (filled by the interpreter on first use,
+    /// cleared whenever the expression is resolved again).
+    pub scalar: std::cell::RefCell<ScalarCache>,
+}
+
+/// One instruction of a scalar program: an accumulator machine over f64 with a small spill
+/// stack. `Const`/`Load` set the accumulator; plain binary operations take their left operand
+/// from the stack (`acc = pop() op acc`); `K` variants take a constant right operand, `S`
+/// variants a variable right operand, `RS` variants a variable left operand.
+#[derive(Debug, Clone, Copy)]
+pub enum ScalarOp {
+    Const(f64),
+    Load(u32),
+    Push,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    AddK(f64),
+    SubK(f64),
+    MulK(f64),
+    DivK(f64),
+    PowK(f64),
+    LtK(f64),
+    LeK(f64),
+    GtK(f64),
+    GeK(f64),
+    EqK(f64),
+    NeK(f64),
+    AddS(u32),
+    SubS(u32),
+    MulS(u32),
+    DivS(u32),
+    RSubS(u32),
+    RDivS(u32),
+    Neg,
+    Not,
+    ToBool,
+    /// `&&` (true) or `||` (false): decides (leaving a logical in the accumulator) and jumps
+    /// to the given position, or continues with the right operand.
+    ShortCircuit(bool, u32),
+}
+
+/// A lowered scalar expression: its instructions and whether its result is logical.
+#[derive(Debug)]
+pub struct ScalarProgram {
+    pub ops: Vec<ScalarOp>,
+    pub logical: bool,
+}
+
+/// A statement of a loop body lowered to scalar programs, parallel to the syntax tree it
+/// came from (so any statement can fall back to the general evaluator).
+#[derive(Debug)]
+pub enum ScalarStmt {
+    Assign(u32, Rc<ScalarProgram>),
+    /// `dst = src` between scalar variables.
+    Copy(u32, u32),
+    If(Vec<(Rc<ScalarProgram>, Vec<ScalarStmt>)>, Option<Vec<ScalarStmt>>),
+    Break,
+    Continue,
+}
+
+/// Cache of a loop body's lowered form, kept in the loop statement.
+#[derive(Debug, Clone, Default)]
+pub enum BlockCache {
+    #[default]
+    Unknown,
+    NotScalar,
+    Block(Rc<Vec<ScalarStmt>>),
+}
+
+#[derive(Debug, Clone, Default)]
+pub enum ScalarCache {
+    #[default]
+    Unknown,
+    NotScalar,
+    Program(Rc<ScalarProgram>),
 }
 
 #[derive(Debug, Clone)]
@@ -131,7 +217,7 @@ pub struct AnonDef {
 
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span }
+        Expr { kind, span, scalar: Default::default() }
     }
     /// Whether `end` appears in this expression outside any nested index (so evaluating it
     /// needs the size of the value being indexed).
@@ -182,6 +268,8 @@ pub struct Stmt {
     pub span: Span,
     /// False when the statement ends with `;`.
     pub display: bool,
+    /// For loops: the body lowered to scalar programs (filled on first run).
+    pub fast: std::cell::RefCell<BlockCache>,
 }
 
 #[derive(Debug, Clone)]

@@ -253,7 +253,7 @@ where
         let command = select! { Tok::Command(n, a) => StmtKind::Command(Ident::new(n), a) };
         let simple = choice((assign, multi, command, expr.clone().map(StmtKind::Expr)))
             .then(term)
-            .map_with(|(kind, display), e| Stmt { kind, span: sp(e.span()), display });
+            .map_with(|(kind, display), e| Stmt { kind, span: sp(e.span()), display, fast: Default::default() });
 
         let seps = sep.clone().repeated();
         let if_stmt = just(Tok::Kw(Kw::If))
@@ -338,7 +338,7 @@ where
             });
 
         let compound = choice((if_stmt, for_stmt, while_stmt, switch_stmt, try_stmt, decl, jump, function))
-            .map_with(|kind, e| Stmt { kind, span: sp(e.span()), display: false });
+            .map_with(|kind, e| Stmt { kind, span: sp(e.span()), display: false, fast: Default::default() });
 
         choice((compound, simple))
             .map(Some)

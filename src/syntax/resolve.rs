@@ -67,6 +67,7 @@ fn lhs(l: &Lhs, layout: &mut Layout) {
 }
 
 fn stmt(s: &Stmt, layout: &mut Layout) {
+    *s.fast.borrow_mut() = BlockCache::Unknown;
     match &s.kind {
         StmtKind::Expr(e) => expr(e, layout),
         StmtKind::Assign(l, e) => {
@@ -123,6 +124,8 @@ fn stmt(s: &Stmt, layout: &mut Layout) {
 }
 
 fn expr(e: &Expr, layout: &mut Layout) {
+    // slots may change: any lowered program of this expression is stale
+    *e.scalar.borrow_mut() = ScalarCache::Unknown;
     match &e.kind {
         ExprKind::Ident(id) => ident(id, layout),
         ExprKind::Paren(a) | ExprKind::Unary(_, a) | ExprKind::Field(a, _) => expr(a, layout),
