@@ -185,7 +185,7 @@ fn round_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let x = a[0].tensor()?;
     let n = a[1].tensor()?;
-    let out = Shape::broadcast(&x.shape, &n.shape).ok_or_else(|| crate::interp::error::errors::size_mismatch("nthroot"))?;
+    let out = Shape::broadcast_checked(&x.shape, &n.shape)?;
     let r = elementwise::map2(&x.to_f64(), &x.shape, &n.to_f64(), &n.shape, &out, |v: f64, k: f64| {
         if v < 0.0 && k.fract() == 0.0 && (k as i64) % 2 != 0 {
             -(-v).powf(1.0 / k)
@@ -207,7 +207,7 @@ fn complex_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => v.tensor()?.into_owned(),
         None => Tensor::scalar_f64(0.0),
     };
-    let out = Shape::broadcast(&re.shape, &im.shape).ok_or_else(|| crate::interp::error::errors::size_mismatch("complex"))?;
+    let out = Shape::broadcast_checked(&re.shape, &im.shape)?;
     let z = elementwise::map2(&re.to_f64(), &re.shape, &im.to_f64(), &im.shape, &out, Complex64::new);
     let class = if re.class() == Class::Single || im.class() == Class::Single { Class::Single } else { Class::Double };
     one(Value::Tensor(std::rc::Rc::new(Tensor::new(out, Data::from_c64(class, z)))))
@@ -286,19 +286,19 @@ fn gcd2(mut x: f64, mut y: f64) -> f64 {
     x
 }
 
-fn pairwise(a: &[Value], name: &str, f: impl Fn(f64, f64) -> f64) -> MResult<Value> {
+fn pairwise(a: &[Value], f: impl Fn(f64, f64) -> f64) -> MResult<Value> {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    let out = Shape::broadcast(&x.shape, &y.shape).ok_or_else(|| crate::interp::error::errors::size_mismatch(name))?;
+    let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
     let r = elementwise::map2(&x.to_f64(), &x.shape, &y.to_f64(), &y.shape, &out, f);
     let cls = if x.class().is_int() { x.class() } else if y.class().is_int() { y.class() } else { Class::Double };
     Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
 }
 
 fn gcd_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(pairwise(&a, "gcd", gcd2)?)
+    one(pairwise(&a, gcd2)?)
 }
 fn lcm_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(pairwise(&a, "lcm", |x, y| if x == 0.0 || y == 0.0 { 0.0 } else { (x * y).abs() / gcd2(x, y) })?)
+    one(pairwise(&a, |x, y| if x == 0.0 || y == 0.0 { 0.0 } else { (x * y).abs() / gcd2(x, y) })?)
 }
 
 fn is_prime(n: f64) -> bool {
@@ -376,7 +376,7 @@ fn bitop(a: &[Value], name: &str, f: impl Fn(u64, u64) -> u64) -> MResult<Value>
             return Err(bad_arg(name, "Inputs must be nonnegative integers."));
         }
     }
-    let out = Shape::broadcast(&x.shape, &y.shape).ok_or_else(|| crate::interp::error::errors::size_mismatch(name))?;
+    let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
     let r = elementwise::map2(&x.to_f64(), &x.shape, &y.to_f64(), &y.shape, &out, |p, q| f(p as u64, q as u64) as f64);
     let cls = if x.class().is_int() { x.class() } else if y.class().is_int() { y.class() } else { Class::Double };
     Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
@@ -403,7 +403,7 @@ fn bitshift_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Class::Int64 | Class::UInt64 => 64,
         _ => 53,
     };
-    let out = Shape::broadcast(&x.shape, &k.shape).ok_or_else(|| crate::interp::error::errors::size_mismatch("bitshift"))?;
+    let out = Shape::broadcast_checked(&x.shape, &k.shape)?;
     let mask: u64 = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
     let r = elementwise::map2(&x.to_f64(), &x.shape, &k.to_f64(), &k.shape, &out, |v, s| {
         let v = v.max(0.0) as u64;

@@ -1,6 +1,7 @@
 //! The command line: running files, `-e` code and piped scripts, and the interactive prompt.
 
 pub mod repl;
+pub mod transcript;
 
 use crate::interp::Interp;
 use crate::interp::output;
@@ -13,6 +14,7 @@ const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
   matfuse file.m        run a script file
   matfuse -e CODE       run CODE (also --eval)
   matfuse -             run the script on standard input
+  --replay FILE         replay a transcript (>> inputs) and print it with this build's output
   --help                this text
   --version             the version
 ";
@@ -40,6 +42,16 @@ pub fn main(args: Vec<String>) -> i32 {
             }
         },
         Some("-") => run_stdin(&mut interp),
+        Some("--replay") => match it.next().map(std::fs::read_to_string) {
+            Some(Ok(text)) => {
+                print!("{}", transcript::replay(&text));
+                0
+            }
+            _ => {
+                eprintln!("matfuse: --replay needs a readable transcript file");
+                2
+            }
+        },
         Some(path) if !path.starts_with('-') => match std::fs::read_to_string(path) {
             Ok(text) => {
                 if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -7,9 +7,13 @@ use crate::syntax::span::Source;
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
-/// Whether `text` is an unfinished input (an open block or bracket) that needs more lines.
+/// Whether `text` is an unfinished input (an open block or bracket, or a function definition
+/// not yet closed by `end`) that needs more lines.
 pub fn is_incomplete(text: &str) -> bool {
-    matches!(crate::syntax::parse(text, &|_| false), Err(e) if e.incomplete)
+    match crate::syntax::parse(text, &|_| false) {
+        Err(e) => e.incomplete,
+        Ok(prog) => prog.functions.iter().any(|f| !f.has_end),
+    }
 }
 
 pub fn run(interp: &mut Interp) -> i32 {

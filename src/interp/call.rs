@@ -135,7 +135,17 @@ impl Interp {
         if nargout > b.max_out {
             return Err(errors::too_many_outputs(b.name));
         }
-        (b.f)(self, f, args, nargout).map_err(|e| e.in_function(b.name))
+        // errors a program raises on purpose belong to the calling function, not the builtin
+        let raiser = matches!(b.name, "error" | "rethrow" | "throw" | "assert" | "narginchk" | "nargoutchk");
+        let r = (b.f)(self, f, args, nargout);
+        match (r, raiser) {
+            (Ok(v), _) => Ok(v),
+            (Err(e), false) => Err(e.in_function(b.name)),
+            (Err(e), true) => Err(match f.function_name() {
+                Some(n) => e.in_function(n),
+                None => e,
+            }),
+        }
     }
 
     /// Runs a script's statements in the caller's workspace.

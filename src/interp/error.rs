@@ -75,39 +75,40 @@ impl MError {
 
     /// The report printed for an uncaught error: location, message, identifier, and the
     /// source line with a caret under the offending span.
+    /// `[where: ]Error[ using f]: message [identifier]`, the source line with a caret under
+    /// the span, and the functions the error passed through. `where` is `file:line:col` for
+    /// files and piped input (the prompt shows the line itself instead).
     pub fn report(&self) -> String {
         let d = &self.0;
-        let mut out = String::new();
-        let mut msg = d.message.clone();
-        if !d.identifier.is_empty() && !d.interrupt {
-            msg = format!("{msg} [{}]", d.identifier);
+        if d.interrupt {
+            return format!("{}\n", d.message);
         }
-        match (&d.span, &d.source) {
-            (Some(span), Some(src)) => {
+        let mut out = String::new();
+        if let (Some(span), Some(src)) = (&d.span, &d.source) {
+            if !src.name.is_empty() {
                 let (line, col) = src.line_col(span.start as usize);
-                if src.is_file {
-                    out.push_str(&format!("{}:{line}:{col}: ", src.name));
-                }
-                if let Some(f) = &d.function {
-                    out.push_str(&format!("Error using {f}\n"));
-                } else {
-                    out.push_str("Error: ");
-                }
-                out.push_str(&msg);
+                out.push_str(&format!("{}:{line}:{col}: ", src.name));
+            }
+        }
+        out.push_str("Error");
+        if let Some(f) = &d.function {
+            out.push_str(&format!(" using {f}"));
+        }
+        out.push_str(": ");
+        out.push_str(&d.message);
+        if !d.identifier.is_empty() {
+            out.push_str(&format!(" [{}]", d.identifier));
+        }
+        out.push('\n');
+        if let (Some(span), Some(src)) = (&d.span, &d.source) {
+            for l in src.caret(*span).lines() {
+                out.push_str("    ");
+                out.push_str(l);
                 out.push('\n');
-                for l in src.caret(*span).lines() {
-                    out.push_str("    ");
-                    out.push_str(l);
-                    out.push('\n');
-                }
             }
-            _ => {
-                if let Some(f) = &d.function {
-                    out.push_str(&format!("Error using {f}\n{msg}\n"));
-                } else {
-                    out.push_str(&format!("Error: {msg}\n"));
-                }
-            }
+        }
+        for (name, line) in &d.stack {
+            out.push_str(&format!("Error in {name} (line {line})\n"));
         }
         out
     }
@@ -149,12 +150,6 @@ pub mod errors {
     }
     pub fn too_many_outputs(name: &str) -> MError {
         MError::new("MATLAB:TooManyOutputs", "Too many output arguments.").in_function(name)
-    }
-    pub fn size_mismatch(op: &str) -> MError {
-        MError::new(
-            "MATLAB:sizeDimensionsMustMatch",
-            format!("Arrays have incompatible sizes for this operation. ({op})"),
-        )
     }
     pub fn bad_index() -> MError {
         MError::new(

@@ -48,8 +48,22 @@ pub fn at_line_start() -> bool {
     OUT.with(|o| o.borrow().at_line_start)
 }
 
-/// Writes to standard error, after flushing standard output.
+/// Writes to standard error, after flushing standard output (or into the capture buffer
+/// while output is being captured, so a capture holds what a terminal would have shown).
 pub fn write_err(s: &str) {
+    let captured = OUT.with(|o| {
+        let mut o = o.borrow_mut();
+        match o.captures.last_mut() {
+            Some(buf) => {
+                buf.push_str(s);
+                true
+            }
+            None => false,
+        }
+    });
+    if captured {
+        return;
+    }
     flush();
     let mut e = std::io::stderr();
     let _ = e.write_all(s.as_bytes());

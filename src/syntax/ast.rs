@@ -300,6 +300,8 @@ pub struct FunctionDef {
     pub outputs: Vec<Name>,
     pub body: Vec<Stmt>,
     pub span: Span,
+    /// Whether the definition was closed by `end` (at the prompt it must be).
+    pub has_end: bool,
     /// The function's scope, filled by the resolver on first use.
     pub scope: std::cell::OnceCell<Rc<super::resolve::Layout>>,
 }

@@ -325,14 +325,15 @@ where
             .then(fname)
             .then(fparams.or_not())
             .then(block.clone())
-            .then_ignore(block_end().or_not())
-            .map_with(|(((outs, name), params), body), e| {
+            .then(block_end().or_not())
+            .map_with(|((((outs, name), params), body), end), e| {
                 StmtKind::Function(Rc::new(FunctionDef {
                     name,
                     params: params.unwrap_or_default(),
                     outputs: outs.unwrap_or_default(),
                     body,
                     span: sp(e.span()),
+                    has_end: end.is_some(),
                     scope: Default::default(),
                 }))
             });

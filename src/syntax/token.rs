@@ -176,7 +176,7 @@ impl fmt::Display for Tok {
             Tok::RBrace => "}",
             Tok::Comma => ",",
             Tok::Semi => ";",
-            Tok::Newline => "newline",
+            Tok::Newline => "end of line",
         };
         f.write_str(s)
     }

@@ -97,6 +97,15 @@ impl Shape {
     pub fn size_text(&self) -> String {
         self.0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("×")
     }
+    /// Shape of the result of implicit expansion, or MATLAB's error for incompatible sizes.
+    pub fn broadcast_checked(a: &Shape, b: &Shape) -> Result<Shape, crate::interp::error::MError> {
+        Shape::broadcast(a, b).ok_or_else(|| {
+            crate::interp::error::MError::new(
+                "MATLAB:sizeDimensionsMustMatch",
+                format!("Arrays have incompatible sizes for this operation ({} and {}).", a.size_text(), b.size_text()),
+            )
+        })
+    }
     /// Shape of the result of implicit expansion, or None when the sizes are incompatible.
     pub fn broadcast(a: &Shape, b: &Shape) -> Option<Shape> {
         if a == b {

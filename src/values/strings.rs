@@ -6,7 +6,7 @@ use super::ops::{Bin, BinKind};
 use super::shape::Shape;
 use super::tensor::Tensor;
 use super::value::Value;
-use crate::interp::error::{MError, MResult, errors};
+use crate::interp::error::{MError, MResult};
 
 /// Shortest text MATLAB's `string()`/`num2str` gives a number: up to 5 significant digits for
 /// non-integers ("3.1416"), integers in full.
@@ -78,7 +78,7 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
 /// text.
 pub fn string_binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
     let (sa, sb) = (to_string_array(a)?, to_string_array(b)?);
-    let out = Shape::broadcast(&sa.shape, &sb.shape).ok_or_else(|| errors::size_mismatch(op.symbol()))?;
+    let out = Shape::broadcast_checked(&sa.shape, &sb.shape)?;
     match op {
         Bin::Add => {
             let r = map2(&idx(&sa), &sa.shape, &idx(&sb), &sb.shape, &out, |i, j| format!("{}{}", sa.data[i], sb.data[j]));

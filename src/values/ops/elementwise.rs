@@ -1,7 +1,7 @@
 //! Host kernels for elementwise operations with implicit expansion and MATLAB's class rules.
 
 use super::{Bin, BinKind, Un};
-use crate::interp::error::{MError, MResult, errors};
+use crate::interp::error::{MError, MResult};
 use crate::values::class::{self, Class};
 use crate::values::shape::{BroadcastIter, Shape};
 use crate::values::tensor::{Data, Tensor};
@@ -160,7 +160,7 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
 }
 
 pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
-    let out = Shape::broadcast(&ta.shape, &tb.shape).ok_or_else(|| errors::size_mismatch(op.symbol()))?;
+    let out = Shape::broadcast_checked(&ta.shape, &tb.shape)?;
     match op.kind() {
         BinKind::Logic => {
             check_nan_logical(ta)?;

@@ -1,0 +1,68 @@
+//! Helpers shared by the integration tests: run code in a fresh session and look at what it
+//! printed or left in the workspace.
+#![allow(dead_code)]
+
+use matfuse::interp::Interp;
+use matfuse::interp::output;
+use matfuse::values::value::Value;
+
+/// Runs `code` in a fresh session; returns everything printed (errors as the prompt shows them).
+pub fn run(code: &str) -> String {
+    let mut interp = Interp::new();
+    matfuse::cli::transcript::run_entry(&mut interp, code)
+}
+
+/// Runs `code`, which must succeed, and returns what it printed.
+pub fn out(code: &str) -> String {
+    let mut interp = Interp::new();
+    output::begin_capture();
+    let r = interp.run_str(code);
+    let text = output::end_capture();
+    if let Err(e) = r {
+        panic!("code failed: {code}\n{}", e.report());
+    }
+    text
+}
+
+/// Runs `code` and returns the error it raises (identifier, message).
+pub fn err(code: &str) -> (String, String) {
+    let mut interp = Interp::new();
+    output::begin_capture();
+    let r = interp.run_str(code);
+    output::end_capture();
+    match r {
+        Ok(()) => panic!("expected an error from: {code}"),
+        Err(e) => (e.identifier().to_string(), e.message().to_string()),
+    }
+}
+
+/// Runs `code` and returns a base-workspace variable.
+pub fn var(code: &str, name: &str) -> Value {
+    let mut interp = Interp::new();
+    output::begin_capture();
+    let r = interp.run_str(code);
+    output::end_capture();
+    if let Err(e) = r {
+        panic!("code failed: {code}\n{}", e.report());
+    }
+    interp.var(name).unwrap_or_else(|| panic!("no variable {name} after: {code}"))
+}
+
+/// A real scalar variable.
+pub fn num(code: &str, name: &str) -> f64 {
+    var(code, name).scalar_f64().expect("a numeric scalar")
+}
+
+/// Checks each (code, expected printed text) pair.
+pub fn check_all(cases: &[(&str, &str)]) {
+    let mut failures = Vec::new();
+    for (code, want) in cases {
+        let got = run(code);
+        if got != *want {
+            failures.push(format!("--- code:\n{code}\n--- want:\n{want}\n--- got:\n{got}"));
+        }
+    }
+    if !failures.is_empty() {
+        panic!("{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    }
+}
