@@ -156,7 +156,8 @@ fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let n = a[0].scalar_f64()? as usize;
+    let n = a[0].scalar_f64()?.max(0.0) as usize;
+    crate::values::limits::check_count(n, 16)?;
     let k = match a.get(1) {
         Some(v) => v.scalar_f64()? as usize,
         None => n,
@@ -176,6 +177,7 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => v.scalar_f64()?.floor().max(1.0) as usize,
         None => 100,
     };
+    crate::values::limits::check_count(n, 8)?;
     if n == 1 {
         return one(Value::row(vec![y]));
     }
@@ -223,7 +225,10 @@ fn repmat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     } else {
         a[1..].iter().map(|v| int_list(v).map(|l| l.first().copied().unwrap_or(0))).collect::<MResult<_>>()?
     };
-    let (pos, shape) = shape_ops::repmat_plan(&a[0].shape(), &reps);
+    let src = a[0].shape();
+    let out: Vec<usize> = (0..reps.len().max(src.ndims())).map(|d| src.dim(d).saturating_mul(reps.get(d).copied().unwrap_or(1))).collect();
+    crate::values::limits::check_dims(&out, 8)?;
+    let (pos, shape) = shape_ops::repmat_plan(&src, &reps);
     one(shape_ops::gather_value(&a[0], &pos, shape)?)
 }
 
@@ -295,6 +300,7 @@ fn magic(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if n == 0 {
         return one(Value::empty());
     }
+    crate::values::limits::check_dims(&[n, n], 8)?;
     one(Tensor::f64(Shape::matrix(n, n), magic_square(n)))
 }
 
@@ -419,8 +425,9 @@ fn triu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(triangle(&a, false)?)
 }
 
-fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> Vec<Value> {
+fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
     let lens: Vec<usize> = vecs.iter().map(|v| v.len()).collect();
+    crate::values::limits::check_dims(&lens, 8 * nd)?;
     let mut dims = lens.clone();
     if swap_xy && nd >= 2 {
         dims.swap(0, 1);
@@ -428,13 +435,13 @@ fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> Vec<Value> {
     let shape = Shape::new(&dims);
     let n = shape.numel();
     let strides = shape.strides();
-    (0..nd)
+    Ok((0..nd)
         .map(|k| {
             let axis = if swap_xy && k < 2 { 1 - k } else { k };
             let data: Vec<f64> = (0..n).map(|p| vecs[k][(p / strides[axis]) % dims[axis]]).collect();
             Value::from(Tensor::f64(shape.clone(), data))
         })
-        .collect()
+        .collect())
 }
 
 fn meshgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
@@ -448,7 +455,7 @@ fn meshgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         vecs.push(z.tensor()?.to_f64().into_owned());
     }
     let nd = if a.len() == 3 { 3 } else { 2 };
-    let mut out = grid(&vecs, nd, true);
+    let mut out = grid(&vecs, nd, true)?;
     out.truncate(nargout.max(1));
     Ok(out)
 }
@@ -459,7 +466,7 @@ fn ndgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     while vecs.len() < nd {
         vecs.push(vecs[0].clone());
     }
-    let mut out = grid(&vecs, nd, false);
+    let mut out = grid(&vecs, nd, false)?;
     out.truncate(nargout.max(1));
     Ok(out)
 }
@@ -584,6 +591,9 @@ fn rot90(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let shape = a[0].shape();
     let k = a[1].tensor()?;
+    if k.numel() == 0 || k.to_f64().iter().any(|x| x.fract() != 0.0 || !x.is_finite()) {
+        return Err(bad_arg("circshift", "Invalid shift type: the shift must be a vector of integers."));
+    }
     let mut shifts = vec![0i64; shape.ndims().max(2)];
     if let Some(dv) = a.get(2) {
         let d = dim_arg(dv)?;

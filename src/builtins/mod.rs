@@ -169,11 +169,13 @@ pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
         explicit = true;
         i += 1;
     }
-    let shape = match dims.len() {
-        0 => Shape::scalar(),
-        1 => Shape::matrix(dims[0], dims[0]),
-        _ => Shape::new(&dims),
+    let full: Vec<usize> = match dims.len() {
+        0 => vec![1, 1],
+        1 => vec![dims[0], dims[0]],
+        _ => dims,
     };
+    crate::values::limits::check_dims(&full, class.map(|c| c.elem_bytes()).unwrap_or(8))?;
+    let shape = Shape::new(&full);
     Ok(SizeArgs { shape, class, like })
 }
 

@@ -700,6 +700,7 @@ fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
     let (xr, xc, yr, yc) = (x.shape.rows(), x.shape.cols(), y.shape.rows(), y.shape.cols());
     let (p, q) = (x.to_f64(), y.to_f64());
+    crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 8)?;
     let (r, c) = (xr * yr, xc * yc);
     let mut out = vec![0.0; r * c];
     for i in 0..xr {

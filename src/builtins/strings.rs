@@ -111,6 +111,7 @@ fn deblank(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn blanks(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[0].scalar_f64()?.max(0.0) as usize;
+    crate::values::limits::check_count(n, 2)?;
     one(Value::str(&" ".repeat(n)))
 }
 fn newline(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {

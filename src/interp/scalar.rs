@@ -220,7 +220,7 @@ pub fn try_eval(e: &Expr, vars: &[Slot]) -> Option<(f64, bool)> {
 
 /// Runs a program over a frame's slots; None when a variable is not a real scalar (or the
 /// result would not be real, like a negative number to a fractional power).
-#[inline]
+#[inline(always)]
 pub fn run(prog: &ScalarProgram, vars: &[Slot]) -> Option<f64> {
     let mut acc = 0f64;
     let mut st = [0f64; MAX_STACK];

@@ -93,8 +93,9 @@ impl<'a> Lexer<'a> {
         *self.b.get(self.pos + k).unwrap_or(&0)
     }
     fn err(&self, start: usize, message: impl Into<String>, identifier: &'static str) -> LexError {
+        let len = self.src.get(start..).and_then(|r| r.chars().next()).map(|c| c.len_utf8()).unwrap_or(1);
         LexError {
-            span: Span::new(start, (start + 1).min(self.b.len()).max(start)),
+            span: Span::new(start, (start + len).min(self.b.len()).max(start)),
             message: message.into(),
             identifier,
             incomplete: false,
@@ -124,6 +125,8 @@ impl<'a> Lexer<'a> {
         loop {
             match self.peek() {
                 b' ' | b'\t' => self.pos += 1,
+                // a byte-order mark is not text
+                0xEF if self.at(1) == 0xBB && self.at(2) == 0xBF => self.pos += 3,
                 b'\r' if self.at(1) != b'\n' => self.pos += 1,
                 b'\r' if self.newline_is_space() => self.pos += 1,
                 b'.' if self.at(1) == b'.' && self.at(2) == b'.' => {

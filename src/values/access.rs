@@ -288,7 +288,9 @@ pub fn assign_brace(target: Option<&mut Value>, args: &[Value], rhs: Value) -> M
             "Unable to perform assignment with brace indexing into more than one cell.",
         ));
     }
-    let Value::Cell(c) = t else { unreachable!() };
+    let Value::Cell(c) = t else {
+        return Err(MError::new("MATLAB:cellAssignToNonCell", "Brace assignment needs a cell array."));
+    };
     let c = Rc::make_mut(c);
     grow_values(&mut c.data, &c.shape, &plan.shape, Value::empty);
     c.shape = plan.shape;

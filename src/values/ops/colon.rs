@@ -88,6 +88,7 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
         }
         c
     };
+    crate::values::limits::check_count(count(x, st, y), 8)?;
     let v = range_f64(x, st, y);
     let n = v.len();
     Ok(Value::from(Tensor::new(Shape::row(n), Data::from_f64(cls, v))))

@@ -201,6 +201,22 @@ fn dims_text(d: &[usize]) -> String {
 }
 
 pub fn plan_write(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<WritePlan> {
+    // a growing array must stay within the size limit (checked before any shape arithmetic)
+    let mut ext: Vec<usize> = (0..subs.len().max(shape.ndims())).map(|d| shape.dim(d)).collect();
+    for (i, s) in subs.iter().enumerate() {
+        if let Some(m) = s.max() {
+            if subs.len() == 1 {
+                crate::values::limits::check_dims(&[m + 1], 8)?;
+            } else if m + 1 > ext[i] {
+                ext[i] = m + 1;
+            }
+        }
+    }
+    crate::values::limits::check_dims(&ext, 8)?;
+    plan_write_checked(shape, subs, rhs)
+}
+
+fn plan_write_checked(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<WritePlan> {
     let numel = shape.numel();
     let rn = rhs.numel();
     match subs.len() {
@@ -243,56 +259,47 @@ pub fn plan_write(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<WritePlan
             Ok(WritePlan { shape: new_shape, positions })
         }
         k => {
-            let mut dims = folded_dims(shape, k);
             let folded = shape.ndims() > k;
-            // A `:` over an empty extent takes its length from the right-hand side.
-            let rhs_ns: Vec<usize> = rhs.dims().iter().copied().filter(|&d| d != 1).collect();
-            let mut rhs_k = 0;
+            let mut dims = folded_dims(shape, k);
+            // `:` over an empty extent of [] takes its length from the right-hand side
+            let unknown: Vec<usize> = (0..k).filter(|&i| matches!(subs[i], Sub::All) && dims[i] == 0).collect();
+            if shape.dims() == [0, 0] && !unknown.is_empty() {
+                let known: usize = (0..k).filter(|i| !unknown.contains(i)).map(|i| subs[i].len(dims[i].max(subs[i].max().map(|m| m + 1).unwrap_or(0)))).product();
+                for (j, &i) in unknown.iter().enumerate() {
+                    dims[i] = if rn == 1 {
+                        1
+                    } else if unknown.len() == 1 {
+                        if known == 0 || rn % known != 0 {
+                            return Err(numel_mismatch());
+                        }
+                        rn / known
+                    } else {
+                        let _ = j;
+                        rhs.dim(i)
+                    };
+                }
+            }
             let mut lens = Vec::with_capacity(k);
             for (i, s) in subs.iter().enumerate() {
-                match s {
-                    Sub::All => {
-                        if dims[i] == 0 && rn > 1 {
-                            let l = if rhs.ndims() >= k { rhs.dim(i) } else { rhs_ns.get(rhs_k).copied().unwrap_or(1) };
-                            dims[i] = l;
-                        } else if dims[i] == 0 && rn == 1 {
-                            dims[i] = 1;
+                if let Some(m) = s.max() {
+                    if m >= dims[i] {
+                        if folded && i == k - 1 {
+                            return Err(MError::new(
+                                "MATLAB:indexed:ambiguousGrowth",
+                                "Attempt to grow array along ambiguous dimension.",
+                            ));
                         }
-                        lens.push(dims[i]);
-                    }
-                    Sub::List(v, _) => {
-                        if let Some(m) = v.iter().copied().max() {
-                            if m >= dims[i] {
-                                if folded && i == k - 1 {
-                                    return Err(MError::new(
-                                        "MATLAB:badsubscript",
-                                        format!("Index in position {} exceeds array bounds.", i + 1),
-                                    ));
-                                }
-                                dims[i] = m + 1;
-                            }
-                        }
-                        lens.push(v.len());
+                        dims[i] = m + 1;
                     }
                 }
-                if lens[i] != 1 {
-                    rhs_k += 1;
-                }
+                lens.push(s.len(dims[i]));
             }
             let count: usize = lens.iter().product();
             if rn != 1 {
                 let lhs_ns: Vec<usize> = lens.iter().copied().filter(|&d| d != 1).collect();
-                if rn != count {
-                    return Err(MError::new(
-                        "MATLAB:subsassigndimmismatch",
-                        format!(
-                            "Unable to perform assignment because the size of the left side is {} and the size of the right side is {}.",
-                            dims_text(&lens),
-                            dims_text(rhs.dims())
-                        ),
-                    ));
-                }
-                if lhs_ns != rhs_ns && !(lhs_ns.len() <= 1 && rhs_ns.len() <= 1) {
+                let rhs_ns: Vec<usize> = rhs.dims().iter().copied().filter(|&d| d != 1).collect();
+                let vectors = lhs_ns.len() <= 1 && rhs_ns.len() <= 1;
+                if rn != count || (lhs_ns != rhs_ns && !vectors) {
                     return Err(MError::new(
                         "MATLAB:subsassigndimmismatch",
                         format!(
@@ -304,11 +311,9 @@ pub fn plan_write(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<WritePlan
                 }
             }
             let new_shape = if folded {
-                // trailing dimensions keep their sizes when the folded extent did not grow
+                // the folded trailing extent did not grow: keep the trailing dimensions
                 let mut d: Vec<usize> = shape.dims().to_vec();
-                for i in 0..k - 1 {
-                    d[i] = dims[i];
-                }
+                d[..k - 1].copy_from_slice(&dims[..k - 1]);
                 Shape::new(&d)
             } else {
                 Shape::new(&dims)
@@ -421,7 +426,9 @@ pub fn plan_delete(shape: &Shape, subs: &[Sub]) -> MResult<(Shape, Vec<usize>)> 
                 }
                 return Ok((Shape::new(&nd), vec![]));
             };
-            let Sub::List(v, _) = &subs[d] else { unreachable!() };
+            let Sub::List(v, _) = &subs[d] else {
+                return Ok((shape.clone(), (0..numel).collect()));
+            };
             let mut del = vec![false; dims[d]];
             for &x in v {
                 del[x] = true;
