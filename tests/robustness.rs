@@ -37,7 +37,9 @@ const POOL: [&str; 24] = [
 const SKIP: [&str; 6] = ["exit", "quit", "pause", "cd", "setenv", "clc"];
 
 fn lcg(state: &mut u64) -> u64 {
-    *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     *state >> 33
 }
 
@@ -54,7 +56,9 @@ fn builtins_never_panic() {
         }
         for trial in 0..40 {
             let nargs = (trial % 5) as usize;
-            let args: Vec<&str> = (0..nargs).map(|_| POOL[(lcg(&mut rng) % POOL.len() as u64) as usize]).collect();
+            let args: Vec<&str> = (0..nargs)
+                .map(|_| POOL[(lcg(&mut rng) % POOL.len() as u64) as usize])
+                .collect();
             let code = format!("[o1, o2] = {name}({});", args.join(", "));
             let code1 = format!("o1 = {name}({});", args.join(", "));
             for c in [code, code1] {
@@ -74,7 +78,12 @@ fn builtins_never_panic() {
     std::panic::set_hook(hook);
     failures.sort();
     failures.dedup();
-    assert!(failures.is_empty(), "{} calls panicked:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} calls panicked:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -15,7 +15,10 @@ fn class_rules_in_arithmetic() {
         fprintf('%d\\n', intmax('int64') - 1);
         fprintf('%d\\n', int64(9007199254740993) == int64(9007199254740992));
     ";
-    assert_eq!(out(code), "int8 single double double int16 int32 double \n127 0 127 4\n4 -4\n9223372036854775806\n1\n");
+    assert_eq!(
+        out(code),
+        "int8 single double double int16 int32 double \n127 0 127 4\n4 -4\n9223372036854775806\n1\n"
+    );
     let (id, _) = err("int8(1) + int16(1)");
     assert_eq!(id, "MATLAB:mixedClasses");
 }
@@ -27,7 +30,10 @@ fn concatenation_class_rules() {
         fprintf('%d ', [int16(1000) int8(100)]); fprintf('%s\\n', class([int16(1000) int8(100)]));
         fprintf('%s\\n', ['a' 66 'c']);
     ";
-    assert_eq!(out(code), "int8 single double char logical\n1000 100 int16\naBc\n");
+    assert_eq!(
+        out(code),
+        "int8 single double char logical\n1000 100 int16\naBc\n"
+    );
 }
 
 #[test]
@@ -41,7 +47,10 @@ fn empties_keep_their_shape() {
         fprintf('%d %d\\n', size(sum(zeros(0, 3))));
         fprintf('%g %g %d\\n', sum([]), prod([]), isempty(max([])));
     ";
-    assert_eq!(out(code), "0 0|1 0|0 3|0 0|0 0|1 0|\n0 3\n0 2\n2 3 0\n1 3\n0 1 1\n");
+    assert_eq!(
+        out(code),
+        "0 0|1 0|0 3|0 0|0 0|1 0|\n0 3\n0 2\n2 3 0\n1 3\n0 1 1\n"
+    );
 }
 
 #[test]
@@ -58,7 +67,10 @@ fn nd_arrays() {
         E = A(:, :, 2); fprintf('%g ', E); fprintf('\\n');
         [r, c] = size(A); fprintf('%d %d\\n', r, c);
     ";
-    assert_eq!(out(code), "2 3 4\n24\n2 3 40\n4 2 3 24\n1 2 2\n4 1\n2\n7 8 9 10 11 12 \n2 12\n");
+    assert_eq!(
+        out(code),
+        "2 3 4\n24\n2 3 40\n4 2 3 24\n1 2 2\n4 1\n2\n7 8 9 10 11 12 \n2 12\n"
+    );
 }
 
 #[test]
@@ -69,7 +81,10 @@ fn implicit_expansion() {
         N = max([1 5 3], [2; 4]); fprintf('%g ', N); fprintf('\\n');
         L = [1 2 3] > [2; 0]; fprintf('%d ', L); fprintf('\\n');
     ";
-    assert_eq!(out(code), "2 3 | 11 21 12 22 13 23 \n2 4 5 5 3 4 \n0 1 0 1 1 1 \n");
+    assert_eq!(
+        out(code),
+        "2 3 | 11 21 12 22 13 23 \n2 4 5 5 3 4 \n0 1 0 1 1 1 \n"
+    );
     let (id, msg) = err("x = [1 2] + [1 2 3];");
     assert_eq!(id, "MATLAB:sizeDimensionsMustMatch");
     assert!(msg.contains("1×2") && msg.contains("1×3"), "{msg}");
@@ -89,7 +104,10 @@ fn indexing_reads() {
         c = (1:5)'; fprintf('%d %d|', size(c([1 2])));
         s = 7; fprintf('%d %d\\n', size(s([1 1 1])));
     ";
-    assert_eq!(out(code), "5 11 10 8 | 2 11 7 14 | 2 7 13 12 | 16 14 15 | 16 1\n1 2|2 2|1 3|2 1|1 3\n");
+    assert_eq!(
+        out(code),
+        "5 11 10 8 | 2 11 7 14 | 2 7 13 12 | 16 14 15 | 16 1\n1 2|2 2|1 3|2 1|1 3\n"
+    );
 }
 
 #[test]
@@ -121,13 +139,22 @@ fn index_errors_have_identifiers() {
         ("x = [1 2 3]; y = x(0);", "MATLAB:badsubscript"),
         ("x = [1 2 3]; y = x(1.5);", "MATLAB:badsubscript"),
         ("A = zeros(2); y = A(3, 1);", "MATLAB:badsubscript"),
-        ("A = [1 2; 3 4]; A(7) = 5;", "MATLAB:indexed:ambiguousGrowth"),
-        ("A = zeros(2); A(1, :) = [1 2 3];", "MATLAB:subsassigndimmismatch"),
+        (
+            "A = [1 2; 3 4]; A(7) = 5;",
+            "MATLAB:indexed:ambiguousGrowth",
+        ),
+        (
+            "A = zeros(2); A(1, :) = [1 2 3];",
+            "MATLAB:subsassigndimmismatch",
+        ),
         ("x = [1 2 3]; y = x{1};", "MATLAB:cellRefFromNonCell"),
         ("y = undefined_q + 1;", "MATLAB:UndefinedFunction"),
         ("A = [1 2; 3];", "MATLAB:catenate:dimensionMismatch"),
         ("a = [1 2] * [3 4];", "MATLAB:innerdim"),
-        ("B = reshape(1:6, 4, 2);", "MATLAB:getReshapeDims:notSameNumel"),
+        (
+            "B = reshape(1:6, 4, 2);",
+            "MATLAB:getReshapeDims:notSameNumel",
+        ),
         ("t = logical([1 NaN]);", "MATLAB:nologicalnan"),
         ("s.a = 1; v = s.b;", "MATLAB:nonExistentField"),
         ("[a, b] = numel([1 2]);", "MATLAB:TooManyOutputs"),

@@ -5,8 +5,14 @@ use common::{err, num, out, run, var};
 
 #[test]
 fn comments_and_continuations() {
-    assert_eq!(out("x = 1; % a comment\n%{\nx = 2;\n%}\nfprintf('%d\\n', x)"), "1\n");
-    assert_eq!(out("y = 1 + ...  trailing text is a comment\n 2;\nfprintf('%d\\n', y)"), "3\n");
+    assert_eq!(
+        out("x = 1; % a comment\n%{\nx = 2;\n%}\nfprintf('%d\\n', x)"),
+        "1\n"
+    );
+    assert_eq!(
+        out("y = 1 + ...  trailing text is a comment\n 2;\nfprintf('%d\\n', y)"),
+        "3\n"
+    );
     assert_eq!(out("%{\n%{\nnested\n%}\n%}\nfprintf('ok\\n')"), "ok\n");
 }
 
@@ -15,24 +21,45 @@ fn number_literals() {
     assert_eq!(num("a = 1e-3;", "a"), 1e-3);
     assert_eq!(num("a = .5;", "a"), 0.5);
     assert_eq!(num("a = 1.5E2;", "a"), 150.0);
-    assert_eq!(out("z = 3i + 2j; fprintf('%g %g\\n', real(z), imag(z))"), "0 5\n");
-    assert_eq!(out("z = 1 + 2i; fprintf('%g %g\\n', real(z), imag(z))"), "1 2\n");
+    assert_eq!(
+        out("z = 3i + 2j; fprintf('%g %g\\n', real(z), imag(z))"),
+        "0 5\n"
+    );
+    assert_eq!(
+        out("z = 1 + 2i; fprintf('%g %g\\n', real(z), imag(z))"),
+        "1 2\n"
+    );
     assert_eq!(num("a = 0x1F;", "a"), 31.0);
 }
 
 #[test]
 fn char_and_string_literals() {
-    assert_eq!(out("s = 'it''s'; fprintf('%s %d\\n', s, length(s))"), "it's 4\n");
-    assert_eq!(out("s = \"say \"\"hi\"\"\"; fprintf('%s\\n', s)"), "say \"hi\"\n");
+    assert_eq!(
+        out("s = 'it''s'; fprintf('%s %d\\n', s, length(s))"),
+        "it's 4\n"
+    );
+    assert_eq!(
+        out("s = \"say \"\"hi\"\"\"; fprintf('%s\\n', s)"),
+        "say \"hi\"\n"
+    );
     assert_eq!(out("s = \"text\"; fprintf('%s\\n', class(s))"), "string\n");
 }
 
 #[test]
 fn transpose_versus_quote() {
-    assert_eq!(out("a = [1 2 3]; b = a'; fprintf('%d %d\\n', size(b))"), "3 1\n");
-    assert_eq!(out("a = [1 2]; b = [4 5]; M = [a' b']; fprintf('%d %d\\n', size(M))"), "2 2\n");
+    assert_eq!(
+        out("a = [1 2 3]; b = a'; fprintf('%d %d\\n', size(b))"),
+        "3 1\n"
+    );
+    assert_eq!(
+        out("a = [1 2]; b = [4 5]; M = [a' b']; fprintf('%d %d\\n', size(M))"),
+        "2 2\n"
+    );
     assert_eq!(out("a = 1; s = [a 'b']; fprintf('%d\\n', numel(s))"), "2\n");
-    assert_eq!(out("z = [1+2i 3]; w = z.'; v = z'; fprintf('%g %g\\n', imag(w(1)), imag(v(1)))"), "2 -2\n");
+    assert_eq!(
+        out("z = [1+2i 3]; w = z.'; v = z'; fprintf('%g %g\\n', imag(w(1)), imag(v(1)))"),
+        "2 -2\n"
+    );
     assert_eq!(out("x = 2; y = x'*3; fprintf('%g\\n', y)"), "6\n");
 }
 
@@ -80,8 +107,14 @@ fn operator_precedence() {
 
 #[test]
 fn short_circuit_skips_the_right_side() {
-    assert_eq!(out("z = false && undefined_fn(1); fprintf('%d\\n', z)"), "0\n");
-    assert_eq!(out("z = true || undefined_fn(1); fprintf('%d\\n', z)"), "1\n");
+    assert_eq!(
+        out("z = false && undefined_fn(1); fprintf('%d\\n', z)"),
+        "0\n"
+    );
+    assert_eq!(
+        out("z = true || undefined_fn(1); fprintf('%d\\n', z)"),
+        "1\n"
+    );
     let (id, _) = err("z = [1 2] && true;");
     assert_eq!(id, "MATLAB:nonLogicalConditional");
 }
@@ -98,19 +131,34 @@ fn end_inside_indices() {
 
 #[test]
 fn anonymous_functions_and_handles() {
-    assert_eq!(out("a = 2; f = @(x) a * x; a = 5; fprintf('%g\\n', f(3))"), "6\n");
+    assert_eq!(
+        out("a = 2; f = @(x) a * x; a = 5; fprintf('%g\\n', f(3))"),
+        "6\n"
+    );
     assert_eq!(out("f = @sin; fprintf('%.4f\\n', f(pi/2))"), "1.0000\n");
     assert_eq!(out("f = @(x, y) x + y; fprintf('%g\\n', f(1, 2))"), "3\n");
     assert_eq!(out("f = @() 42; fprintf('%g\\n', f())"), "42\n");
-    assert_eq!(out("g = @(x) @(y) x + y; h = g(10); fprintf('%g\\n', h(5))"), "15\n");
-    assert_eq!(out("f = @(x) x.^2 + 1; fprintf('%s\\n', func2str(f))"), "@(x)x.^2+1\n");
+    assert_eq!(
+        out("g = @(x) @(y) x + y; h = g(10); fprintf('%g\\n', h(5))"),
+        "15\n"
+    );
+    assert_eq!(
+        out("f = @(x) x.^2 + 1; fprintf('%s\\n', func2str(f))"),
+        "@(x)x.^2+1\n"
+    );
 }
 
 #[test]
 fn command_syntax() {
     assert_eq!(out("disp hello"), "hello\n");
-    assert_eq!(out("format long\nx = pi;\nfprintf('%.4f\\n', x)"), "3.1416\n");
-    assert_eq!(out("a = 1; b = 2; clear a b\nfprintf('%d\\n', exist('a'))"), "0\n");
+    assert_eq!(
+        out("format long\nx = pi;\nfprintf('%.4f\\n', x)"),
+        "3.1416\n"
+    );
+    assert_eq!(
+        out("a = 1; b = 2; clear a b\nfprintf('%d\\n', exist('a'))"),
+        "0\n"
+    );
     // a variable is never the start of command syntax
     assert_eq!(out("x = 5; x -1\n"), "\nans =\n\n     4\n\n");
     assert_eq!(out("disp 'two words'"), "two words\n");
@@ -127,19 +175,40 @@ fn statements_display_and_ans() {
 
 #[test]
 fn multiple_assignment() {
-    assert_eq!(out("[m, i] = max([3 9 2]); fprintf('%g %g\\n', m, i)"), "9 2\n");
+    assert_eq!(
+        out("[m, i] = max([3 9 2]); fprintf('%g %g\\n', m, i)"),
+        "9 2\n"
+    );
     assert_eq!(out("[~, i] = max([3 9 2]); fprintf('%g\\n', i)"), "2\n");
-    assert_eq!(out("[r, c] = size(ones(2, 3)); fprintf('%g %g\\n', r, c)"), "2 3\n");
-    assert_eq!(out("c = cell(1, 2); [c{:}] = deal(7); fprintf('%g %g\\n', c{:})"), "7 7\n");
-    assert_eq!(out("s(1).a = 0; s(2).a = 0; [s.a] = deal(4, 5); fprintf('%g %g\\n', s.a)"), "4 5\n");
+    assert_eq!(
+        out("[r, c] = size(ones(2, 3)); fprintf('%g %g\\n', r, c)"),
+        "2 3\n"
+    );
+    assert_eq!(
+        out("c = cell(1, 2); [c{:}] = deal(7); fprintf('%g %g\\n', c{:})"),
+        "7 7\n"
+    );
+    assert_eq!(
+        out("s(1).a = 0; s(2).a = 0; [s.a] = deal(4, 5); fprintf('%g %g\\n', s.a)"),
+        "4 5\n"
+    );
 }
 
 #[test]
 fn indexed_and_field_assignment_chains() {
-    assert_eq!(out("s.a(2).b{3} = 1; fprintf('%d %d %d\\n', numel(s.a), numel(s.a(2).b), s.a(2).b{3})"), "2 3 1\n");
+    assert_eq!(
+        out("s.a(2).b{3} = 1; fprintf('%d %d %d\\n', numel(s.a), numel(s.a(2).b), s.a(2).b{3})"),
+        "2 3 1\n"
+    );
     assert_eq!(out("s.x.y.z = 5; fprintf('%g\\n', s.x.y.z)"), "5\n");
-    assert_eq!(out("c{2}.name = 'n'; fprintf('%s %d\\n', c{2}.name, numel(c))"), "n 2\n");
-    assert_eq!(out("s.v = [1 2 3]; s.v(end + 1) = 4; fprintf('%g ', s.v); fprintf('\\n')"), "1 2 3 4 \n");
+    assert_eq!(
+        out("c{2}.name = 'n'; fprintf('%s %d\\n', c{2}.name, numel(c))"),
+        "n 2\n"
+    );
+    assert_eq!(
+        out("s.v = [1 2 3]; s.v(end + 1) = 4; fprintf('%g ', s.v); fprintf('\\n')"),
+        "1 2 3 4 \n"
+    );
     assert_eq!(out("n = 'f'; s.(n) = 3; fprintf('%g\\n', s.f)"), "3\n");
 }
 
@@ -233,11 +302,20 @@ fn global_and_persistent() {
 fn parse_errors_have_carets_and_leave_the_workspace_alone() {
     let mut interp = matfuse::interp::Interp::new();
     interp.run_str("x = 1;").expect("runs");
-    let e = interp.run_str("x = 2;\ny = (1 + * 3)").expect_err("a parse error");
-    assert!(e.identifier().starts_with("MATLAB:parse"), "{}", e.identifier());
+    let e = interp
+        .run_str("x = 2;\ny = (1 + * 3)")
+        .expect_err("a parse error");
+    assert!(
+        e.identifier().starts_with("MATLAB:parse"),
+        "{}",
+        e.identifier()
+    );
     let report = e.report();
     assert!(report.contains("y = (1 + * 3)"), "{report}");
-    assert!(report.contains("\n             ^"), "caret under the operator: {report}");
+    assert!(
+        report.contains("\n             ^"),
+        "caret under the operator: {report}"
+    );
     // nothing of the failed input ran
     assert_eq!(interp.var("x").and_then(|v| v.scalar_f64().ok()), Some(1.0));
 }
@@ -252,7 +330,10 @@ fn runtime_errors_keep_the_workspace() {
     // a failing nested assignment leaves the struct as it was
     interp.run_str("s.a = 1;").expect("runs");
     assert!(interp.run_str("s.a.b = 2;").is_err());
-    assert_eq!(interp.var("s").map(|v| v.class_name()), Some("struct".to_string()));
+    assert_eq!(
+        interp.var("s").map(|v| v.class_name()),
+        Some("struct".to_string())
+    );
     let r = run("q = [1 2 3]; q(7, 7, 7) = 1; fprintf('%d\\n', numel(q))");
     assert_eq!(r, "343\n");
 }

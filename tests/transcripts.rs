@@ -5,18 +5,27 @@ use matfuse::cli::transcript;
 #[test]
 fn history_transcripts_replay() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("history");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("history/ exists").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("history/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
     let mut failures = Vec::new();
     let mut count = 0;
-    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+    {
         count += 1;
         let text = std::fs::read_to_string(path).expect("readable transcript");
         let want = transcript::normalize(&text);
         let got = transcript::normalize(&transcript::replay(&text));
         if want != got {
             let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
-            let line = (0..w.len().max(g.len())).find(|&i| w.get(i) != g.get(i)).unwrap_or(0);
+            let line = (0..w.len().max(g.len()))
+                .find(|&i| w.get(i) != g.get(i))
+                .unwrap_or(0);
             failures.push(format!(
                 "{}: first difference at line {}:\n  want: {:?}\n  got:  {:?}",
                 path.display(),
@@ -26,7 +35,10 @@ fn history_transcripts_replay() {
             ));
         }
     }
-    assert!(count >= 5, "expected transcripts in history/, found {count}");
+    assert!(
+        count >= 5,
+        "expected transcripts in history/, found {count}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -14,12 +14,54 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("cell", 0, -1, 1, "cell(m, n): a cell array of empty matrices.", cell),
-        b("cellfun", 2, -1, 16, "cellfun(f, C, ..., 'UniformOutput', tf, 'ErrorHandler', h): apply f to each cell.", cellfun),
-        b("arrayfun", 2, -1, 16, "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.", arrayfun),
-        b("cell2mat", 1, 1, 1, "cell2mat(C): concatenate the contents of a cell array into a matrix.", cell2mat),
-        b("num2cell", 1, 2, 1, "num2cell(A): put each element of A into its own cell.", num2cell),
-        b("deal", 1, -1, 64, "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.", deal),
+        b(
+            "cell",
+            0,
+            -1,
+            1,
+            "cell(m, n): a cell array of empty matrices.",
+            cell,
+        ),
+        b(
+            "cellfun",
+            2,
+            -1,
+            16,
+            "cellfun(f, C, ..., 'UniformOutput', tf, 'ErrorHandler', h): apply f to each cell.",
+            cellfun,
+        ),
+        b(
+            "arrayfun",
+            2,
+            -1,
+            16,
+            "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.",
+            arrayfun,
+        ),
+        b(
+            "cell2mat",
+            1,
+            1,
+            1,
+            "cell2mat(C): concatenate the contents of a cell array into a matrix.",
+            cell2mat,
+        ),
+        b(
+            "num2cell",
+            1,
+            2,
+            1,
+            "num2cell(A): put each element of A into its own cell.",
+            num2cell,
+        ),
+        b(
+            "deal",
+            1,
+            -1,
+            64,
+            "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.",
+            deal,
+        ),
     ]
 }
 
@@ -39,7 +81,10 @@ struct MapOpts {
 /// Splits trailing 'UniformOutput'/'ErrorHandler' options from the data arguments.
 fn map_opts(args: &[Value]) -> MResult<(Vec<Value>, MapOpts)> {
     let mut data = Vec::new();
-    let mut opts = MapOpts { uniform: true, handler: None };
+    let mut opts = MapOpts {
+        uniform: true,
+        handler: None,
+    };
     let mut i = 0;
     while i < args.len() {
         if let Ok(name) = args[i].text() {
@@ -67,7 +112,15 @@ fn map_opts(args: &[Value]) -> MResult<(Vec<Value>, MapOpts)> {
 
 /// The shared loop of cellfun/arrayfun: calls `f` on element k of every input, collecting
 /// `nout` outputs, uniform (scalars concatenated) or in cells.
-fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Value>>, shape: Shape, opts: MapOpts, nargout: usize) -> R {
+fn apply(
+    interp: &mut Interp,
+    frame: &mut Frame,
+    f: &Value,
+    inputs: Vec<Vec<Value>>,
+    shape: Shape,
+    opts: MapOpts,
+    nargout: usize,
+) -> R {
     let n = shape.numel();
     let nout = nargout.max(1);
     let mut outs: Vec<Vec<Value>> = vec![Vec::with_capacity(n); nout];
@@ -89,7 +142,10 @@ fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Valu
             Err(e) => return Err(e),
         };
         if r.len() < want && nargout > 0 {
-            return Err(MError::new("MATLAB:TooManyOutputs", "Too many output arguments."));
+            return Err(MError::new(
+                "MATLAB:TooManyOutputs",
+                "Too many output arguments.",
+            ));
         }
         if nargout == 0 && r.is_empty() {
             continue;
@@ -108,7 +164,12 @@ fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Valu
             if opts.uniform && !(v.is_numeric_like() || matches!(v, Value::Struct(_))) {
                 return Err(MError::new(
                     "MATLAB:cellfun:NotAScalarOutput",
-                    format!("Uniform output must be numeric, logical or char; output {} at index {} is a {}. Set 'UniformOutput' to false.", j + 1, k + 1, v.class_name()),
+                    format!(
+                        "Uniform output must be numeric, logical or char; output {} at index {} is a {}. Set 'UniformOutput' to false.",
+                        j + 1,
+                        k + 1,
+                        v.class_name()
+                    ),
                 ));
             }
             outs[j].push(v);
@@ -121,7 +182,10 @@ fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Valu
         .map(|vals| {
             if opts.uniform {
                 if vals.is_empty() {
-                    return Ok(Value::from(crate::values::tensor::Tensor::zeros(crate::values::class::Class::Double, shape.clone())));
+                    return Ok(Value::from(crate::values::tensor::Tensor::zeros(
+                        crate::values::class::Class::Double,
+                        shape.clone(),
+                    )));
                 }
                 let row = concat::cat(1, &vals)?;
                 let pos: Vec<usize> = (0..n).collect();
@@ -135,24 +199,45 @@ fn apply(interp: &mut Interp, frame: &mut Frame, f: &Value, inputs: Vec<Vec<Valu
 
 /// Function names cellfun accepts as text for speed and compatibility.
 fn legacy_name(f: &Value) -> Option<String> {
-    f.text().ok().filter(|n| matches!(n.as_str(), "isempty" | "length" | "ndims" | "prodofsize" | "isreal" | "isclass" | "islogical" | "numel"))
+    f.text().ok().filter(|n| {
+        matches!(
+            n.as_str(),
+            "isempty"
+                | "length"
+                | "ndims"
+                | "prodofsize"
+                | "isreal"
+                | "isclass"
+                | "islogical"
+                | "numel"
+        )
+    })
 }
 
 fn cellfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
     let f = a[0].clone();
     let (data, opts) = map_opts(&a[1..])?;
     if data.is_empty() {
-        return Err(bad_arg("cellfun", "At least one cell array input is required."));
+        return Err(bad_arg(
+            "cellfun",
+            "At least one cell array input is required.",
+        ));
     }
     let mut inputs = Vec::new();
     let mut shape = None;
     for d in &data {
         let Value::Cell(c) = d else {
-            return Err(MError::new("MATLAB:cellfun:NotACell", "cellfun works only on cells."));
+            return Err(MError::new(
+                "MATLAB:cellfun:NotACell",
+                "cellfun works only on cells.",
+            ));
         };
         if let Some(s) = &shape {
             if *s != c.shape {
-                return Err(MError::new("MATLAB:cellfun:AllInputsSameSize", "All of the input arguments must be of the same size and shape."));
+                return Err(MError::new(
+                    "MATLAB:cellfun:AllInputsSameSize",
+                    "All of the input arguments must be of the same size and shape.",
+                ));
             }
         }
         shape = Some(c.shape.clone());
@@ -163,7 +248,15 @@ fn cellfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
         Some(n) => Value::str(&n),
         None => f,
     };
-    apply(interp, frame, &f, inputs, shape.unwrap_or_else(Shape::empty), opts, nargout)
+    apply(
+        interp,
+        frame,
+        &f,
+        inputs,
+        shape.unwrap_or_else(Shape::empty),
+        opts,
+        nargout,
+    )
 }
 
 fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
@@ -175,7 +268,10 @@ fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
         let s = d.shape();
         if let Some(prev) = &shape {
             if *prev != s {
-                return Err(MError::new("MATLAB:arrayfun:AllInputsSameSize", "All of the input arguments must be of the same size and shape."));
+                return Err(MError::new(
+                    "MATLAB:arrayfun:AllInputsSameSize",
+                    "All of the input arguments must be of the same size and shape.",
+                ));
             }
         }
         let n = s.numel();
@@ -185,18 +281,32 @@ fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
         shape = Some(s);
         inputs.push(elems);
     }
-    apply(interp, frame, &f, inputs, shape.unwrap_or_else(Shape::empty), opts, nargout)
+    apply(
+        interp,
+        frame,
+        &f,
+        inputs,
+        shape.unwrap_or_else(Shape::empty),
+        opts,
+        nargout,
+    )
 }
 
 fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let Value::Cell(c) = &a[0] else {
-        return Err(MError::new("MATLAB:cell2mat:WrongInputType", "cell2mat requires a cell array input."));
+        return Err(MError::new(
+            "MATLAB:cell2mat:WrongInputType",
+            "cell2mat requires a cell array input.",
+        ));
     };
     if c.data.is_empty() {
         return one(Value::empty());
     }
     if c.data.iter().any(|v| matches!(v, Value::Cell(_))) {
-        return Err(MError::new("MATLAB:cell2mat:UnsupportedCellContent", "Cannot support cell arrays containing cell arrays or objects."));
+        return Err(MError::new(
+            "MATLAB:cell2mat:UnsupportedCellContent",
+            "Cannot support cell arrays containing cell arrays or objects.",
+        ));
     }
     let (r, cols) = (c.shape.rows(), c.shape.cols());
     let mut rows = Vec::with_capacity(r);
@@ -210,7 +320,9 @@ fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = &a[0];
     let s = v.shape();
-    let data: Vec<Value> = (0..s.numel()).map(|k| shape_ops::gather_value(v, &[k], Shape::scalar())).collect::<MResult<_>>()?;
+    let data: Vec<Value> = (0..s.numel())
+        .map(|k| shape_ops::gather_value(v, &[k], Shape::scalar()))
+        .collect::<MResult<_>>()?;
     one(CellArray::new(s, data))
 }
 
@@ -220,7 +332,10 @@ fn deal(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         return Ok(vec![a[0].clone(); n]);
     }
     if a.len() != n {
-        return Err(MError::new("MATLAB:deal:narginNargoutMismatch", "The number of outputs should match the number of inputs."));
+        return Err(MError::new(
+            "MATLAB:deal:narginNargoutMismatch",
+            "The number of outputs should match the number of inputs.",
+        ));
     }
     Ok(a)
 }

@@ -18,51 +18,310 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("zeros", 0, -1, 1, "zeros(n), zeros(m,n,...), zeros(sz, class): an array of zeros.", zeros),
-        b("ones", 0, -1, 1, "ones(n), ones(m,n,...), ones(sz, class): an array of ones.", ones),
+        b(
+            "zeros",
+            0,
+            -1,
+            1,
+            "zeros(n), zeros(m,n,...), zeros(sz, class): an array of zeros.",
+            zeros,
+        ),
+        b(
+            "ones",
+            0,
+            -1,
+            1,
+            "ones(n), ones(m,n,...), ones(sz, class): an array of ones.",
+            ones,
+        ),
         b("eye", 0, -1, 1, "eye(n), eye(m,n): identity matrix.", eye),
-        b("true", 0, -1, 1, "true(m,n,...): logical array of true values.", true_fn),
-        b("false", 0, -1, 1, "false(m,n,...): logical array of false values.", false_fn),
-        b("rand", 0, -1, 1, "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.", rand),
-        b("randn", 0, -1, 1, "randn(m,n,...): standard normal random numbers from the session's Philox stream.", randn),
-        b("randi", 1, -1, 1, "randi(imax, m, n) or randi([imin imax], m, n): random integers.", randi),
-        b("randperm", 1, 2, 1, "randperm(n), randperm(n,k): a random permutation of 1:n.", randperm),
-        b("linspace", 2, 3, 1, "linspace(a, b, n): n (default 100) evenly spaced points from a to b.", linspace),
-        b("logspace", 2, 3, 1, "logspace(a, b, n): n (default 50) points from 10^a to 10^b.", logspace),
-        b("colon", 2, 3, 1, "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.", colon_fn),
-        b("repmat", 2, -1, 1, "repmat(A, m, n) or repmat(A, [m n ...]): tile an array.", repmat),
-        b("reshape", 2, -1, 1, "reshape(A, m, n, ...) or reshape(A, sz): same elements, new size ([] infers one size).", reshape),
-        b("cat", 1, -1, 1, "cat(dim, A, B, ...): concatenate along a dimension.", cat),
-        b("horzcat", 0, -1, 1, "horzcat(A, B, ...): the same as [A, B, ...].", horzcat),
-        b("vertcat", 0, -1, 1, "vertcat(A, B, ...): the same as [A; B; ...].", vertcat),
+        b(
+            "true",
+            0,
+            -1,
+            1,
+            "true(m,n,...): logical array of true values.",
+            true_fn,
+        ),
+        b(
+            "false",
+            0,
+            -1,
+            1,
+            "false(m,n,...): logical array of false values.",
+            false_fn,
+        ),
+        b(
+            "rand",
+            0,
+            -1,
+            1,
+            "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.",
+            rand,
+        ),
+        b(
+            "randn",
+            0,
+            -1,
+            1,
+            "randn(m,n,...): standard normal random numbers from the session's Philox stream.",
+            randn,
+        ),
+        b(
+            "randi",
+            1,
+            -1,
+            1,
+            "randi(imax, m, n) or randi([imin imax], m, n): random integers.",
+            randi,
+        ),
+        b(
+            "randperm",
+            1,
+            2,
+            1,
+            "randperm(n), randperm(n,k): a random permutation of 1:n.",
+            randperm,
+        ),
+        b(
+            "linspace",
+            2,
+            3,
+            1,
+            "linspace(a, b, n): n (default 100) evenly spaced points from a to b.",
+            linspace,
+        ),
+        b(
+            "logspace",
+            2,
+            3,
+            1,
+            "logspace(a, b, n): n (default 50) points from 10^a to 10^b.",
+            logspace,
+        ),
+        b(
+            "colon",
+            2,
+            3,
+            1,
+            "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.",
+            colon_fn,
+        ),
+        b(
+            "repmat",
+            2,
+            -1,
+            1,
+            "repmat(A, m, n) or repmat(A, [m n ...]): tile an array.",
+            repmat,
+        ),
+        b(
+            "reshape",
+            2,
+            -1,
+            1,
+            "reshape(A, m, n, ...) or reshape(A, sz): same elements, new size ([] infers one size).",
+            reshape,
+        ),
+        b(
+            "cat",
+            1,
+            -1,
+            1,
+            "cat(dim, A, B, ...): concatenate along a dimension.",
+            cat,
+        ),
+        b(
+            "horzcat",
+            0,
+            -1,
+            1,
+            "horzcat(A, B, ...): the same as [A, B, ...].",
+            horzcat,
+        ),
+        b(
+            "vertcat",
+            0,
+            -1,
+            1,
+            "vertcat(A, B, ...): the same as [A; B; ...].",
+            vertcat,
+        ),
         b("magic", 1, 1, 1, "magic(n): a magic square.", magic),
-        b("diag", 1, 2, 1, "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.", diag),
+        b(
+            "diag",
+            1,
+            2,
+            1,
+            "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.",
+            diag,
+        ),
         b("tril", 1, 2, 1, "tril(A, k): lower triangular part.", tril),
         b("triu", 1, 2, 1, "triu(A, k): upper triangular part.", triu),
-        b("meshgrid", 1, 3, 3, "[X, Y] = meshgrid(x, y): 2-D grid coordinates.", meshgrid),
-        b("ndgrid", 1, -1, 8, "[X1, X2, ...] = ndgrid(x1, x2, ...): N-D grid coordinates.", ndgrid),
-        b("pi", 0, -1, 1, "pi: the ratio of a circle's circumference to its diameter.", pi),
-        b("Inf", 0, -1, 1, "Inf: positive infinity (Inf(m,n) for an array).", inf),
+        b(
+            "meshgrid",
+            1,
+            3,
+            3,
+            "[X, Y] = meshgrid(x, y): 2-D grid coordinates.",
+            meshgrid,
+        ),
+        b(
+            "ndgrid",
+            1,
+            -1,
+            8,
+            "[X1, X2, ...] = ndgrid(x1, x2, ...): N-D grid coordinates.",
+            ndgrid,
+        ),
+        b(
+            "pi",
+            0,
+            -1,
+            1,
+            "pi: the ratio of a circle's circumference to its diameter.",
+            pi,
+        ),
+        b(
+            "Inf",
+            0,
+            -1,
+            1,
+            "Inf: positive infinity (Inf(m,n) for an array).",
+            inf,
+        ),
         b("inf", 0, -1, 1, "inf: positive infinity.", inf),
-        b("NaN", 0, -1, 1, "NaN: not a number (NaN(m,n) for an array).", nan),
+        b(
+            "NaN",
+            0,
+            -1,
+            1,
+            "NaN: not a number (NaN(m,n) for an array).",
+            nan,
+        ),
         b("nan", 0, -1, 1, "nan: not a number.", nan),
-        b("eps", 0, -1, 1, "eps, eps(x), eps('single'): floating-point relative accuracy.", eps),
-        b("realmax", 0, 1, 1, "realmax, realmax('single'): largest finite floating-point number.", realmax),
-        b("realmin", 0, 1, 1, "realmin, realmin('single'): smallest normalized floating-point number.", realmin),
-        b("flintmax", 0, 1, 1, "flintmax: largest consecutive integer in floating point (2^53).", flintmax),
-        b("intmax", 0, 1, 1, "intmax(class): largest value of an integer class (default int32).", intmax),
-        b("intmin", 0, 1, 1, "intmin(class): smallest value of an integer class (default int32).", intmin),
+        b(
+            "eps",
+            0,
+            -1,
+            1,
+            "eps, eps(x), eps('single'): floating-point relative accuracy.",
+            eps,
+        ),
+        b(
+            "realmax",
+            0,
+            1,
+            1,
+            "realmax, realmax('single'): largest finite floating-point number.",
+            realmax,
+        ),
+        b(
+            "realmin",
+            0,
+            1,
+            1,
+            "realmin, realmin('single'): smallest normalized floating-point number.",
+            realmin,
+        ),
+        b(
+            "flintmax",
+            0,
+            1,
+            1,
+            "flintmax: largest consecutive integer in floating point (2^53).",
+            flintmax,
+        ),
+        b(
+            "intmax",
+            0,
+            1,
+            1,
+            "intmax(class): largest value of an integer class (default int32).",
+            intmax,
+        ),
+        b(
+            "intmin",
+            0,
+            1,
+            1,
+            "intmin(class): smallest value of an integer class (default int32).",
+            intmin,
+        ),
         b("i", 0, 0, 1, "i: the imaginary unit.", imag_unit),
         b("j", 0, 0, 1, "j: the imaginary unit.", imag_unit),
-        b("fliplr", 1, 1, 1, "fliplr(A): reverse the order of columns.", fliplr),
-        b("flipud", 1, 1, 1, "flipud(A): reverse the order of rows.", flipud),
-        b("flip", 1, 2, 1, "flip(A, dim): reverse the order along a dimension.", flip),
-        b("rot90", 1, 2, 1, "rot90(A, k): rotate by 90 degrees k times counterclockwise.", rot90),
-        b("circshift", 2, 3, 1, "circshift(A, k, dim): shift elements circularly.", circshift),
-        b("permute", 2, 2, 1, "permute(A, order): rearrange dimensions.", permute),
-        b("squeeze", 1, 1, 1, "squeeze(A): remove singleton dimensions.", squeeze),
-        b("transpose", 1, 1, 1, "transpose(A): the same as A.'.", transpose),
-        b("ctranspose", 1, 1, 1, "ctranspose(A): the same as A'.", ctranspose),
+        b(
+            "fliplr",
+            1,
+            1,
+            1,
+            "fliplr(A): reverse the order of columns.",
+            fliplr,
+        ),
+        b(
+            "flipud",
+            1,
+            1,
+            1,
+            "flipud(A): reverse the order of rows.",
+            flipud,
+        ),
+        b(
+            "flip",
+            1,
+            2,
+            1,
+            "flip(A, dim): reverse the order along a dimension.",
+            flip,
+        ),
+        b(
+            "rot90",
+            1,
+            2,
+            1,
+            "rot90(A, k): rotate by 90 degrees k times counterclockwise.",
+            rot90,
+        ),
+        b(
+            "circshift",
+            2,
+            3,
+            1,
+            "circshift(A, k, dim): shift elements circularly.",
+            circshift,
+        ),
+        b(
+            "permute",
+            2,
+            2,
+            1,
+            "permute(A, order): rearrange dimensions.",
+            permute,
+        ),
+        b(
+            "squeeze",
+            1,
+            1,
+            1,
+            "squeeze(A): remove singleton dimensions.",
+            squeeze,
+        ),
+        b(
+            "transpose",
+            1,
+            1,
+            1,
+            "transpose(A): the same as A.'.",
+            transpose,
+        ),
+        b(
+            "ctranspose",
+            1,
+            1,
+            1,
+            "ctranspose(A): the same as A'.",
+            ctranspose,
+        ),
     ]
 }
 
@@ -73,7 +332,10 @@ fn filled(args: &[Value], value: f64, default_class: Class) -> MResult<Value> {
     let mut t = Tensor::new(sa.shape, Data::from_f64(class, vec![value; n]));
     if let Some(p) = &sa.like {
         if p.is_complex() {
-            t = Tensor::new(t.shape.clone(), Data::from_c64(class, t.to_c64().into_owned()));
+            t = Tensor::new(
+                t.shape.clone(),
+                Data::from_c64(class, t.to_c64().into_owned()),
+            );
         }
     }
     Ok(Value::from(t))
@@ -117,7 +379,13 @@ fn random(interp: &mut Interp, a: &[Value], normal: bool) -> MResult<Value> {
     let single = sa.class == Some(Class::Single);
     if let Some(c) = sa.class {
         if !c.is_float() {
-            return Err(MError::new("MATLAB:rand:invalidClass", format!("Random numbers of class {} are not supported; use 'double' or 'single'.", c.name())));
+            return Err(MError::new(
+                "MATLAB:rand:invalidClass",
+                format!(
+                    "Random numbers of class {} are not supported; use 'double' or 'single'.",
+                    c.name()
+                ),
+            ));
         }
     }
     let dist = match (normal, single) {
@@ -127,7 +395,10 @@ fn random(interp: &mut Interp, a: &[Value], normal: bool) -> MResult<Value> {
         (true, true) => Dist::NormalSingle,
     };
     let v = interp.rng.draw(sa.shape.numel(), dist);
-    Ok(Value::from(Tensor::new(sa.shape, Data::from_f64(if single { Class::Single } else { Class::Double }, v))))
+    Ok(Value::from(Tensor::new(
+        sa.shape,
+        Data::from_f64(if single { Class::Single } else { Class::Double }, v),
+    )))
 }
 
 fn rand(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -142,16 +413,27 @@ fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (lo, hi) = match lim.numel() {
         1 => (1.0, lim.get_f64(0)),
         2 => (lim.get_f64(0), lim.get_f64(1)),
-        _ => return Err(bad_arg("randi", "The first input must be imax or [imin imax].")),
+        _ => {
+            return Err(bad_arg(
+                "randi",
+                "The first input must be imax or [imin imax].",
+            ));
+        }
     };
     if hi < lo || lo.fract() != 0.0 || hi.fract() != 0.0 {
-        return Err(bad_arg("randi", "The range [imin imax] must be integers with imin <= imax."));
+        return Err(bad_arg(
+            "randi",
+            "The range [imin imax] must be integers with imin <= imax.",
+        ));
     }
     let sa = size_args(&a[1..])?;
     let class = sa.class.unwrap_or(Class::Double);
     let span = hi - lo + 1.0;
     let u = interp.rng.draw(sa.shape.numel(), Dist::UniformDouble);
-    let v: Vec<f64> = u.iter().map(|x| lo + (x * span).floor().min(span - 1.0)).collect();
+    let v: Vec<f64> = u
+        .iter()
+        .map(|x| lo + (x * span).floor().min(span - 1.0))
+        .collect();
     one(Tensor::new(sa.shape, Data::from_f64(class, v)))
 }
 
@@ -168,23 +450,51 @@ fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let u = interp.rng.draw(n, Dist::UniformDouble);
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_by(|&x, &y| u[x].total_cmp(&u[y]));
-    one(Value::row(idx.iter().take(k).map(|&i| (i + 1) as f64).collect()))
+    one(Value::row(
+        idx.iter().take(k).map(|&i| (i + 1) as f64).collect(),
+    ))
 }
 
 fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
     let n = match a.get(2) {
-        Some(v) => v.scalar_f64()?.floor().max(1.0) as usize,
+        Some(v) => {
+            let n = v.scalar_f64()?.floor();
+            if n.is_nan() || n.is_infinite() {
+                return Err(bad_arg("linspace", "The number of points must be a finite real scalar."));
+            }
+            n.max(0.0) as usize
+        }
         None => 100,
     };
     crate::values::limits::check_count(n, 8)?;
-    if n == 1 {
-        return one(Value::row(vec![y]));
-    }
-    let step = (y - x) / (n - 1) as f64;
-    let mut v: Vec<f64> = (0..n).map(|k| x + k as f64 * step).collect();
-    v[n - 1] = y;
-    one(Value::row(v))
+    let single = a[..2].iter().any(|v| v.num_class() == Some(Class::Single));
+    let v: Vec<f64> = match n {
+        0 => vec![],
+        1 => vec![y],
+        _ => {
+            let n1 = (n - 1) as f64;
+            let d = y - x;
+            let mut v: Vec<f64> = if d.is_infinite() {
+                // opposite-signed extremes overflow their difference
+                (0..n).map(|k| x + (y / n1) * k as f64 - (x / n1) * k as f64).collect()
+            } else {
+                // the first half counts up from x, the second down from y, so symmetric
+                // intervals give symmetric points
+                let step = d / n1;
+                (0..n).map(|k| if k < n / 2 { x + k as f64 * step } else { y - (n - 1 - k) as f64 * step }).collect()
+            };
+            if x == y {
+                v.iter_mut().for_each(|e| *e = x);
+            } else {
+                v[0] = x;
+                v[n - 1] = y;
+            }
+            v
+        }
+    };
+    let len = v.len();
+    one(Tensor::new(Shape::row(len), Data::from_f64(if single { Class::Single } else { Class::Double }, v)))
 }
 
 fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -197,11 +507,17 @@ fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(Value::row(vec![10f64.powf(y)]));
     }
     let step = (y - x) / (n - 1) as f64;
-    one(Value::row((0..n).map(|k| 10f64.powf(x + k as f64 * step)).collect()))
+    one(Value::row(
+        (0..n).map(|k| 10f64.powf(x + k as f64 * step)).collect(),
+    ))
 }
 
 fn colon_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    if a.len() == 2 { one(colon::colon(&a[0], None, &a[1])?) } else { one(colon::colon(&a[0], Some(&a[1]), &a[2])?) }
+    if a.len() == 2 {
+        one(colon::colon(&a[0], None, &a[1])?)
+    } else {
+        one(colon::colon(&a[0], Some(&a[1]), &a[2])?)
+    }
 }
 
 fn int_list(v: &Value) -> MResult<Vec<usize>> {
@@ -210,7 +526,10 @@ fn int_list(v: &Value) -> MResult<Vec<usize>> {
         .iter()
         .map(|&x| {
             if x < 0.0 || x.fract() != 0.0 || x.is_nan() {
-                Err(MError::new("MATLAB:NonIntegerInput", "Size and replication inputs must be nonnegative integers."))
+                Err(MError::new(
+                    "MATLAB:NonIntegerInput",
+                    "Size and replication inputs must be nonnegative integers.",
+                ))
             } else {
                 Ok(x as usize)
             }
@@ -223,10 +542,15 @@ fn repmat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         let r = int_list(&a[1])?;
         if r.len() == 1 { vec![r[0], r[0]] } else { r }
     } else {
-        a[1..].iter().map(|v| int_list(v).map(|l| l.first().copied().unwrap_or(0))).collect::<MResult<_>>()?
+        a[1..]
+            .iter()
+            .map(|v| int_list(v).map(|l| l.first().copied().unwrap_or(0)))
+            .collect::<MResult<_>>()?
     };
     let src = a[0].shape();
-    let out: Vec<usize> = (0..reps.len().max(src.ndims())).map(|d| src.dim(d).saturating_mul(reps.get(d).copied().unwrap_or(1))).collect();
+    let out: Vec<usize> = (0..reps.len().max(src.ndims()))
+        .map(|d| src.dim(d).saturating_mul(reps.get(d).copied().unwrap_or(1)))
+        .collect();
     crate::values::limits::check_dims(&out, 8)?;
     let (pos, shape) = shape_ops::repmat_plan(&src, &reps);
     one(shape_ops::gather_value(&a[0], &pos, shape)?)
@@ -250,7 +574,10 @@ fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let unknown = dims.iter().filter(|d| d.is_none()).count();
     if unknown > 1 {
-        return Err(MError::new("MATLAB:getReshapeDims:unknownDim", "Size can only have one unknown dimension."));
+        return Err(MError::new(
+            "MATLAB:getReshapeDims:unknownDim",
+            "Size can only have one unknown dimension.",
+        ));
     }
     let known: usize = dims.iter().flatten().product();
     let dims: Vec<usize> = if unknown == 1 {
@@ -368,7 +695,14 @@ fn diag_k(a: &[Value]) -> MResult<i64> {
 
 fn zeros_like(t: &Tensor, shape: Shape) -> Tensor {
     let z = Tensor::zeros(t.class(), shape);
-    if t.is_complex() { Tensor::new(z.shape.clone(), Data::from_c64(t.class(), z.to_c64().into_owned())) } else { z }
+    if t.is_complex() {
+        Tensor::new(
+            z.shape.clone(),
+            Data::from_c64(t.class(), z.to_c64().into_owned()),
+        )
+    } else {
+        z
+    }
 }
 
 fn diag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -379,7 +713,11 @@ fn diag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         let m = n + k.unsigned_abs() as usize;
         let dst: Vec<usize> = (0..n)
             .map(|i| {
-                let (r, c) = if k >= 0 { (i, i + k as usize) } else { (i + (-k) as usize, i) };
+                let (r, c) = if k >= 0 {
+                    (i, i + k as usize)
+                } else {
+                    (i + (-k) as usize, i)
+                };
                 r + c * m
             })
             .collect();
@@ -438,7 +776,9 @@ fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
     Ok((0..nd)
         .map(|k| {
             let axis = if swap_xy && k < 2 { 1 - k } else { k };
-            let data: Vec<f64> = (0..n).map(|p| vecs[k][(p / strides[axis]) % dims[axis]]).collect();
+            let data: Vec<f64> = (0..n)
+                .map(|p| vecs[k][(p / strides[axis]) % dims[axis]])
+                .collect();
             Value::from(Tensor::f64(shape.clone(), data))
         })
         .collect())
@@ -461,7 +801,10 @@ fn meshgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 }
 
 fn ndgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let mut vecs: Vec<Vec<f64>> = a.iter().map(|v| v.tensor().map(|t| t.to_f64().into_owned())).collect::<MResult<_>>()?;
+    let mut vecs: Vec<Vec<f64>> = a
+        .iter()
+        .map(|v| v.tensor().map(|t| t.to_f64().into_owned()))
+        .collect::<MResult<_>>()?;
     let nd = nargout.max(1).max(vecs.len());
     while vecs.len() < nd {
         vecs.push(vecs[0].clone());
@@ -473,7 +816,8 @@ fn ndgrid(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn float_class_arg(a: &[Value]) -> MResult<Class> {
     match a.first() {
-        Some(v) if v.is_text() => Class::from_name(&v.text()?).ok_or_else(|| bad_arg("eps", "Expected 'double' or 'single'.")),
+        Some(v) if v.is_text() => Class::from_name(&v.text()?)
+            .ok_or_else(|| bad_arg("eps", "Expected 'double' or 'single'.")),
         Some(v) => Ok(v.num_class().unwrap_or(Class::Double)),
         None => Ok(Class::Double),
     }
@@ -492,7 +836,11 @@ fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                     if !x.is_finite() {
                         f64::NAN
                     } else if single {
-                        let e = if x < f32::MIN_POSITIVE as f64 { -149 } else { (x as f32).log2().floor() as i32 - 23 };
+                        let e = if x < f32::MIN_POSITIVE as f64 {
+                            -149
+                        } else {
+                            (x as f32).log2().floor() as i32 - 23
+                        };
                         2f64.powi(e)
                     } else if x < f64::MIN_POSITIVE {
                         2f64.powi(-1074)
@@ -501,7 +849,10 @@ fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                     }
                 })
                 .collect();
-            return one(Tensor::new(t.shape.clone(), Data::from_f64(if single { Class::Single } else { Class::Double }, r)));
+            return one(Tensor::new(
+                t.shape.clone(),
+                Data::from_f64(if single { Class::Single } else { Class::Double }, r),
+            ));
         }
     }
     match float_class_arg(&a)? {
@@ -518,7 +869,10 @@ fn realmax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn realmin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     match float_class_arg(&a)? {
-        Class::Single => one(Tensor::new(Shape::scalar(), Data::F32(vec![f32::MIN_POSITIVE]))),
+        Class::Single => one(Tensor::new(
+            Shape::scalar(),
+            Data::F32(vec![f32::MIN_POSITIVE]),
+        )),
         _ => one(Value::Num(f64::MIN_POSITIVE)),
     }
 }
@@ -533,10 +887,17 @@ fn int_class_arg(a: &[Value]) -> MResult<Class> {
     match a.first() {
         None => Ok(Class::Int32),
         Some(v) => {
-            let c = if v.is_text() { Class::from_name(&text_arg(v, "intmax")?) } else { v.num_class() };
+            let c = if v.is_text() {
+                Class::from_name(&text_arg(v, "intmax")?)
+            } else {
+                v.num_class()
+            };
             match c {
                 Some(c) if c.is_int() => Ok(c),
-                _ => Err(bad_arg("intmax", "Invalid class name: intmax and intmin take an integer class name.")),
+                _ => Err(bad_arg(
+                    "intmax",
+                    "Invalid class name: intmax and intmin take an integer class name.",
+                )),
             }
         }
     }
@@ -544,11 +905,17 @@ fn int_class_arg(a: &[Value]) -> MResult<Class> {
 
 fn intmax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let c = int_class_arg(&a)?;
-    one(Tensor::new(Shape::scalar(), Data::from_i128(c, std::iter::once(c.int_range().1))))
+    one(Tensor::new(
+        Shape::scalar(),
+        Data::from_i128(c, std::iter::once(c.int_range().1)),
+    ))
 }
 fn intmin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let c = int_class_arg(&a)?;
-    one(Tensor::new(Shape::scalar(), Data::from_i128(c, std::iter::once(c.int_range().0))))
+    one(Tensor::new(
+        Shape::scalar(),
+        Data::from_i128(c, std::iter::once(c.int_range().0)),
+    ))
 }
 
 fn imag_unit(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
@@ -591,8 +958,15 @@ fn rot90(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let shape = a[0].shape();
     let k = a[1].tensor()?;
-    if k.numel() == 0 || k.to_f64().iter().any(|x| x.fract() != 0.0 || !x.is_finite()) {
-        return Err(bad_arg("circshift", "Invalid shift type: the shift must be a vector of integers."));
+    if k.numel() == 0
+        || k.to_f64()
+            .iter()
+            .any(|x| x.fract() != 0.0 || !x.is_finite())
+    {
+        return Err(bad_arg(
+            "circshift",
+            "Invalid shift type: the shift must be a vector of integers.",
+        ));
     }
     let mut shifts = vec![0i64; shape.ndims().max(2)];
     if let Some(dv) = a.get(2) {
@@ -617,16 +991,25 @@ fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn permute(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let order: Vec<usize> = int_list(&a[1])?.into_iter().map(|d| d.saturating_sub(1)).collect();
+    let order: Vec<usize> = int_list(&a[1])?
+        .into_iter()
+        .map(|d| d.saturating_sub(1))
+        .collect();
     let mut seen = vec![false; order.len()];
     for &d in &order {
         if d >= order.len() || seen[d] {
-            return Err(MError::new("MATLAB:permute:badIndex", "ORDER must be a permutation of 1:N for an N-D array."));
+            return Err(MError::new(
+                "MATLAB:permute:badIndex",
+                "ORDER must be a permutation of 1:N for an N-D array.",
+            ));
         }
         seen[d] = true;
     }
     if order.len() < a[0].shape().ndims() {
-        return Err(MError::new("MATLAB:permute:tooFewIndices", "ORDER must have at least N elements for an N-D array."));
+        return Err(MError::new(
+            "MATLAB:permute:tooFewIndices",
+            "ORDER must have at least N elements for an N-D array.",
+        ));
     }
     let (pos, shape) = shape_ops::permute_plan(&a[0].shape(), &order);
     one(shape_ops::gather_value(&a[0], &pos, shape)?)
@@ -651,5 +1034,8 @@ fn transpose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(shape_ops::transpose_value(&a[0])?)
 }
 fn ctranspose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(crate::interp::eval::unary_op(crate::syntax::ast::UnOp::CTranspose, &a[0])?)
+    one(crate::interp::eval::unary_op(
+        crate::syntax::ast::UnOp::CTranspose,
+        &a[0],
+    )?)
 }

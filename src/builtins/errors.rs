@@ -16,22 +16,90 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("error", 1, -1, 0, "error(msg), error(fmt, args...), error(id, fmt, args...): raise an error.", error),
-        b("warning", 0, -1, 1, "warning(msg), warning(id, fmt, ...), warning('off'|'on', id): issue or control warnings.", warning_fn),
-        b("MException", 2, -1, 1, "MException(id, fmt, args...): an exception object (raise it with throw).", mexception),
-        b("rethrow", 1, 1, 0, "rethrow(err): raise a caught error again.", rethrow),
-        b("throw", 1, 1, 0, "throw(err): raise an MException.", rethrow),
-        b("getReport", 1, -1, 1, "getReport(err): the error message as text.", get_report),
-        b("lasterr", 0, 0, 2, "lasterr: the message of the last error.", lasterr),
-        b("lastwarn", 0, 2, 2, "lastwarn: the message of the last warning.", lastwarn),
-        b("assert", 1, -1, 0, "assert(cond, msg, ...): raise an error when cond is false.", assert),
+        b(
+            "error",
+            1,
+            -1,
+            0,
+            "error(msg), error(fmt, args...), error(id, fmt, args...): raise an error.",
+            error,
+        ),
+        b(
+            "warning",
+            0,
+            -1,
+            1,
+            "warning(msg), warning(id, fmt, ...), warning('off'|'on', id): issue or control warnings.",
+            warning_fn,
+        ),
+        b(
+            "MException",
+            2,
+            -1,
+            1,
+            "MException(id, fmt, args...): an exception object (raise it with throw).",
+            mexception,
+        ),
+        b(
+            "rethrow",
+            1,
+            1,
+            0,
+            "rethrow(err): raise a caught error again.",
+            rethrow,
+        ),
+        b(
+            "throw",
+            1,
+            1,
+            0,
+            "throw(err): raise an MException.",
+            rethrow,
+        ),
+        b(
+            "getReport",
+            1,
+            -1,
+            1,
+            "getReport(err): the error message as text.",
+            get_report,
+        ),
+        b(
+            "lasterr",
+            0,
+            0,
+            2,
+            "lasterr: the message of the last error.",
+            lasterr,
+        ),
+        b(
+            "lastwarn",
+            0,
+            2,
+            2,
+            "lastwarn: the message of the last warning.",
+            lastwarn,
+        ),
+        b(
+            "assert",
+            1,
+            -1,
+            0,
+            "assert(cond, msg, ...): raise an error when cond is false.",
+            assert,
+        ),
     ]
 }
 
 fn is_identifier(s: &str) -> bool {
     s.contains(':')
         && !s.contains(char::is_whitespace)
-        && s.split(':').all(|p| !p.is_empty() && p.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        && s.split(':').all(|p| {
+            !p.is_empty()
+                && p.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
 }
 
 /// (identifier, message) from error-style arguments.
@@ -44,13 +112,22 @@ fn id_and_message(a: &[Value]) -> MResult<(String, String)> {
     if a.len() == 1 {
         return Ok((String::new(), first));
     }
-    Ok((String::new(), printf::sprintf(&printf::unescape(&first), &a[1..])?))
+    Ok((
+        String::new(),
+        printf::sprintf(&printf::unescape(&first), &a[1..])?,
+    ))
 }
 
 fn error(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Value::Struct(s) = &a[0] {
-        let msg = s.get(0, "message").and_then(|v| v.text().ok()).unwrap_or_default();
-        let id = s.get(0, "identifier").and_then(|v| v.text().ok()).unwrap_or_default();
+        let msg = s
+            .get(0, "message")
+            .and_then(|v| v.text().ok())
+            .unwrap_or_default();
+        let id = s
+            .get(0, "identifier")
+            .and_then(|v| v.text().ok())
+            .unwrap_or_default();
         if msg.is_empty() {
             return Ok(vec![]);
         }
@@ -91,7 +168,9 @@ fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                 s.set(0, "state", Value::str(state));
                 return one(s);
             }
-            crate::interp::output::write_str(&format!("The state of warning '{id}' is '{state}'.\n"));
+            crate::interp::output::write_str(&format!(
+                "The state of warning '{id}' is '{state}'.\n"
+            ));
             return Ok(vec![]);
         }
         _ => {}
@@ -105,7 +184,11 @@ fn mexception(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let id = text_arg(&a[0], "MException")?;
     let fmt = printf::unescape(&text_arg(&a[1], "MException")?);
     let msg = printf::sprintf(&fmt, &a[2..])?;
-    one(Value::Object(Rc::new(Object::MException(ExceptionData { identifier: id, message: msg, stack: vec![] }))))
+    one(Value::Object(Rc::new(Object::MException(ExceptionData {
+        identifier: id,
+        message: msg,
+        stack: vec![],
+    }))))
 }
 
 fn rethrow(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -115,11 +198,20 @@ fn rethrow(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             _ => Err(bad_arg("rethrow", "Input must be an MException object.")),
         },
         Value::Struct(s) => {
-            let msg = s.get(0, "message").and_then(|v| v.text().ok()).unwrap_or_default();
-            let id = s.get(0, "identifier").and_then(|v| v.text().ok()).unwrap_or_default();
+            let msg = s
+                .get(0, "message")
+                .and_then(|v| v.text().ok())
+                .unwrap_or_default();
+            let id = s
+                .get(0, "identifier")
+                .and_then(|v| v.text().ok())
+                .unwrap_or_default();
             Err(MError::new(id, msg))
         }
-        _ => Err(bad_arg("rethrow", "Input must be an MException object or an error struct.")),
+        _ => Err(bad_arg(
+            "rethrow",
+            "Input must be an MException object or an error struct.",
+        )),
     }
 }
 
@@ -170,5 +262,12 @@ fn assert(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return Err(MError::new("MATLAB:assertion:failed", "Assertion failed."));
     }
     let (id, msg) = id_and_message(&a[1..])?;
-    Err(MError::new(if id.is_empty() { "MATLAB:assertion:failed".to_string() } else { id }, msg))
+    Err(MError::new(
+        if id.is_empty() {
+            "MATLAB:assertion:failed".to_string()
+        } else {
+            id
+        },
+        msg,
+    ))
 }

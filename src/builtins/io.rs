@@ -19,20 +19,97 @@ type R = MResult<Vec<Value>>;
 pub fn table() -> Vec<Builtin> {
     let mut t = vec![
         b("disp", 1, 1, 0, "disp(X): print X without its name.", disp),
-        b("display", 1, 2, 0, "display(X): print X with its name, as an unterminated statement does.", display),
-        b("fprintf", 0, -1, 1, "fprintf(format, A, ...), fprintf(fid, format, ...): formatted output (fid 1: standard output, 2: standard error).", fprintf),
-        b("sprintf", 1, -1, 1, "sprintf(format, A, ...): formatted text.", sprintf),
-        b("num2str", 1, 2, 1, "num2str(X), num2str(X, precision), num2str(X, format): numbers as text.", num2str),
-        b("mat2str", 1, 2, 1, "mat2str(A, precision): MATLAB syntax that recreates A.", mat2str),
-        b("int2str", 1, 1, 1, "int2str(X): rounded numbers as text.", int2str),
-        b("format", 0, 2, 0, "format short|long|shortE|longE|shortG|longG|bank|rat|hex|+|compact|loose: set the display format.", format),
-        b("tic", 0, 0, 1, "tic: start a stopwatch timer (t = tic returns its id).", tic),
-        b("toc", 0, 1, 1, "toc, toc(t): seconds since tic (printed when not assigned).", toc),
+        b(
+            "display",
+            1,
+            2,
+            0,
+            "display(X): print X with its name, as an unterminated statement does.",
+            display,
+        ),
+        b(
+            "fprintf",
+            0,
+            -1,
+            1,
+            "fprintf(format, A, ...), fprintf(fid, format, ...): formatted output (fid 1: standard output, 2: standard error).",
+            fprintf,
+        ),
+        b(
+            "sprintf",
+            1,
+            -1,
+            1,
+            "sprintf(format, A, ...): formatted text.",
+            sprintf,
+        ),
+        b(
+            "num2str",
+            1,
+            2,
+            1,
+            "num2str(X), num2str(X, precision), num2str(X, format): numbers as text.",
+            num2str,
+        ),
+        b(
+            "mat2str",
+            1,
+            2,
+            1,
+            "mat2str(A, precision): MATLAB syntax that recreates A.",
+            mat2str,
+        ),
+        b(
+            "int2str",
+            1,
+            1,
+            1,
+            "int2str(X): rounded numbers as text.",
+            int2str,
+        ),
+        b(
+            "format",
+            0,
+            2,
+            0,
+            "format short|long|shortE|longE|shortG|longG|bank|rat|hex|+|compact|loose: set the display format.",
+            format,
+        ),
+        b(
+            "tic",
+            0,
+            0,
+            1,
+            "tic: start a stopwatch timer (t = tic returns its id).",
+            tic,
+        ),
+        b(
+            "toc",
+            0,
+            1,
+            1,
+            "toc, toc(t): seconds since tic (printed when not assigned).",
+            toc,
+        ),
         b("clc", 0, 0, 0, "clc: clear the command window.", clc),
         b("pause", 0, 1, 0, "pause(n): wait n seconds.", pause),
-        b("more", 0, 1, 0, "more on|off: paging is always off here.", noop),
+        b(
+            "more",
+            0,
+            1,
+            0,
+            "more on|off: paging is always off here.",
+            noop,
+        ),
         b("beep", 0, 1, 0, "beep: ring the terminal bell.", noop),
-        b("drawnow", 0, -1, 0, "drawnow: no effect (no graphics).", noop),
+        b(
+            "drawnow",
+            0,
+            -1,
+            0,
+            "drawnow: no effect (no graphics).",
+            noop,
+        ),
     ];
     for name in PLOT_FUNCTIONS {
         t.push(b(name, 0, -1, 1, "Graphics are not available yet: the call prints a notice once and the script continues.", plot_notice));
@@ -41,8 +118,30 @@ pub fn table() -> Vec<Builtin> {
 }
 
 const PLOT_FUNCTIONS: [&str; 24] = [
-    "figure", "plot", "hold", "xlabel", "ylabel", "zlabel", "title", "legend", "grid", "axis", "subplot", "close",
-    "surf", "mesh", "scatter", "bar", "histogram", "colorbar", "colormap", "plot3", "semilogx", "semilogy", "loglog", "print",
+    "figure",
+    "plot",
+    "hold",
+    "xlabel",
+    "ylabel",
+    "zlabel",
+    "title",
+    "legend",
+    "grid",
+    "axis",
+    "subplot",
+    "close",
+    "surf",
+    "mesh",
+    "scatter",
+    "bar",
+    "histogram",
+    "colorbar",
+    "colormap",
+    "plot3",
+    "semilogx",
+    "semilogy",
+    "loglog",
+    "print",
 ];
 
 thread_local! {
@@ -78,7 +177,10 @@ fn format_text(a: &[Value], name: &str) -> MResult<String> {
     match a.first() {
         Some(v) if v.is_text() => Ok(printf::unescape(&v.text()?)),
         Some(Value::Tensor(t)) if t.class() == Class::Char => Ok(printf::unescape(&t.to_text())),
-        Some(_) => Err(MError::new(format!("MATLAB:{name}:invalidFormat"), "The format must be a character vector or string scalar.")),
+        Some(_) => Err(MError::new(
+            format!("MATLAB:{name}:invalidFormat"),
+            "The format must be a character vector or string scalar.",
+        )),
         None => Err(super::bad_arg(name, "Not enough input arguments.")),
     }
 }
@@ -88,16 +190,30 @@ fn fprintf(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         return Err(crate::interp::error::errors::not_enough_inputs("fprintf"));
     }
     // a leading number is a file identifier
-    let (fid, rest) = if a[0].is_numeric_like() && !a[0].is_char() { (a[0].scalar_f64()?, &a[1..]) } else { (1.0, &a[..]) };
+    let (fid, rest) = if a[0].is_numeric_like() && !a[0].is_char() {
+        (a[0].scalar_f64()?, &a[1..])
+    } else {
+        (1.0, &a[..])
+    };
     if rest.is_empty() {
-        return Err(bad_arg("fprintf", "Not enough input arguments: a format is required."));
+        return Err(bad_arg(
+            "fprintf",
+            "Not enough input arguments: a format is required.",
+        ));
     }
     let fmt = format_text(rest, "fprintf")?;
     let text = printf::sprintf(&fmt, &rest[1..])?;
     match fid as i64 {
         1 => output::write_str(&text),
         2 => output::write_err(&text),
-        _ => return Err(MError::new("MATLAB:fprintf:invalidFid", format!("Invalid file identifier {fid}. Use fopen to generate a valid file identifier."))),
+        _ => {
+            return Err(MError::new(
+                "MATLAB:fprintf:invalidFid",
+                format!(
+                    "Invalid file identifier {fid}. Use fopen to generate a valid file identifier."
+                ),
+            ));
+        }
     }
     if nargout > 0 {
         return one(Value::Num(text.len() as f64));
@@ -114,33 +230,51 @@ fn sprintf(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::str(&text))
 }
 
-/// The column format num2str uses for a matrix of numbers (Octave's algorithm, which MATLAB
-/// matches for the common cases).
-fn num2str_matrix(t: &Tensor) -> Vec<String> {
-    let x = t.to_f64();
+/// Rows of text printed with one format per row (the format repeated per column), trimmed
+/// of the blank columns common to all rows, as num2str lays out a matrix.
+fn rows_with_format(t: &Tensor, fmt: &str, repeat: bool) -> MResult<Vec<String>> {
     let (r, c) = (t.shape.rows(), t.shape.cols());
+    let row_fmt = if repeat { format!("{}", fmt.repeat(c).trim_end()) } else { fmt.to_string() };
+    let mut rows = Vec::with_capacity(r);
+    for i in 0..r {
+        let vals: Vec<Value> = (0..c)
+            .map(|j| match &t.data {
+                Data::I64(v) => Value::from(Tensor::new(Shape::scalar(), Data::I64(vec![v[i + j * r]]))),
+                Data::U64(v) => Value::from(Tensor::new(Shape::scalar(), Data::U64(vec![v[i + j * r]]))),
+                _ => Value::Num(t.get_f64(i + j * r)),
+            })
+            .collect();
+        rows.push(printf::sprintf(&row_fmt, &vals)?);
+    }
+    Ok(trim_common(rows))
+}
+
+/// Removes the leading blank columns common to all rows, and trailing blanks (strtrim of a
+/// char matrix).
+fn trim_common(rows: Vec<String>) -> Vec<String> {
+    let rows: Vec<String> = rows.into_iter().map(|s| s.trim_end().to_string()).collect();
+    let lead = rows.iter().filter(|s| !s.is_empty()).map(|s| s.len() - s.trim_start().len()).min().unwrap_or(0);
+    rows.into_iter().map(|s| s.get(lead..).unwrap_or("").to_string()).collect()
+}
+
+/// The format num2str picks for a real array: integers as `%Nd` sized by the largest
+/// magnitude, other values as `%N.Pg` with at least 5 significant digits.
+fn num2str_format(t: &Tensor) -> String {
+    let x = t.to_f64();
     let finite: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
     let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let neg = x.iter().any(|v| *v < 0.0);
-    let all_int = finite.iter().all(|v| v.fract() == 0.0) || t.class().is_int() || t.class() == Class::Logical;
-    let fmt = if all_int {
-        let digits = if max == 0.0 { 1 } else { max.log10().floor() as usize + 1 };
-        let digits = digits.max(if x.iter().any(|v| !v.is_finite()) { 3 } else { 0 });
-        format!("%{}d", digits + 2 + neg as usize)
+    let mut ndgt = if max == 0.0 { 0 } else { max.log10().floor() as i64 };
+    let integral = finite.iter().all(|v| v.fract() == 0.0);
+    if ndgt > 15 || !integral {
+        ndgt = (ndgt + 5).clamp(5, 16);
+        format!("%{}.{}g", ndgt + 7, ndgt)
     } else {
-        let ndgt = if max == 0.0 { 0 } else { max.log10().floor() as i64 };
-        let ndgt = (ndgt + 5).clamp(5, 16) as usize;
-        format!("%{}.{}g", ndgt + 7 + neg as usize, ndgt)
-    };
-    let rows: Vec<String> = (0..r)
-        .map(|i| {
-            let vals: Vec<Value> = (0..c).map(|j| Value::Num(x[i + j * r])).collect();
-            printf::sprintf(&fmt.repeat(c), &vals).unwrap_or_default().trim_end().to_string()
-        })
-        .collect();
-    // remove the leading blank columns common to every row
-    let lead = rows.iter().map(|s| s.len() - s.trim_start().len()).min().unwrap_or(0);
-    rows.into_iter().map(|s| s[lead..].to_string()).collect()
+        ndgt += 3;
+        if finite.len() < x.len() {
+            ndgt = ndgt.max(5);
+        }
+        if t.class().is_float() { format!("%{ndgt}.0f") } else { format!("%{ndgt}d") }
+    }
 }
 
 pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
@@ -151,64 +285,68 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
         return Err(MError::new("MATLAB:num2str:nonNumericInput", "Input must be numeric, logical or char."));
     }
     let t = v.tensor()?;
-    if let Some(a) = arg {
-        if a.is_text() {
-            let fmt = printf::unescape(&a.text()?);
-            let (r, c) = (t.shape.rows(), t.shape.cols());
-            let x = t.to_f64();
-            let rows: Vec<String> = (0..r)
-                .map(|i| {
-                    let vals: Vec<Value> = (0..c).map(|j| Value::Num(x[i + j * r])).collect();
-                    printf::sprintf(&fmt, &vals).unwrap_or_default()
-                })
-                .collect();
-            return Ok(super::types::char_matrix(&rows));
-        }
-        let p = a.scalar_f64()? as usize;
-        let rows: Vec<String> = if t.numel() == 1 {
-            vec![if t.is_complex() {
-                let z = t.get_c64(0);
-                format!("{}{}{}i", printf::format_g(z.re, p, false), if z.im < 0.0 { "-" } else { "+" }, printf::format_g(z.im.abs(), p, false))
-            } else {
-                printf::format_g(t.get_f64(0), p, false)
-            }]
-        } else {
-            let x = t.to_f64();
-            let (r, c) = (t.shape.rows(), t.shape.cols());
-            let w = p + 7;
-            (0..r)
-                .map(|i| (0..c).map(|j| format!("{:>w$}", printf::format_g(x[i + j * r], p, false))).collect::<String>().trim().to_string())
-                .collect()
-        };
-        return Ok(super::types::char_matrix(&rows));
-    }
     if t.numel() == 0 {
         return Ok(Value::str(""));
     }
+    let t = if t.shape.ndims() > 2 {
+        // N-d arrays print their pages side by side
+        let (r, c) = (t.shape.rows(), t.shape.cols());
+        Tensor::new(Shape::matrix(r, c), t.data.clone())
+    } else {
+        t.into_owned()
+    };
     if t.is_complex() {
-        let parts: Vec<String> = (0..t.numel())
+        let z = t.to_c64();
+        let (r, c) = (t.shape.rows(), t.shape.cols());
+        let prec = match arg {
+            Some(a) if !a.is_text() => Some(a.scalar_f64()? as usize),
+            _ => None,
+        };
+        let rows: Vec<String> = (0..r)
             .map(|i| {
-                let z = t.get_c64(i);
-                let re = scalar_text(z.re);
-                let im = scalar_text(z.im.abs());
-                format!("{re}{}{im}i", if z.im < 0.0 || (z.im == 0.0 && z.im.is_sign_negative()) { "-" } else { "+" })
+                (0..c)
+                    .map(|j| {
+                        let w = z[i + j * r];
+                        let part = |x: f64| match prec {
+                            Some(p) => printf::format_g(x, p, false),
+                            None => scalar_text(x),
+                        };
+                        let im = part(w.im.abs());
+                        format!("{}{}{im}i", part(w.re), if w.im < 0.0 || (w.im == 0.0 && w.im.is_sign_negative()) { "-" } else { "+" })
+                    })
+                    .collect::<Vec<_>>()
+                    .join("  ")
             })
             .collect();
-        return Ok(Value::str(&parts.join("  ")));
+        return Ok(super::types::char_matrix(&rows));
     }
-    if t.numel() == 1 {
-        let x = t.get_f64(0);
-        return Ok(Value::str(&if t.class().is_int() {
-            match &t.data {
-                Data::I64(v) => v[0].to_string(),
-                Data::U64(v) => v[0].to_string(),
-                _ => format!("{}", x as i64),
+    let rows = match arg {
+        Some(a) if a.is_text() => rows_with_format(&t, &printf::unescape(&a.text()?), false)?,
+        Some(a) => {
+            let p = a.scalar_f64()?;
+            if p < 0.0 || p.fract() != 0.0 {
+                return Err(MError::new("MATLAB:num2str:invalidPrecision", "Precision must be a scalar integer >= 0."));
             }
-        } else {
-            scalar_text(x)
-        }));
+            let p = (p as usize).min(340);
+            let fmt = if t.class().is_float() { format!("%{}.{}g", p + 7, p) } else { format!("%{p}d") };
+            rows_with_format(&t, &fmt, true)?
+        }
+        None => {
+            if t.numel() == 1 && t.class().is_int() {
+                vec![match &t.data {
+                    Data::I64(v) => v[0].to_string(),
+                    Data::U64(v) => v[0].to_string(),
+                    _ => format!("{}", t.get_f64(0) as i64),
+                }]
+            } else {
+                rows_with_format(&t, &num2str_format(&t), true)?
+            }
+        }
+    };
+    if rows.len() == 1 {
+        return Ok(Value::str(&rows[0]));
     }
-    Ok(super::types::char_matrix(&num2str_matrix(&t)))
+    Ok(super::types::char_matrix(&rows))
 }
 
 /// num2str of one real number.
@@ -219,7 +357,11 @@ pub fn scalar_text(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format!("{}", x as i64);
     }
-    let ndgt = if x == 0.0 { 0 } else { x.abs().log10().floor() as i64 };
+    let ndgt = if x == 0.0 {
+        0
+    } else {
+        x.abs().log10().floor() as i64
+    };
     let p = (ndgt + 5).clamp(5, 16) as usize;
     printf::format_g(x, p, false)
 }
@@ -252,8 +394,15 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if v.is_char() {
         let t = v.tensor()?;
         let rows = super::types::char_rows(&t);
-        let q: Vec<String> = rows.iter().map(|r| format!("'{}'", r.replace('\'', "''"))).collect();
-        return one(Value::str(&if q.len() == 1 { q[0].clone() } else { format!("[{}]", q.join(";")) }));
+        let q: Vec<String> = rows
+            .iter()
+            .map(|r| format!("'{}'", r.replace('\'', "''")))
+            .collect();
+        return one(Value::str(&if q.len() == 1 {
+            q[0].clone()
+        } else {
+            format!("[{}]", q.join(";"))
+        }));
     }
     let t = v.tensor()?;
     if t.shape.ndims() > 2 {
@@ -261,7 +410,11 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let elem = |i: usize| -> String {
         if t.class() == Class::Logical {
-            return if t.nonzero(i) { "true".into() } else { "false".into() };
+            return if t.nonzero(i) {
+                "true".into()
+            } else {
+                "false".into()
+            };
         }
         if t.is_complex() {
             let z = t.get_c64(i);
@@ -275,10 +428,26 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let text = if t.numel() == 1 {
         elem(0)
     } else {
-        let rows: Vec<String> = (0..r).map(|i| (0..c).map(|j| elem(i + j * r)).collect::<Vec<_>>().join(" ")).collect();
-        if t.numel() == 0 { format!("zeros({r},{c})") } else { format!("[{}]", rows.join(";")) }
+        let rows: Vec<String> = (0..r)
+            .map(|i| {
+                (0..c)
+                    .map(|j| elem(i + j * r))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        if t.numel() == 0 {
+            format!("zeros({r},{c})")
+        } else {
+            format!("[{}]", rows.join(";"))
+        }
     };
-    let text = if matches!(t.class(), Class::Double | Class::Logical | Class::Char) || t.numel() == 0 { text } else { format!("{}({text})", t.class().name()) };
+    let text =
+        if matches!(t.class(), Class::Double | Class::Logical | Class::Char) || t.numel() == 0 {
+            text
+        } else {
+            format!("{}({text})", t.class().name())
+        };
     one(Value::str(&text))
 }
 
@@ -287,14 +456,20 @@ fn format(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         i.format = crate::display::Format::default();
         return Ok(vec![]);
     }
-    let words: Vec<String> = a.iter().map(|v| text_arg(v, "format")).collect::<MResult<_>>()?;
+    let words: Vec<String> = a
+        .iter()
+        .map(|v| text_arg(v, "format"))
+        .collect::<MResult<_>>()?;
     let joined = words.join("");
     let mut f = i.format;
     if f.set(&joined) || words.iter().all(|w| f.set(w)) {
         i.format = f;
         return Ok(vec![]);
     }
-    Err(MError::new("MATLAB:format:UnknownFormat", format!("Unknown display format '{}'.", words.join(" "))))
+    Err(MError::new(
+        "MATLAB:format:UnknownFormat",
+        format!("Unknown display format '{}'.", words.join(" ")),
+    ))
 }
 
 thread_local! {
@@ -324,7 +499,12 @@ fn toc(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         None => match i.tic {
             Some(t) => t.elapsed().as_secs_f64(),
-            None => return Err(MError::new("MATLAB:toc:callTicFirst", "You must call TIC without an output argument before calling TOC without an input argument.")),
+            None => {
+                return Err(MError::new(
+                    "MATLAB:toc:callTicFirst",
+                    "You must call TIC without an output argument before calling TOC without an input argument.",
+                ));
+            }
         },
     };
     if nargout == 0 {
@@ -351,7 +531,10 @@ fn pause(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             let end = Instant::now() + std::time::Duration::from_secs_f64(s);
             while Instant::now() < end {
                 i.check_interrupt()?;
-                std::thread::sleep(std::time::Duration::from_millis(10).min(end.saturating_duration_since(Instant::now())));
+                std::thread::sleep(
+                    std::time::Duration::from_millis(10)
+                        .min(end.saturating_duration_since(Instant::now())),
+                );
             }
         }
     }

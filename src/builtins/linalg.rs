@@ -18,25 +18,144 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("det", 1, 1, 1, "det(A): determinant of a square matrix.", det),
-        b("inv", 1, 1, 1, "inv(A): matrix inverse (warns when singular).", inv),
-        b("rank", 1, 2, 1, "rank(A, tol): number of singular values above the tolerance.", rank),
-        b("eig", 1, 2, 2, "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.", eig),
-        b("svd", 1, 2, 3, "svd(A), [U, S, V] = svd(A): singular value decomposition.", svd),
+        b(
+            "det",
+            1,
+            1,
+            1,
+            "det(A): determinant of a square matrix.",
+            det,
+        ),
+        b(
+            "inv",
+            1,
+            1,
+            1,
+            "inv(A): matrix inverse (warns when singular).",
+            inv,
+        ),
+        b(
+            "rank",
+            1,
+            2,
+            1,
+            "rank(A, tol): number of singular values above the tolerance.",
+            rank,
+        ),
+        b(
+            "eig",
+            1,
+            2,
+            2,
+            "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.",
+            eig,
+        ),
+        b(
+            "svd",
+            1,
+            2,
+            3,
+            "svd(A), [U, S, V] = svd(A): singular value decomposition.",
+            svd,
+        ),
         b("qr", 1, 2, 2, "[Q, R] = qr(A): QR decomposition.", qr),
-        b("lu", 1, 1, 3, "[L, U, P] = lu(A): LU decomposition with partial pivoting.", lu),
-        b("chol", 1, 1, 1, "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).", chol),
-        b("pinv", 1, 1, 1, "pinv(A): Moore-Penrose pseudoinverse.", pinv),
+        b(
+            "lu",
+            1,
+            1,
+            3,
+            "[L, U, P] = lu(A): LU decomposition with partial pivoting.",
+            lu,
+        ),
+        b(
+            "chol",
+            1,
+            1,
+            1,
+            "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).",
+            chol,
+        ),
+        b(
+            "pinv",
+            1,
+            1,
+            1,
+            "pinv(A): Moore-Penrose pseudoinverse.",
+            pinv,
+        ),
         b("cond", 1, 1, 1, "cond(A): 2-norm condition number.", cond),
-        b("roots", 1, 1, 1, "roots(p): roots of the polynomial with coefficients p.", roots),
-        b("polyval", 2, 2, 1, "polyval(p, x): value of the polynomial p at x.", polyval),
-        b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
-        b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
-        b("trapz", 1, 2, 1, "trapz(y) or trapz(x, y): trapezoidal integration.", trapz),
-        b("istriu", 1, 1, 1, "istriu(A): true if A is upper triangular.", istriu),
-        b("istril", 1, 1, 1, "istril(A): true if A is lower triangular.", istril),
-        b("isdiag", 1, 1, 1, "isdiag(A): true if A is diagonal.", isdiag),
-        b("issymmetric", 1, 1, 1, "issymmetric(A): true if A equals its transpose.", issymmetric),
+        b(
+            "roots",
+            1,
+            1,
+            1,
+            "roots(p): roots of the polynomial with coefficients p.",
+            roots,
+        ),
+        b(
+            "polyval",
+            2,
+            2,
+            1,
+            "polyval(p, x): value of the polynomial p at x.",
+            polyval,
+        ),
+        b(
+            "polyfit",
+            3,
+            3,
+            1,
+            "polyfit(x, y, n): least-squares polynomial coefficients of degree n.",
+            polyfit,
+        ),
+        b(
+            "conv",
+            2,
+            2,
+            1,
+            "conv(u, v): convolution (polynomial multiplication).",
+            conv,
+        ),
+        b(
+            "trapz",
+            1,
+            2,
+            1,
+            "trapz(y) or trapz(x, y): trapezoidal integration.",
+            trapz,
+        ),
+        b(
+            "istriu",
+            1,
+            1,
+            1,
+            "istriu(A): true if A is upper triangular.",
+            istriu,
+        ),
+        b(
+            "istril",
+            1,
+            1,
+            1,
+            "istril(A): true if A is lower triangular.",
+            istril,
+        ),
+        b(
+            "isdiag",
+            1,
+            1,
+            1,
+            "isdiag(A): true if A is diagonal.",
+            isdiag,
+        ),
+        b(
+            "issymmetric",
+            1,
+            1,
+            1,
+            "issymmetric(A): true if A equals its transpose.",
+            issymmetric,
+        ),
     ]
 }
 
@@ -64,7 +183,11 @@ fn inv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn singular_values(t: &Tensor) -> MResult<Vec<f64>> {
-    let r = if t.is_complex() { to_cmat(t).singular_values() } else { to_mat(t).singular_values() };
+    let r = if t.is_complex() {
+        to_cmat(t).singular_values()
+    } else {
+        to_mat(t).singular_values()
+    };
     r.map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))
 }
 
@@ -76,7 +199,11 @@ fn rank(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = singular_values(&t)?;
     let tol = match a.get(1) {
         Some(v) => v.scalar_f64()?,
-        None => t.shape.rows().max(t.shape.cols()) as f64 * s.first().copied().unwrap_or(0.0) * f64::EPSILON,
+        None => {
+            t.shape.rows().max(t.shape.cols()) as f64
+                * s.first().copied().unwrap_or(0.0)
+                * f64::EPSILON
+        }
     };
     one(Value::Num(s.iter().filter(|&&x| x > tol).count() as f64))
 }
@@ -94,9 +221,16 @@ fn is_symmetric(t: &Tensor) -> bool {
 fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let t = a[0].tensor()?;
     let n = square(&t)?;
-    let fail = || MError::new("MATLAB:eig:noConvergence", "Eigenvalue computation did not converge.");
+    let fail = || {
+        MError::new(
+            "MATLAB:eig:noConvergence",
+            "Eigenvalue computation did not converge.",
+        )
+    };
     if is_symmetric(&t) && !t.is_complex() {
-        let e = to_mat(&t).self_adjoint_eigen(faer::Side::Lower).map_err(|_| fail())?;
+        let e = to_mat(&t)
+            .self_adjoint_eigen(faer::Side::Lower)
+            .map_err(|_| fail())?;
         let vals: Vec<f64> = (0..n).map(|i| e.S().column_vector()[i]).collect();
         if nargout < 2 {
             return one(Value::col(vals));
@@ -106,17 +240,29 @@ fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         for i in 0..n {
             d[i + i * n] = vals[i];
         }
-        return Ok(vec![Value::from(v), Value::from(Tensor::f64(Shape::matrix(n, n), d))]);
+        return Ok(vec![
+            Value::from(v),
+            Value::from(Tensor::f64(Shape::matrix(n, n), d)),
+        ]);
     }
     let (vals, vecs): (Vec<Complex64>, Option<Mat<Complex64>>) = if t.is_complex() {
         let e = to_cmat(&t).eigen().map_err(|_| fail())?;
-        ((0..n).map(|i| e.S().column_vector()[i]).collect(), Some(e.U().to_owned()))
+        (
+            (0..n).map(|i| e.S().column_vector()[i]).collect(),
+            Some(e.U().to_owned()),
+        )
     } else {
         let e = to_mat(&t).eigen().map_err(|_| fail())?;
-        ((0..n).map(|i| e.S().column_vector()[i]).collect(), Some(e.U().to_owned()))
+        (
+            (0..n).map(|i| e.S().column_vector()[i]).collect(),
+            Some(e.U().to_owned()),
+        )
     };
     let col = |v: Vec<Complex64>| {
-        crate::values::ops::elementwise::demote_complex(Tensor::new(Shape::col(v.len()), Data::C64(v)))
+        crate::values::ops::elementwise::demote_complex(Tensor::new(
+            Shape::col(v.len()),
+            Data::C64(v),
+        ))
     };
     if nargout < 2 {
         return one(col(vals));
@@ -125,7 +271,10 @@ fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     for i in 0..n {
         d[i + i * n] = vals[i];
     }
-    let dm = crate::values::ops::elementwise::demote_complex(Tensor::new(Shape::matrix(n, n), Data::C64(d)));
+    let dm = crate::values::ops::elementwise::demote_complex(Tensor::new(
+        Shape::matrix(n, n),
+        Data::C64(d),
+    ));
     let vm = from_cmat(&vecs.unwrap_or_else(|| Mat::zeros(n, n)), Class::Double);
     Ok(vec![Value::from(vm), Value::from(dm)])
 }
@@ -137,7 +286,8 @@ fn svd(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let econ = a.len() > 1;
     let m = to_mat(&t);
-    let s = if econ { m.thin_svd() } else { m.svd() }.map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
+    let s = if econ { m.thin_svd() } else { m.svd() }
+        .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
     let (r, c) = (t.shape.rows(), t.shape.cols());
     let k = s.S().column_vector().nrows();
     let (sr, sc) = if econ { (k, k) } else { (r, c) };
@@ -175,8 +325,15 @@ fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if nargout < 2 {
         return one(from_mat(&rfull, Class::Double));
     }
-    let qm = if econ { q.compute_thin_Q() } else { q.compute_Q() };
-    Ok(vec![Value::from(from_mat(&qm, Class::Double)), Value::from(from_mat(&rfull, Class::Double))])
+    let qm = if econ {
+        q.compute_thin_Q()
+    } else {
+        q.compute_Q()
+    };
+    Ok(vec![
+        Value::from(from_mat(&qm, Class::Double)),
+        Value::from(from_mat(&rfull, Class::Double)),
+    ])
 }
 
 fn lu(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
@@ -196,7 +353,10 @@ fn lu(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         2 => {
             // L is returned permuted so that L*U = A
             let pl = p.transpose().to_owned() * &l;
-            Ok(vec![Value::from(from_mat(&pl, Class::Double)), Value::from(from_mat(&u, Class::Double))])
+            Ok(vec![
+                Value::from(from_mat(&pl, Class::Double)),
+                Value::from(from_mat(&u, Class::Double)),
+            ])
         }
         _ => Ok(vec![
             Value::from(from_mat(&l, Class::Double)),
@@ -218,13 +378,18 @@ fn chol(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn pinv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    let s = to_mat(&t).svd().map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
+    let s = to_mat(&t)
+        .svd()
+        .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
     one(from_mat(&s.pseudoinverse(), Class::Double))
 }
 
 fn cond(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = singular_values(&*a[0].tensor()?)?;
-    let (mx, mn) = (s.first().copied().unwrap_or(0.0), s.last().copied().unwrap_or(0.0));
+    let (mx, mn) = (
+        s.first().copied().unwrap_or(0.0),
+        s.last().copied().unwrap_or(0.0),
+    );
     one(Value::Num(if mn == 0.0 { f64::INFINITY } else { mx / mn }))
 }
 
@@ -248,7 +413,12 @@ fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         for i in 1..n {
             comp[(i, i - 1)] = 1.0;
         }
-        let e = comp.eigenvalues().map_err(|_| MError::new("MATLAB:roots:noConvergence", "Root finding did not converge."))?;
+        let e = comp.eigenvalues().map_err(|_| {
+            MError::new(
+                "MATLAB:roots:noConvergence",
+                "Root finding did not converge.",
+            )
+        })?;
         out.extend(e);
     }
     out.extend(std::iter::repeat_n(Complex64::new(0.0, 0.0), zeros));
@@ -259,7 +429,11 @@ fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn polyval(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let p = a[0].tensor()?.to_f64().into_owned();
     let x = a[1].tensor()?;
-    let r: Vec<f64> = x.to_f64().iter().map(|&v| p.iter().fold(0.0, |acc, &c| acc * v + c)).collect();
+    let r: Vec<f64> = x
+        .to_f64()
+        .iter()
+        .map(|&v| p.iter().fold(0.0, |acc, &c| acc * v + c))
+        .collect();
     one(Tensor::f64(x.shape.clone(), r))
 }
 
@@ -296,13 +470,20 @@ fn conv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
     }
     let n = out.len();
-    let shape = if u.shape.is_col() && v.shape.is_col() || u.shape.is_col() && v.numel() == 1 { Shape::col(n) } else { Shape::row(n) };
+    let shape = if u.shape.is_col() && v.shape.is_col() || u.shape.is_col() && v.numel() == 1 {
+        Shape::col(n)
+    } else {
+        Shape::row(n)
+    };
     one(Tensor::f64(shape, out))
 }
 
 fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = if a.len() == 2 {
-        (Some(a[0].tensor()?.to_f64().into_owned()), a[1].tensor()?.to_f64().into_owned())
+        (
+            Some(a[0].tensor()?.to_f64().into_owned()),
+            a[1].tensor()?.to_f64().into_owned(),
+        )
     } else {
         (None, a[0].tensor()?.to_f64().into_owned())
     };
@@ -337,5 +518,7 @@ fn isdiag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn issymmetric(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    one(Value::Bool(t.shape.ndims() == 2 && t.shape.rows() == t.shape.cols() && is_symmetric(&t)))
+    one(Value::Bool(
+        t.shape.ndims() == 2 && t.shape.rows() == t.shape.cols() && is_symmetric(&t),
+    ))
 }

@@ -60,13 +60,55 @@ matrix_op!(mtimes_f => BinOp::Mul, mrdivide_f => BinOp::Div, mldivide_f => BinOp
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("abs", 1, 1, 1, "abs(X): absolute value (magnitude for complex).", abs_f),
-        b("sign", 1, 1, 1, "sign(X): -1, 0 or 1 by sign (X./abs(X) for complex).", sign_f),
-        b("sqrt", 1, 1, 1, "sqrt(X): square root (complex for negative inputs).", sqrt_f),
+        b(
+            "abs",
+            1,
+            1,
+            1,
+            "abs(X): absolute value (magnitude for complex).",
+            abs_f,
+        ),
+        b(
+            "sign",
+            1,
+            1,
+            1,
+            "sign(X): -1, 0 or 1 by sign (X./abs(X) for complex).",
+            sign_f,
+        ),
+        b(
+            "sqrt",
+            1,
+            1,
+            1,
+            "sqrt(X): square root (complex for negative inputs).",
+            sqrt_f,
+        ),
         b("exp", 1, 1, 1, "exp(X): exponential.", exp_f),
-        b("expm1", 1, 1, 1, "expm1(X): exp(X)-1, accurate for small X.", expm1_f),
-        b("log", 1, 1, 1, "log(X): natural logarithm (complex for negative inputs).", log_f),
-        b("log1p", 1, 1, 1, "log1p(X): log(1+X), accurate for small X.", log1p_f),
+        b(
+            "expm1",
+            1,
+            1,
+            1,
+            "expm1(X): exp(X)-1, accurate for small X.",
+            expm1_f,
+        ),
+        b(
+            "log",
+            1,
+            1,
+            1,
+            "log(X): natural logarithm (complex for negative inputs).",
+            log_f,
+        ),
+        b(
+            "log1p",
+            1,
+            1,
+            1,
+            "log1p(X): log(1+X), accurate for small X.",
+            log1p_f,
+        ),
         b("log2", 1, 1, 1, "log2(X): base-2 logarithm.", log2_f),
         b("log10", 1, 1, 1, "log10(X): base-10 logarithm.", log10_f),
         b("sin", 1, 1, 1, "sin(X): sine in radians.", sin_f),
@@ -78,71 +120,319 @@ pub fn table() -> Vec<Builtin> {
         b("sinh", 1, 1, 1, "sinh(X): hyperbolic sine.", sinh_f),
         b("cosh", 1, 1, 1, "cosh(X): hyperbolic cosine.", cosh_f),
         b("tanh", 1, 1, 1, "tanh(X): hyperbolic tangent.", tanh_f),
-        b("asinh", 1, 1, 1, "asinh(X): inverse hyperbolic sine.", asinh_f),
-        b("acosh", 1, 1, 1, "acosh(X): inverse hyperbolic cosine.", acosh_f),
-        b("atanh", 1, 1, 1, "atanh(X): inverse hyperbolic tangent.", atanh_f),
+        b(
+            "asinh",
+            1,
+            1,
+            1,
+            "asinh(X): inverse hyperbolic sine.",
+            asinh_f,
+        ),
+        b(
+            "acosh",
+            1,
+            1,
+            1,
+            "acosh(X): inverse hyperbolic cosine.",
+            acosh_f,
+        ),
+        b(
+            "atanh",
+            1,
+            1,
+            1,
+            "atanh(X): inverse hyperbolic tangent.",
+            atanh_f,
+        ),
         b("sec", 1, 1, 1, "sec(X): secant.", sec_f),
         b("csc", 1, 1, 1, "csc(X): cosecant.", csc_f),
         b("cot", 1, 1, 1, "cot(X): cotangent.", cot_f),
-        b("floor", 1, 1, 1, "floor(X): round toward minus infinity.", floor_f),
-        b("ceil", 1, 1, 1, "ceil(X): round toward plus infinity.", ceil_f),
-        b("round", 1, 3, 1, "round(X), round(X, n): round half away from zero (to n digits).", round_f),
+        b(
+            "floor",
+            1,
+            1,
+            1,
+            "floor(X): round toward minus infinity.",
+            floor_f,
+        ),
+        b(
+            "ceil",
+            1,
+            1,
+            1,
+            "ceil(X): round toward plus infinity.",
+            ceil_f,
+        ),
+        b(
+            "round",
+            1,
+            3,
+            1,
+            "round(X), round(X, n): round half away from zero (to n digits).",
+            round_f,
+        ),
         b("fix", 1, 1, 1, "fix(X): round toward zero.", fix_f),
         b("real", 1, 1, 1, "real(Z): real part.", real_f),
         b("imag", 1, 1, 1, "imag(Z): imaginary part.", imag_f),
         b("conj", 1, 1, 1, "conj(Z): complex conjugate.", conj_f),
-        b("angle", 1, 1, 1, "angle(Z): phase angle in radians.", angle_f),
+        b(
+            "angle",
+            1,
+            1,
+            1,
+            "angle(Z): phase angle in radians.",
+            angle_f,
+        ),
         b("isnan", 1, 1, 1, "isnan(X): true where X is NaN.", isnan_f),
-        b("isinf", 1, 1, 1, "isinf(X): true where X is +Inf or -Inf.", isinf_f),
-        b("isfinite", 1, 1, 1, "isfinite(X): true where X is neither Inf nor NaN.", isfinite_f),
+        b(
+            "isinf",
+            1,
+            1,
+            1,
+            "isinf(X): true where X is +Inf or -Inf.",
+            isinf_f,
+        ),
+        b(
+            "isfinite",
+            1,
+            1,
+            1,
+            "isfinite(X): true where X is neither Inf nor NaN.",
+            isfinite_f,
+        ),
         b("gamma", 1, 1, 1, "gamma(X): the gamma function.", gamma_f),
-        b("gammaln", 1, 1, 1, "gammaln(X): logarithm of the gamma function.", gammaln_f),
+        b(
+            "gammaln",
+            1,
+            1,
+            1,
+            "gammaln(X): logarithm of the gamma function.",
+            gammaln_f,
+        ),
         b("erf", 1, 1, 1, "erf(X): the error function.", erf_f),
-        b("erfc", 1, 1, 1, "erfc(X): the complementary error function.", erfc_f),
+        b(
+            "erfc",
+            1,
+            1,
+            1,
+            "erfc(X): the complementary error function.",
+            erfc_f,
+        ),
         b("not", 1, 1, 1, "not(A): the same as ~A.", not_f),
         b("uminus", 1, 1, 1, "uminus(A): the same as -A.", uminus_f),
         b("uplus", 1, 1, 1, "uplus(A): the same as +A.", uplus_f),
         b("plus", 2, 2, 1, "plus(A, B): the same as A + B.", plus_f),
         b("minus", 2, 2, 1, "minus(A, B): the same as A - B.", minus_f),
-        b("times", 2, 2, 1, "times(A, B): the same as A .* B.", times_f),
-        b("rdivide", 2, 2, 1, "rdivide(A, B): the same as A ./ B.", rdivide_f),
-        b("ldivide", 2, 2, 1, "ldivide(A, B): the same as A .\\ B.", ldivide_f),
-        b("power", 2, 2, 1, "power(A, B): the same as A .^ B.", power_f),
-        b("mtimes", 2, 2, 1, "mtimes(A, B): matrix product A * B.", mtimes_f),
+        b(
+            "times",
+            2,
+            2,
+            1,
+            "times(A, B): the same as A .* B.",
+            times_f,
+        ),
+        b(
+            "rdivide",
+            2,
+            2,
+            1,
+            "rdivide(A, B): the same as A ./ B.",
+            rdivide_f,
+        ),
+        b(
+            "ldivide",
+            2,
+            2,
+            1,
+            "ldivide(A, B): the same as A .\\ B.",
+            ldivide_f,
+        ),
+        b(
+            "power",
+            2,
+            2,
+            1,
+            "power(A, B): the same as A .^ B.",
+            power_f,
+        ),
+        b(
+            "mtimes",
+            2,
+            2,
+            1,
+            "mtimes(A, B): matrix product A * B.",
+            mtimes_f,
+        ),
         b("mrdivide", 2, 2, 1, "mrdivide(A, B): A / B.", mrdivide_f),
-        b("mldivide", 2, 2, 1, "mldivide(A, B): A \\ B, the solution of A*X = B.", mldivide_f),
-        b("mpower", 2, 2, 1, "mpower(A, p): matrix power A ^ p.", mpower_f),
+        b(
+            "mldivide",
+            2,
+            2,
+            1,
+            "mldivide(A, B): A \\ B, the solution of A*X = B.",
+            mldivide_f,
+        ),
+        b(
+            "mpower",
+            2,
+            2,
+            1,
+            "mpower(A, p): matrix power A ^ p.",
+            mpower_f,
+        ),
         b("eq", 2, 2, 1, "eq(A, B): the same as A == B.", eq_f),
         b("ne", 2, 2, 1, "ne(A, B): the same as A ~= B.", ne_f),
         b("lt", 2, 2, 1, "lt(A, B): the same as A < B.", lt_f),
         b("le", 2, 2, 1, "le(A, B): the same as A <= B.", le_f),
         b("gt", 2, 2, 1, "gt(A, B): the same as A > B.", gt_f),
         b("ge", 2, 2, 1, "ge(A, B): the same as A >= B.", ge_f),
-        b("and", 2, -1, 1, "and(A, B, ...): elementwise logical AND, the same as A & B.", and_f),
-        b("or", 2, -1, 1, "or(A, B, ...): elementwise logical OR, the same as A | B.", or_f),
-        b("xor", 2, 2, 1, "xor(A, B): elementwise exclusive OR.", xor_f),
-        b("atan2", 2, 2, 1, "atan2(Y, X): four-quadrant inverse tangent.", atan2_f),
-        b("hypot", 2, 2, 1, "hypot(A, B): sqrt(A.^2 + B.^2) without overflow.", hypot_f),
-        b("mod", 2, 2, 1, "mod(A, B): remainder after division, with the sign of B.", mod_f),
-        b("rem", 2, 2, 1, "rem(A, B): remainder after division, with the sign of A.", rem_f),
-        b("nthroot", 2, 2, 1, "nthroot(X, n): real n-th root.", nthroot_f),
-        b("complex", 1, 2, 1, "complex(a, b): the complex number a + bi (kept complex even when b is 0).", complex_f),
-        b("factorial", 1, 1, 1, "factorial(n): the product 1*2*...*n.", factorial_f),
-        b("nchoosek", 2, 2, 1, "nchoosek(n, k): the binomial coefficient, or all k-combinations of a vector.", nchoosek_f),
+        b(
+            "and",
+            2,
+            -1,
+            1,
+            "and(A, B, ...): elementwise logical AND, the same as A & B.",
+            and_f,
+        ),
+        b(
+            "or",
+            2,
+            -1,
+            1,
+            "or(A, B, ...): elementwise logical OR, the same as A | B.",
+            or_f,
+        ),
+        b(
+            "xor",
+            2,
+            2,
+            1,
+            "xor(A, B): elementwise exclusive OR.",
+            xor_f,
+        ),
+        b(
+            "atan2",
+            2,
+            2,
+            1,
+            "atan2(Y, X): four-quadrant inverse tangent.",
+            atan2_f,
+        ),
+        b(
+            "hypot",
+            2,
+            2,
+            1,
+            "hypot(A, B): sqrt(A.^2 + B.^2) without overflow.",
+            hypot_f,
+        ),
+        b(
+            "mod",
+            2,
+            2,
+            1,
+            "mod(A, B): remainder after division, with the sign of B.",
+            mod_f,
+        ),
+        b(
+            "rem",
+            2,
+            2,
+            1,
+            "rem(A, B): remainder after division, with the sign of A.",
+            rem_f,
+        ),
+        b(
+            "nthroot",
+            2,
+            2,
+            1,
+            "nthroot(X, n): real n-th root.",
+            nthroot_f,
+        ),
+        b(
+            "complex",
+            1,
+            2,
+            1,
+            "complex(a, b): the complex number a + bi (kept complex even when b is 0).",
+            complex_f,
+        ),
+        b(
+            "factorial",
+            1,
+            1,
+            1,
+            "factorial(n): the product 1*2*...*n.",
+            factorial_f,
+        ),
+        b(
+            "nchoosek",
+            2,
+            2,
+            1,
+            "nchoosek(n, k): the binomial coefficient, or all k-combinations of a vector.",
+            nchoosek_f,
+        ),
         b("gcd", 2, 2, 1, "gcd(A, B): greatest common divisor.", gcd_f),
         b("lcm", 2, 2, 1, "lcm(A, B): least common multiple.", lcm_f),
-        b("isprime", 1, 1, 1, "isprime(X): true for prime numbers.", isprime_f),
-        b("primes", 1, 1, 1, "primes(n): the primes up to n.", primes_f),
-        b("factor", 1, 1, 1, "factor(n): the prime factors of n.", factor_f),
-        b("bitand", 2, 2, 1, "bitand(A, B): bitwise AND of nonnegative integers.", bitand_f),
+        b(
+            "isprime",
+            1,
+            1,
+            1,
+            "isprime(X): true for prime numbers.",
+            isprime_f,
+        ),
+        b(
+            "primes",
+            1,
+            1,
+            1,
+            "primes(n): the primes up to n.",
+            primes_f,
+        ),
+        b(
+            "factor",
+            1,
+            1,
+            1,
+            "factor(n): the prime factors of n.",
+            factor_f,
+        ),
+        b(
+            "bitand",
+            2,
+            2,
+            1,
+            "bitand(A, B): bitwise AND of nonnegative integers.",
+            bitand_f,
+        ),
         b("bitor", 2, 2, 1, "bitor(A, B): bitwise OR.", bitor_f),
-        b("bitxor", 2, 2, 1, "bitxor(A, B): bitwise exclusive OR.", bitxor_f),
-        b("bitshift", 2, 2, 1, "bitshift(A, k): shift bits left (k > 0) or right (k < 0).", bitshift_f),
+        b(
+            "bitxor",
+            2,
+            2,
+            1,
+            "bitxor(A, B): bitwise exclusive OR.",
+            bitxor_f,
+        ),
+        b(
+            "bitshift",
+            2,
+            2,
+            1,
+            "bitshift(A, k): shift bits left (k > 0) or right (k < 0).",
+            bitshift_f,
+        ),
     ]
 }
 
 fn uplus_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(crate::interp::eval::unary_op(crate::syntax::ast::UnOp::Plus, &a[0])?)
+    one(crate::interp::eval::unary_op(
+        crate::syntax::ast::UnOp::Plus,
+        &a[0],
+    )?)
 }
 
 fn and_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -165,7 +455,14 @@ fn round_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(elementwise::unary(Un::Round, &a[0])?);
     }
     let n = a[1].scalar_f64()? as i32;
-    let significant = a.get(2).map(|v| v.text().unwrap_or_default().eq_ignore_ascii_case("significant")).unwrap_or(false);
+    let significant = a
+        .get(2)
+        .map(|v| {
+            v.text()
+                .unwrap_or_default()
+                .eq_ignore_ascii_case("significant")
+        })
+        .unwrap_or(false);
     let t = a[0].tensor()?;
     let r: Vec<f64> = t
         .to_f64()
@@ -174,9 +471,17 @@ fn round_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             if x == 0.0 || !x.is_finite() {
                 return x;
             }
-            let digits = if significant { n - 1 - x.abs().log10().floor() as i32 } else { n };
+            let digits = if significant {
+                n - 1 - x.abs().log10().floor() as i32
+            } else {
+                n
+            };
             let f = 10f64.powi(digits.abs());
-            if digits >= 0 { (x * f).round() / f } else { (x / f).round() * f }
+            if digits >= 0 {
+                (x * f).round() / f
+            } else {
+                (x / f).round() * f
+            }
         })
         .collect();
     one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), r)))
@@ -186,18 +491,29 @@ fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let x = a[0].tensor()?;
     let n = a[1].tensor()?;
     let out = Shape::broadcast_checked(&x.shape, &n.shape)?;
-    let r = elementwise::map2(&x.to_f64(), &x.shape, &n.to_f64(), &n.shape, &out, |v: f64, k: f64| {
-        if v < 0.0 && k.fract() == 0.0 && (k as i64) % 2 != 0 {
-            -(-v).powf(1.0 / k)
-        } else if v < 0.0 {
-            f64::NAN
-        } else {
-            let r = v.powf(1.0 / k);
-            // polish: one Newton step removes the round-off of powf for exact roots
-            let rr = r.round();
-            if (rr.powf(k) - v).abs() <= f64::EPSILON * v.abs() * 4.0 { rr } else { r }
-        }
-    });
+    let r = elementwise::map2(
+        &x.to_f64(),
+        &x.shape,
+        &n.to_f64(),
+        &n.shape,
+        &out,
+        |v: f64, k: f64| {
+            if v < 0.0 && k.fract() == 0.0 && (k as i64) % 2 != 0 {
+                -(-v).powf(1.0 / k)
+            } else if v < 0.0 {
+                f64::NAN
+            } else {
+                let r = v.powf(1.0 / k);
+                // polish: one Newton step removes the round-off of powf for exact roots
+                let rr = r.round();
+                if (rr.powf(k) - v).abs() <= f64::EPSILON * v.abs() * 4.0 {
+                    rr
+                } else {
+                    r
+                }
+            }
+        },
+    );
     one(Tensor::f64(out, r))
 }
 
@@ -208,23 +524,56 @@ fn complex_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => Tensor::scalar_f64(0.0),
     };
     let out = Shape::broadcast_checked(&re.shape, &im.shape)?;
-    let z = elementwise::map2(&re.to_f64(), &re.shape, &im.to_f64(), &im.shape, &out, Complex64::new);
-    let class = if re.class() == Class::Single || im.class() == Class::Single { Class::Single } else { Class::Double };
-    one(Value::Tensor(std::rc::Rc::new(Tensor::new(out, Data::from_c64(class, z)))))
+    let z = elementwise::map2(
+        &re.to_f64(),
+        &re.shape,
+        &im.to_f64(),
+        &im.shape,
+        &out,
+        Complex64::new,
+    );
+    let class = if re.class() == Class::Single || im.class() == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    };
+    one(Value::Tensor(std::rc::Rc::new(Tensor::new(
+        out,
+        Data::from_c64(class, z),
+    ))))
 }
 
 fn map_real(v: &Value, f: impl Fn(f64) -> f64) -> MResult<Value> {
     let t = v.tensor()?;
     let r: Vec<f64> = t.to_f64().iter().map(|&x| f(x)).collect();
-    Ok(Value::from(Tensor::new(t.shape.clone(), Data::from_f64(if t.class().is_int() { t.class() } else { Class::Double }, r))))
+    Ok(Value::from(Tensor::new(
+        t.shape.clone(),
+        Data::from_f64(
+            if t.class().is_int() {
+                t.class()
+            } else {
+                Class::Double
+            },
+            r,
+        ),
+    )))
 }
 
 fn factorial_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
     if t.to_f64().iter().any(|&x| x < 0.0 || x.fract() != 0.0) {
-        return Err(bad_arg("factorial", "N must be an array of real non-negative integers."));
+        return Err(bad_arg(
+            "factorial",
+            "N must be an array of real non-negative integers.",
+        ));
     }
-    one(map_real(&a[0], |x| if x > 170.0 { f64::INFINITY } else { (1..=x as u64).fold(1.0, |p, k| p * k as f64) })?)
+    one(map_real(&a[0], |x| {
+        if x > 170.0 {
+            f64::INFINITY
+        } else {
+            (1..=x as u64).fold(1.0, |p, k| p * k as f64)
+        }
+    })?)
 }
 
 fn binom(n: f64, k: f64) -> f64 {
@@ -290,7 +639,13 @@ fn pairwise(a: &[Value], f: impl Fn(f64, f64) -> f64) -> MResult<Value> {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
     let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
     let r = elementwise::map2(&x.to_f64(), &x.shape, &y.to_f64(), &y.shape, &out, f);
-    let cls = if x.class().is_int() { x.class() } else if y.class().is_int() { y.class() } else { Class::Double };
+    let cls = if x.class().is_int() {
+        x.class()
+    } else if y.class().is_int() {
+        y.class()
+    } else {
+        Class::Double
+    };
     Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
 }
 
@@ -298,7 +653,13 @@ fn gcd_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(pairwise(&a, gcd2)?)
 }
 fn lcm_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(pairwise(&a, |x, y| if x == 0.0 || y == 0.0 { 0.0 } else { (x * y).abs() / gcd2(x, y) })?)
+    one(pairwise(&a, |x, y| {
+        if x == 0.0 || y == 0.0 {
+            0.0
+        } else {
+            (x * y).abs() / gcd2(x, y)
+        }
+    })?)
 }
 
 fn is_prime(n: f64) -> bool {
@@ -324,7 +685,10 @@ fn is_prime(n: f64) -> bool {
 
 fn isprime_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    one(Tensor::bools(t.shape.clone(), t.to_f64().iter().map(|&x| is_prime(x)).collect()))
+    one(Tensor::bools(
+        t.shape.clone(),
+        t.to_f64().iter().map(|&x| is_prime(x)).collect(),
+    ))
 }
 
 fn primes_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -377,8 +741,21 @@ fn bitop(a: &[Value], name: &str, f: impl Fn(u64, u64) -> u64) -> MResult<Value>
         }
     }
     let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
-    let r = elementwise::map2(&x.to_f64(), &x.shape, &y.to_f64(), &y.shape, &out, |p, q| f(p as u64, q as u64) as f64);
-    let cls = if x.class().is_int() { x.class() } else if y.class().is_int() { y.class() } else { Class::Double };
+    let r = elementwise::map2(
+        &x.to_f64(),
+        &x.shape,
+        &y.to_f64(),
+        &y.shape,
+        &out,
+        |p, q| f(p as u64, q as u64) as f64,
+    );
+    let cls = if x.class().is_int() {
+        x.class()
+    } else if y.class().is_int() {
+        y.class()
+    } else {
+        Class::Double
+    };
     Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
 }
 
@@ -404,15 +781,38 @@ fn bitshift_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         _ => 53,
     };
     let out = Shape::broadcast_checked(&x.shape, &k.shape)?;
-    let mask: u64 = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    let r = elementwise::map2(&x.to_f64(), &x.shape, &k.to_f64(), &k.shape, &out, |v, s| {
-        let v = v.max(0.0) as u64;
-        let s = s as i64;
-        let r = if s >= 0 { if s >= 64 { 0 } else { v.wrapping_shl(s as u32) } } else if -s >= 64 { 0 } else { v >> (-s) as u32 };
-        (r & mask) as f64
-    });
+    let mask: u64 = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let r = elementwise::map2(
+        &x.to_f64(),
+        &x.shape,
+        &k.to_f64(),
+        &k.shape,
+        &out,
+        |v, s| {
+            let v = v.max(0.0) as u64;
+            let s = s as i64;
+            let r = if s >= 0 {
+                if s >= 64 { 0 } else { v.wrapping_shl(s as u32) }
+            } else if -s >= 64 {
+                0
+            } else {
+                v >> (-s) as u32
+            };
+            (r & mask) as f64
+        },
+    );
     if !matches!(cls, Class::Double | Class::Single | Class::Logical) && !cls.is_int() {
-        return Err(MError::new("MATLAB:bitshift:invalidType", "Inputs must be integers."));
+        return Err(MError::new(
+            "MATLAB:bitshift:invalidType",
+            "Inputs must be integers.",
+        ));
     }
-    one(Tensor::new(out, Data::from_f64(if cls.is_int() { cls } else { Class::Double }, r)))
+    one(Tensor::new(
+        out,
+        Data::from_f64(if cls.is_int() { cls } else { Class::Double }, r),
+    ))
 }

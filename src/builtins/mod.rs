@@ -37,8 +37,26 @@ pub struct Builtin {
 }
 
 /// Shorthand for table entries: `b("name", min, max, nout, "help", f)`.
-pub const fn b(name: &'static str, min_in: usize, max_in: isize, max_out: usize, help: &'static str, f: BuiltinFn) -> Builtin {
-    Builtin { name, min_in, max_in: if max_in < 0 { None } else { Some(max_in as usize) }, max_out, help, f }
+pub const fn b(
+    name: &'static str,
+    min_in: usize,
+    max_in: isize,
+    max_out: usize,
+    help: &'static str,
+    f: BuiltinFn,
+) -> Builtin {
+    Builtin {
+        name,
+        min_in,
+        max_in: if max_in < 0 {
+            None
+        } else {
+            Some(max_in as usize)
+        },
+        max_out,
+        help,
+        f,
+    }
 }
 
 fn registry() -> &'static HashMap<&'static str, Builtin> {
@@ -103,7 +121,12 @@ pub fn dim_arg(v: &Value) -> MResult<usize> {
 }
 
 pub fn text_arg(v: &Value, name: &str) -> MResult<String> {
-    v.text().map_err(|_| bad_arg(name, "Expected a character vector or string scalar argument."))
+    v.text().map_err(|_| {
+        bad_arg(
+            name,
+            "Expected a character vector or string scalar argument.",
+        )
+    })
 }
 
 /// Parsed size arguments of constructors like `zeros(2,3,'int8')`, `ones([2 3])`,
@@ -122,10 +145,16 @@ pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
     let mut explicit = false;
     let to_dim = |x: f64| -> MResult<usize> {
         if x.is_nan() {
-            return Err(MError::new("MATLAB:NonIntegerInput", "Size inputs must be integers (NaN given)."));
+            return Err(MError::new(
+                "MATLAB:NonIntegerInput",
+                "Size inputs must be integers (NaN given).",
+            ));
         }
         if x.fract() != 0.0 {
-            return Err(MError::new("MATLAB:NonIntegerInput", "Size inputs must be integers."));
+            return Err(MError::new(
+                "MATLAB:NonIntegerInput",
+                "Size inputs must be integers.",
+            ));
         }
         Ok(if x < 0.0 { 0 } else { x as usize })
     };
@@ -135,7 +164,12 @@ pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
             let s = a.text()?;
             match s.as_str() {
                 "like" => {
-                    let p = args.get(i + 1).ok_or_else(|| MError::new("MATLAB:zeros:likeMissing", "'like' must be followed by a prototype value."))?;
+                    let p = args.get(i + 1).ok_or_else(|| {
+                        MError::new(
+                            "MATLAB:zeros:likeMissing",
+                            "'like' must be followed by a prototype value.",
+                        )
+                    })?;
                     like = Some(p.clone());
                     class = p.num_class();
                     i += 2;
@@ -144,7 +178,10 @@ pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
                 "gpuArray" | "distributed" | "codistributed" => {}
                 other => {
                     class = Some(Class::from_name(other).ok_or_else(|| {
-                        MError::new("MATLAB:zeros:invalidClass", format!("Invalid data type '{other}'."))
+                        MError::new(
+                            "MATLAB:zeros:invalidClass",
+                            format!("Invalid data type '{other}'."),
+                        )
                     })?);
                 }
             }
@@ -157,7 +194,10 @@ pub fn size_args(args: &[Value]) -> MResult<SizeArgs> {
                 dims.push(to_dim(t.get_f64(0))?);
             } else {
                 if !dims.is_empty() {
-                    return Err(MError::new("MATLAB:sizeArgs", "Size vector must be the only size argument."));
+                    return Err(MError::new(
+                        "MATLAB:sizeArgs",
+                        "Size vector must be the only size argument.",
+                    ));
                 }
                 for x in t.to_f64().iter() {
                     dims.push(to_dim(*x)?);

@@ -9,7 +9,7 @@ use crate::values::class::Class;
 use crate::values::containers::CellArray;
 use crate::values::ops::elementwise::{self, cmp_complex};
 use crate::values::ops::reduce::{self as red, lanes};
-use crate::values::ops::{Bin, Red, linalg};
+use crate::values::ops::{Bin, Red, linalg, shape_ops};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -20,66 +20,280 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("sum", 1, -1, 1, "sum(A), sum(A, dim), sum(A, 'all'), with 'omitnan': sum of elements.", sum),
+        b(
+            "sum",
+            1,
+            -1,
+            1,
+            "sum(A), sum(A, dim), sum(A, 'all'), with 'omitnan': sum of elements.",
+            sum,
+        ),
         b("prod", 1, -1, 1, "prod(A, dim): product of elements.", prod),
-        b("mean", 1, -1, 1, "mean(A, dim), mean(A, 'all'), with 'omitnan': average.", mean),
+        b(
+            "mean",
+            1,
+            -1,
+            1,
+            "mean(A, dim), mean(A, 'all'), with 'omitnan': average.",
+            mean,
+        ),
         b("median", 1, -1, 1, "median(A, dim): median value.", median),
-        b("mode", 1, 2, 1, "mode(A, dim): most frequent value (the smallest among ties).", mode),
-        b("max", 1, -1, 2, "max(A), max(A, [], dim), max(A, B), [m, i] = max(...): largest elements.", max),
-        b("min", 1, -1, 2, "min(A), min(A, [], dim), min(A, B), [m, i] = min(...): smallest elements.", min),
-        b("cumsum", 1, -1, 1, "cumsum(A, dim): cumulative sum.", cumsum),
-        b("cumprod", 1, -1, 1, "cumprod(A, dim): cumulative product.", cumprod),
-        b("any", 1, -1, 1, "any(A, dim): true if any element is nonzero.", any),
-        b("all", 1, -1, 1, "all(A, dim): true if all elements are nonzero.", all),
-        b("std", 1, 4, 1, "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).", std),
+        b(
+            "mode",
+            1,
+            2,
+            1,
+            "mode(A, dim): most frequent value (the smallest among ties).",
+            mode,
+        ),
+        b(
+            "max",
+            1,
+            -1,
+            2,
+            "max(A), max(A, [], dim), max(A, B), [m, i] = max(...): largest elements.",
+            max,
+        ),
+        b(
+            "min",
+            1,
+            -1,
+            2,
+            "min(A), min(A, [], dim), min(A, B), [m, i] = min(...): smallest elements.",
+            min,
+        ),
+        b(
+            "cumsum",
+            1,
+            -1,
+            1,
+            "cumsum(A, dim): cumulative sum.",
+            cumsum,
+        ),
+        b(
+            "cumprod",
+            1,
+            -1,
+            1,
+            "cumprod(A, dim): cumulative product.",
+            cumprod,
+        ),
+        b(
+            "any",
+            1,
+            -1,
+            1,
+            "any(A, dim): true if any element is nonzero.",
+            any,
+        ),
+        b(
+            "all",
+            1,
+            -1,
+            1,
+            "all(A, dim): true if all elements are nonzero.",
+            all,
+        ),
+        b(
+            "std",
+            1,
+            4,
+            1,
+            "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).",
+            std,
+        ),
         b("var", 1, 4, 1, "var(A, w, dim): variance.", var),
-        b("find", 1, 3, 3, "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.", find),
-        b("sort", 1, 3, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable).", sort),
-        b("unique", 1, 3, 3, "unique(A), [C, ia, ic] = unique(A, 'stable'): unique values.", unique),
+        b(
+            "find",
+            1,
+            3,
+            3,
+            "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.",
+            find,
+        ),
+        b(
+            "sort",
+            1,
+            3,
+            2,
+            "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable).",
+            sort,
+        ),
+        b(
+            "unique",
+            1,
+            3,
+            3,
+            "unique(A), [C, ia, ic] = unique(A, 'stable'): unique values.",
+            unique,
+        ),
         b("nnz", 1, 1, 1, "nnz(A): number of nonzero elements.", nnz),
-        b("diff", 1, 3, 1, "diff(A, n, dim): differences between adjacent elements.", diff),
+        b(
+            "diff",
+            1,
+            3,
+            1,
+            "diff(A, n, dim): differences between adjacent elements.",
+            diff,
+        ),
         b("dot", 2, 3, 1, "dot(A, B): scalar (dot) product.", dot),
-        b("norm", 1, 2, 1, "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.", norm),
-        b("cross", 2, 3, 1, "cross(A, B): cross product of 3-element vectors.", cross),
-        b("kron", 2, 2, 1, "kron(A, B): Kronecker tensor product.", kron),
+        b(
+            "norm",
+            1,
+            2,
+            1,
+            "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.",
+            norm,
+        ),
+        b(
+            "cross",
+            2,
+            3,
+            1,
+            "cross(A, B): cross product of 3-element vectors.",
+            cross,
+        ),
+        b(
+            "kron",
+            2,
+            2,
+            1,
+            "kron(A, B): Kronecker tensor product.",
+            kron,
+        ),
         b("trace", 1, 1, 1, "trace(A): sum of the diagonal.", trace),
-        b("accumarray", 2, 4, 1, "accumarray(subs, vals, sz, func): accumulate values into bins.", accumarray),
-        b("ismember", 2, 2, 2, "ismember(A, S), [tf, loc] = ismember(A, S): membership of elements of A in S.", ismember),
-        b("setdiff", 2, 3, 2, "setdiff(A, B): values of A not in B, sorted.", setdiff),
-        b("intersect", 2, 3, 3, "intersect(A, B): values in both A and B, sorted.", intersect),
-        b("union", 2, 3, 1, "union(A, B): values in A or B, sorted.", union),
-        b("cummax", 1, 2, 1, "cummax(A, dim): cumulative maximum.", cummax),
-        b("cummin", 1, 2, 1, "cummin(A, dim): cumulative minimum.", cummin),
+        b(
+            "accumarray",
+            2,
+            4,
+            1,
+            "accumarray(subs, vals, sz, func): accumulate values into bins.",
+            accumarray,
+        ),
+        b(
+            "ismember",
+            2,
+            2,
+            2,
+            "ismember(A, S), [tf, loc] = ismember(A, S): membership of elements of A in S.",
+            ismember,
+        ),
+        b(
+            "setdiff",
+            2,
+            3,
+            2,
+            "setdiff(A, B): values of A not in B, sorted.",
+            setdiff,
+        ),
+        b(
+            "intersect",
+            2,
+            3,
+            3,
+            "intersect(A, B): values in both A and B, sorted.",
+            intersect,
+        ),
+        b(
+            "union",
+            2,
+            3,
+            1,
+            "union(A, B): values in A or B, sorted.",
+            union,
+        ),
+        b(
+            "cummax",
+            1,
+            2,
+            1,
+            "cummax(A, dim): cumulative maximum.",
+            cummax,
+        ),
+        b(
+            "cummin",
+            1,
+            2,
+            1,
+            "cummin(A, dim): cumulative minimum.",
+            cummin,
+        ),
         b("range", 1, 2, 1, "range(A, dim): max(A) - min(A).", range),
-        b("histc", 2, 3, 1, "histc(x, edges): counts of x in bins given by edges.", histc),
+        b(
+            "histc",
+            2,
+            3,
+            1,
+            "histc(x, edges): counts of x in bins given by edges.",
+            histc,
+        ),
     ]
 }
 
-/// Parsed (A, dim, flags) for the reductions.
+/// Parsed (A, dim, flags) for the reductions. A vector of dimensions (or 'all') is handled
+/// by moving those dimensions to the front and merging them into one; `out_shape` is then the
+/// shape the result must take.
 struct RedArgs {
     t: Tensor,
     dim: Option<usize>,
-    all: bool,
     omitnan: bool,
     includenan_given: bool,
     native: Option<bool>,
+    out_shape: Option<Shape>,
+}
+
+/// `t` with the dimensions `dims` merged into dimension 0, and the shape a reduction over them
+/// leaves.
+fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
+    let nd = t.shape.ndims().max(dims.iter().map(|d| d + 1).max().unwrap_or(0));
+    let mut order: Vec<usize> = dims.to_vec();
+    order.sort();
+    order.dedup();
+    let rest: Vec<usize> = (0..nd).filter(|d| !order.contains(d)).collect();
+    let perm: Vec<usize> = order.iter().chain(rest.iter()).copied().collect();
+    let (pos, _) = shape_ops::permute_plan(&t.shape, &perm);
+    let merged: usize = order.iter().map(|&d| t.shape.dim(d)).product();
+    let mut new_dims = vec![merged];
+    new_dims.extend(rest.iter().map(|&d| t.shape.dim(d)));
+    let out: Vec<usize> = (0..nd).map(|d| if order.contains(&d) { 1 } else { t.shape.dim(d) }).collect();
+    (t.gather(&pos, Shape::new(&new_dims)), Shape::new(&out))
+}
+
+/// A dimension argument that may be a vector of dimensions.
+fn dims_arg(v: &Value) -> MResult<Vec<usize>> {
+    let t = v.tensor()?;
+    if t.numel() == 0 {
+        return Err(MError::new("MATLAB:getdimarg:invalidDim", "Dimension argument must be a positive integer scalar or a vector of unique positive integers."));
+    }
+    let mut out = Vec::with_capacity(t.numel());
+    for &x in t.to_f64().iter() {
+        out.push(dim_arg(&Value::Num(x))?);
+    }
+    Ok(out)
 }
 
 fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
     let (pos, flags) = split_flags(a);
     let t = pos[0].tensor()?.into_owned();
-    let mut dim = None;
+    if !t.class().is_numeric() && !matches!(t.class(), Class::Logical | Class::Char) {
+        return Err(bad_arg("sum", "Invalid data type."));
+    }
+    let mut dims = None;
     let mut k = 1;
     if skip_empty_second && pos.len() > 1 && pos[1].is_empty() {
         k = 2;
     }
     if let Some(d) = pos.get(k) {
-        dim = Some(dim_arg(d)?);
+        dims = Some(dims_arg(d)?);
     }
-    let mut r = RedArgs { t, dim, all: false, omitnan: false, includenan_given: false, native: None };
+    if pos.len() > k + 1 {
+        return Err(crate::interp::error::errors::too_many_inputs("sum"));
+    }
+    let mut r = RedArgs { t, dim: None, omitnan: false, includenan_given: false, native: None, out_shape: None };
+    let mut all = false;
     for f in flags {
         match f.as_str() {
-            "all" => r.all = true,
+            "all" => all = true,
             "omitnan" | "omitmissing" => r.omitnan = true,
             "includenan" | "includemissing" => r.includenan_given = true,
             "native" => r.native = Some(true),
@@ -88,32 +302,51 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
             other => return Err(bad_arg("sum", format!("Unrecognized option '{other}'."))),
         }
     }
-    if r.all {
+    if all {
         let n = r.t.numel();
         r.t = r.t.reshaped(Shape::col(n));
         r.dim = Some(0);
+        r.out_shape = Some(Shape::scalar());
+    } else if let Some(d) = dims {
+        if d.len() == 1 {
+            r.dim = Some(d[0]);
+        } else {
+            let (m, out) = merge_dims(&r.t, &d);
+            r.t = m;
+            r.dim = Some(0);
+            r.out_shape = Some(out);
+        }
     }
     Ok(r)
 }
 
-fn check_reducible(t: &Tensor, name: &str) -> MResult<()> {
-    let _ = (t, name);
-    Ok(())
+impl RedArgs {
+    /// Puts a reduced result into the shape the caller asked for.
+    fn finish(&self, t: Tensor) -> Tensor {
+        match &self.out_shape {
+            Some(s) if s.numel() == t.numel() => t.reshaped(s.clone()),
+            _ => t,
+        }
+    }
 }
 
 fn simple(op: Red, a: A) -> MResult<Value> {
     let r = red_args(a, false)?;
-    check_reducible(&r.t, "sum")?;
     let mut out = red::reduce(op, &r.t, r.dim, r.omitnan)?;
     if let Some(native) = r.native {
         let cls = r.t.class();
         if native && cls != out.class() && matches!(op, Red::Sum | Red::Prod) {
-            out = out.cast(cls);
+            out = if cls.is_int() {
+                // 'native' integer sums accumulate exactly and saturate
+                red::reduce_native_int(op, &r.t, r.dim)?
+            } else {
+                out.cast(cls)
+            };
         } else if !native && out.class() != Class::Double {
             out = out.cast(Class::Double);
         }
     }
-    Ok(Value::from(out))
+    Ok(Value::from(r.finish(out)))
 }
 
 fn sum(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -133,7 +366,12 @@ fn all(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 /// Applies `f` to each lane along the reduction dimension, giving one value per lane.
-fn per_lane(t: &Tensor, dim: Option<usize>, empty00: f64, f: impl Fn(&mut Vec<f64>) -> f64) -> Tensor {
+fn per_lane(
+    t: &Tensor,
+    dim: Option<usize>,
+    empty00: f64,
+    f: impl Fn(&mut Vec<f64>) -> f64,
+) -> Tensor {
     if dim.is_none() && t.shape.dims() == [0, 0] {
         return Tensor::scalar_f64(empty00);
     }
@@ -143,11 +381,14 @@ fn per_lane(t: &Tensor, dim: Option<usize>, empty00: f64, f: impl Fn(&mut Vec<f6
     let mut out = Vec::with_capacity(inner * outer);
     for o in 0..outer {
         for i in 0..inner {
-            let mut lane: Vec<f64> = (0..len).map(|k| x[i + k * inner + o * inner * len]).collect();
+            let mut lane: Vec<f64> = (0..len)
+                .map(|k| x[i + k * inner + o * inner * len])
+                .collect();
             out.push(f(&mut lane));
         }
     }
-    let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+    // median and mode keep integer and single classes
+    let cls = if t.class() == Class::Single || t.class().is_int() { t.class() } else { Class::Double };
     Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out))
 }
 
@@ -162,13 +403,18 @@ fn median_of(v: &mut Vec<f64>, omitnan: bool) -> f64 {
     }
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn median(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let r = red_args(a, false)?;
     let omit = r.omitnan;
-    one(per_lane(&r.t, r.dim, f64::NAN, |v| median_of(v, omit)))
+    let out = per_lane(&r.t, r.dim, f64::NAN, |v| median_of(v, omit));
+    one(r.finish(out))
 }
 
 fn mode(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -198,7 +444,10 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
     let two_arg = a.len() >= 2 && !a[1].is_empty() && !a[1].is_text();
     if two_arg {
         if nargout > 1 {
-            return Err(MError::new("MATLAB:max:TwoInTwoOutCaseNotSupported", "MAX with two matrices to compare and two output arguments is not supported."));
+            return Err(MError::new(
+                "MATLAB:max:TwoInTwoOutCaseNotSupported",
+                "MAX with two matrices to compare and two output arguments is not supported.",
+            ));
         }
         let (pos, flags) = split_flags(a);
         let includenan = flags.iter().any(|f| f == "includenan");
@@ -210,7 +459,12 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
             let any_nan = elementwise::binary(Bin::Or, &nan_a, &nan_b)?;
             let t = v.tensor()?;
             let mask = any_nan.tensor()?;
-            let r: Vec<f64> = t.to_f64().iter().enumerate().map(|(i, &x)| if mask.nonzero(i) { f64::NAN } else { x }).collect();
+            let r: Vec<f64> = t
+                .to_f64()
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| if mask.nonzero(i) { f64::NAN } else { x })
+                .collect();
             return one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), r)));
         }
         return one(v);
@@ -218,7 +472,11 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
     let r = red_args(a, true)?;
     let omitnan = !r.includenan_given;
     let (vals, idx) = red::extreme_with_index(&r.t, r.dim, is_max, omitnan)?;
-    if nargout > 1 { Ok(vec![Value::from(vals), Value::from(idx)]) } else { one(vals) }
+    if nargout > 1 {
+        Ok(vec![Value::from(vals), Value::from(idx)])
+    } else {
+        one(vals)
+    }
 }
 
 fn max(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
@@ -268,33 +526,124 @@ fn cummin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     cum_extreme(a, false)
 }
 
+/// var(A, w, dim|vecdim|'all', nanflag): weights 0 (N-1), 1 (N), or a weight vector.
 fn variance(a: A) -> MResult<Tensor> {
-    let t = a[0].tensor()?.into_owned();
-    let w = match a.get(1) {
-        Some(v) if !v.is_empty() => v.scalar_f64()?,
-        _ => 0.0,
-    };
-    let dim = match a.get(2) {
-        Some(v) => Some(dim_arg(v)?),
-        None => None,
-    };
-    Ok(per_lane(&t, dim, f64::NAN, |v| {
-        let n = v.len() as f64;
-        if v.is_empty() {
-            return f64::NAN;
+    let (pos, flags) = split_flags(a);
+    let mut omitnan = false;
+    let mut all = false;
+    for f in &flags {
+        match f.as_str() {
+            "omitnan" | "omitmissing" => omitnan = true,
+            "includenan" | "includemissing" => {}
+            "all" => all = true,
+            other => return Err(bad_arg("var", format!("Unrecognized option '{other}'."))),
         }
-        if v.len() == 1 {
-            return 0.0;
+    }
+    let t = pos[0].tensor()?.into_owned();
+    enum W {
+        Zero,
+        One,
+        Vec(Vec<f64>),
+    }
+    let w = match pos.get(1) {
+        Some(v) if !v.is_empty() => {
+            let wt = v.tensor()?;
+            if wt.numel() == 1 {
+                match wt.get_f64(0) {
+                    x if x == 0.0 => W::Zero,
+                    x if x == 1.0 => W::One,
+                    _ => return Err(bad_arg("var", "W must be 0, 1, or a vector of nonnegative weights.")),
+                }
+            } else {
+                let ws = wt.to_f64().into_owned();
+                if ws.iter().any(|x| *x < 0.0) {
+                    return Err(bad_arg("var", "Weights must be nonnegative."));
+                }
+                W::Vec(ws)
+            }
         }
-        let m = v.iter().sum::<f64>() / n;
-        let ss: f64 = v.iter().map(|x| (x - m) * (x - m)).sum();
-        ss / if w == 1.0 { n } else { n - 1.0 }
-    }))
+        _ => W::Zero,
+    };
+    let (t, dim, out_shape) = if all {
+        let n = t.numel();
+        (t.reshaped(Shape::col(n)), Some(0), Some(Shape::scalar()))
+    } else {
+        match pos.get(2) {
+            Some(v) => {
+                let d = dims_arg(v)?;
+                if d.len() == 1 {
+                    (t, Some(d[0]), None)
+                } else {
+                    let (m, out) = merge_dims(&t, &d);
+                    (m, Some(0), Some(out))
+                }
+            }
+            None => (t, None, None),
+        }
+    };
+    if t.dims_len_along(dim) > 0 {
+        if let W::Vec(ws) = &w {
+            if ws.len() != t.dims_len_along(dim) {
+                return Err(bad_arg("var", "The length of the weight vector must match the dimension being operated on."));
+            }
+        }
+    }
+    let complex = t.is_complex();
+    let z = t.to_c64().into_owned();
+    let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
+    if dim.is_none() && t.shape.dims() == [0, 0] {
+        return Ok(Tensor::scalar_f64(f64::NAN));
+    }
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let mut out = Vec::with_capacity(inner * outer);
+    for o in 0..outer {
+        for i in 0..inner {
+            let mut lane: Vec<(num_complex::Complex64, f64)> = (0..len)
+                .map(|k| {
+                    let wk = match &w {
+                        W::Vec(ws) => ws[k],
+                        _ => 1.0,
+                    };
+                    (z[i + k * inner + o * inner * len], wk)
+                })
+                .collect();
+            if omitnan {
+                lane.retain(|(x, _)| !(x.re.is_nan() || x.im.is_nan()));
+            }
+            let n = lane.len() as f64;
+            let v = if lane.is_empty() {
+                f64::NAN
+            } else if lane.iter().any(|(x, _)| !x.re.is_finite() || !x.im.is_finite()) {
+                f64::NAN
+            } else {
+                let wsum: f64 = lane.iter().map(|(_, w)| w).fold(0.0, |a, b| a + b);
+                let mean = lane.iter().map(|(x, w)| x * *w).fold(num_complex::Complex64::new(0.0, 0.0), |a, b| a + b) / wsum;
+                let ss: f64 = lane.iter().map(|(x, w)| w * (x - mean).norm_sqr()).fold(0.0, |a, b| a + b);
+                match &w {
+                    W::Zero if lane.len() > 1 => ss / (n - 1.0),
+                    W::Zero => 0.0,
+                    W::One => ss / n,
+                    W::Vec(_) => ss / wsum,
+                }
+            };
+            out.push(v);
+        }
+    }
+    let _ = complex;
+    let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+    let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out));
+    Ok(match out_shape {
+        Some(s) if s.numel() == res.numel() => res.reshaped(s),
+        _ => res,
+    })
 }
 
 fn std(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = variance(a)?;
-    one(crate::values::ops::elementwise::unary_tensor(crate::values::ops::Un::Sqrt, &v)?)
+    one(crate::values::ops::elementwise::unary_tensor(
+        crate::values::ops::Un::Sqrt,
+        &v,
+    )?)
 }
 fn var(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(variance(a)?)
@@ -328,12 +677,18 @@ fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Shape::col(n)
     };
     if nargout <= 1 {
-        return one(Tensor::f64(shape, idx.iter().map(|&i| (i + 1) as f64).collect()));
+        return one(Tensor::f64(
+            shape,
+            idx.iter().map(|&i| (i + 1) as f64).collect(),
+        ));
     }
     let rows = t.shape.rows().max(1);
     let r: Vec<f64> = idx.iter().map(|&i| (i % rows + 1) as f64).collect();
     let c: Vec<f64> = idx.iter().map(|&i| (i / rows + 1) as f64).collect();
-    let mut out = vec![Value::from(Tensor::f64(shape.clone(), r)), Value::from(Tensor::f64(shape.clone(), c))];
+    let mut out = vec![
+        Value::from(Tensor::f64(shape.clone(), r)),
+        Value::from(Tensor::f64(shape.clone(), c)),
+    ];
     if nargout > 2 {
         out.push(Value::from(t.gather(&idx, shape)));
     }
@@ -347,8 +702,20 @@ fn sort_order_f64(v: &[f64], descend: bool) -> Vec<usize> {
         let (a, b) = (v[i], v[j]);
         match (a.is_nan(), b.is_nan()) {
             (true, true) => Ordering::Equal,
-            (true, false) => if descend { Ordering::Less } else { Ordering::Greater },
-            (false, true) => if descend { Ordering::Greater } else { Ordering::Less },
+            (true, false) => {
+                if descend {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (false, true) => {
+                if descend {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
             _ => {
                 let o = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
                 if descend { o.reverse() } else { o }
@@ -361,7 +728,14 @@ fn sort_order_f64(v: &[f64], descend: bool) -> Vec<usize> {
 fn text_list(c: &CellArray) -> MResult<Vec<String>> {
     c.data
         .iter()
-        .map(|v| v.text().map_err(|_| MError::new("MATLAB:sort:InputType", "Only cell arrays of character vectors can be sorted.")))
+        .map(|v| {
+            v.text().map_err(|_| {
+                MError::new(
+                    "MATLAB:sort:InputType",
+                    "Only cell arrays of character vectors can be sorted.",
+                )
+            })
+        })
         .collect()
 }
 
@@ -371,20 +745,44 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if let Value::Cell(c) = &pos[0] {
         let texts = text_list(c)?;
         let mut idx: Vec<usize> = (0..texts.len()).collect();
-        idx.sort_by(|&i, &j| if descend { texts[j].cmp(&texts[i]) } else { texts[i].cmp(&texts[j]) });
-        let sorted = CellArray::new(c.shape.clone(), idx.iter().map(|&i| c.data[i].clone()).collect());
+        idx.sort_by(|&i, &j| {
+            if descend {
+                texts[j].cmp(&texts[i])
+            } else {
+                texts[i].cmp(&texts[j])
+            }
+        });
+        let sorted = CellArray::new(
+            c.shape.clone(),
+            idx.iter().map(|&i| c.data[i].clone()).collect(),
+        );
         let mut out = vec![Value::from(sorted)];
         if nargout > 1 {
-            out.push(Value::from(Tensor::f64(c.shape.clone(), idx.iter().map(|&i| (i + 1) as f64).collect())));
+            out.push(Value::from(Tensor::f64(
+                c.shape.clone(),
+                idx.iter().map(|&i| (i + 1) as f64).collect(),
+            )));
         }
         return Ok(out);
     }
     if let Value::Str(s) = &pos[0] {
         let mut idx: Vec<usize> = (0..s.data.len()).collect();
-        idx.sort_by(|&i, &j| if descend { s.data[j].cmp(&s.data[i]) } else { s.data[i].cmp(&s.data[j]) });
-        let mut out = vec![Value::from(crate::values::containers::StrArray::new(s.shape.clone(), idx.iter().map(|&i| s.data[i].clone()).collect()))];
+        idx.sort_by(|&i, &j| {
+            if descend {
+                s.data[j].cmp(&s.data[i])
+            } else {
+                s.data[i].cmp(&s.data[j])
+            }
+        });
+        let mut out = vec![Value::from(crate::values::containers::StrArray::new(
+            s.shape.clone(),
+            idx.iter().map(|&i| s.data[i].clone()).collect(),
+        ))];
         if nargout > 1 {
-            out.push(Value::from(Tensor::f64(s.shape.clone(), idx.iter().map(|&i| (i + 1) as f64).collect())));
+            out.push(Value::from(Tensor::f64(
+                s.shape.clone(),
+                idx.iter().map(|&i| (i + 1) as f64).collect(),
+            )));
         }
         return Ok(out);
     }
@@ -395,7 +793,11 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     let (inner, len, outer) = lanes(&t.shape, d);
     let x = t.to_f64();
-    let z = if t.is_complex() { Some(t.to_c64()) } else { None };
+    let z = if t.is_complex() {
+        Some(t.to_c64())
+    } else {
+        None
+    };
     let mut positions = vec![0usize; t.numel()];
     let mut index = vec![0f64; t.numel()];
     for o in 0..outer {
@@ -469,14 +871,33 @@ fn from_keys(like: &Value, keys: Vec<Key>, column: bool) -> Value {
     match like {
         Value::Cell(_) => Value::from(CellArray::new(
             shape,
-            keys.into_iter().map(|k| if let Key::Text(s) = k { Value::str(&s) } else { Value::empty() }).collect(),
+            keys.into_iter()
+                .map(|k| {
+                    if let Key::Text(s) = k {
+                        Value::str(&s)
+                    } else {
+                        Value::empty()
+                    }
+                })
+                .collect(),
         )),
         Value::Str(_) => Value::from(crate::values::containers::StrArray::new(
             shape,
-            keys.into_iter().map(|k| if let Key::Text(s) = k { s } else { String::new() }).collect(),
+            keys.into_iter()
+                .map(|k| {
+                    if let Key::Text(s) = k {
+                        s
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect(),
         )),
         v => {
-            let vals: Vec<f64> = keys.into_iter().map(|k| if let Key::Num(x) = k { x } else { 0.0 }).collect();
+            let vals: Vec<f64> = keys
+                .into_iter()
+                .map(|k| if let Key::Num(x) = k { x } else { 0.0 })
+                .collect();
             let cls = v.num_class().unwrap_or(Class::Double);
             Value::from(Tensor::new(shape, Data::from_f64(cls, vals)))
         }
@@ -537,7 +958,9 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut tf = Vec::with_capacity(ka.len());
     let mut loc = Vec::with_capacity(ka.len());
     for k in &ka {
-        match ks.iter().position(|s| key_cmp(s, k) == Ordering::Equal && !matches!(s, Key::Num(x) if x.is_nan())) {
+        match ks.iter().position(|s| {
+            key_cmp(s, k) == Ordering::Equal && !matches!(s, Key::Num(x) if x.is_nan())
+        }) {
             Some(p) => {
                 tf.push(true);
                 loc.push((p + 1) as f64);
@@ -548,7 +971,11 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             }
         }
     }
-    let shape = if a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) { Shape::scalar() } else { a[0].shape() };
+    let shape = if a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) {
+        Shape::scalar()
+    } else {
+        a[0].shape()
+    };
     let mut out = vec![Value::from(Tensor::bools(shape.clone(), tf))];
     if nargout > 1 {
         out.push(Value::from(Tensor::f64(shape, loc)));
@@ -559,24 +986,51 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 fn set_op(a: &A, keep: impl Fn(bool, bool) -> bool, nargout: usize) -> R {
     let (ka, _) = keys_of(&a[0])?;
     let (kb, _) = keys_of(&a[1])?;
-    let stable = a.get(2).and_then(|v| v.text().ok()).is_some_and(|s| s == "stable");
-    let mut all: Vec<(Key, usize)> = ka.iter().cloned().enumerate().map(|(i, k)| (k, i)).collect();
-    all.extend(kb.iter().cloned().enumerate().map(|(i, k)| (k, ka.len() + i)));
+    let stable = a
+        .get(2)
+        .and_then(|v| v.text().ok())
+        .is_some_and(|s| s == "stable");
+    let mut all: Vec<(Key, usize)> = ka
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
+    all.extend(
+        kb.iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, k)| (k, ka.len() + i)),
+    );
     let in_a = |k: &Key| ka.iter().any(|x| key_cmp(x, k) == Ordering::Equal);
     let in_b = |k: &Key| kb.iter().any(|x| key_cmp(x, k) == Ordering::Equal);
     let mut picked: Vec<(Key, usize)> = Vec::new();
     for (k, i) in all {
-        if keep(in_a(&k), in_b(&k)) && !picked.iter().any(|(p, _)| key_cmp(p, &k) == Ordering::Equal) {
+        if keep(in_a(&k), in_b(&k))
+            && !picked
+                .iter()
+                .any(|(p, _)| key_cmp(p, &k) == Ordering::Equal)
+        {
             picked.push((k, i));
         }
     }
     if !stable {
         picked.sort_by(|x, y| key_cmp(&x.0, &y.0));
     }
-    let column = a[0].shape().is_col() && (a[1].shape().is_col() || a[1].numel() <= 1) && a[0].numel() > 1;
-    let mut out = vec![from_keys(&a[0], picked.iter().map(|(k, _)| k.clone()).collect(), column)];
+    let column =
+        a[0].shape().is_col() && (a[1].shape().is_col() || a[1].numel() <= 1) && a[0].numel() > 1;
+    let mut out = vec![from_keys(
+        &a[0],
+        picked.iter().map(|(k, _)| k.clone()).collect(),
+        column,
+    )];
     if nargout > 1 {
-        out.push(Value::col(picked.iter().map(|(_, i)| (*i % ka.len().max(1) + 1) as f64).collect()));
+        out.push(Value::col(
+            picked
+                .iter()
+                .map(|(_, i)| (*i % ka.len().max(1) + 1) as f64)
+                .collect(),
+        ));
     }
     Ok(out)
 }
@@ -593,7 +1047,9 @@ fn union(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
 
 fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    one(Value::Num((0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64))
+    one(Value::Num(
+        (0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64
+    ))
 }
 
 fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -622,7 +1078,11 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 }
             }
         }
-        let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+        let cls = if t.class() == Class::Single {
+            Class::Single
+        } else {
+            Class::Double
+        };
         t = Tensor::new(t.shape.with_dim(d, len - 1), Data::from_f64(cls, out));
     }
     one(t)
@@ -631,14 +1091,28 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
     if x.numel() != y.numel() {
-        return Err(MError::new("MATLAB:dot:InputSizeMismatch", "A and B must be the same size."));
+        return Err(MError::new(
+            "MATLAB:dot:InputSizeMismatch",
+            "A and B must be the same size.",
+        ));
     }
     if x.shape.is_vector() && y.shape.is_vector() || x.numel() <= 1 {
         if x.is_complex() || y.is_complex() {
-            let s: num_complex::Complex64 = x.to_c64().iter().zip(y.to_c64().iter()).map(|(p, q)| p.conj() * q).sum();
+            let s: num_complex::Complex64 = x
+                .to_c64()
+                .iter()
+                .zip(y.to_c64().iter())
+                .map(|(p, q)| p.conj() * q)
+                .sum();
             return one(Value::complex(s));
         }
-        return one(Value::Num(x.to_f64().iter().zip(y.to_f64().iter()).map(|(p, q)| p * q).fold(0.0, |a, b| a + b)));
+        return one(Value::Num(
+            x.to_f64()
+                .iter()
+                .zip(y.to_f64().iter())
+                .map(|(p, q)| p * q)
+                .fold(0.0, |a, b| a + b),
+        ));
     }
     let prod = elementwise::binary_tensor(Bin::Mul, &x, &y)?;
     one(red::reduce(Red::Sum, &prod, None, false)?)
@@ -651,10 +1125,18 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) if v.is_text() => v.text()?.to_lowercase(),
         Some(v) => {
             let x = v.scalar_f64()?;
-            if x.is_infinite() { if x > 0.0 { "inf".into() } else { "-inf".into() } } else { format!("{x}") }
+            if x.is_infinite() {
+                if x > 0.0 { "inf".into() } else { "-inf".into() }
+            } else {
+                format!("{x}")
+            }
         }
     };
-    let abs: Vec<f64> = if t.is_complex() { t.to_c64().iter().map(|z| z.norm()).collect() } else { t.to_f64().iter().map(|x| x.abs()).collect() };
+    let abs: Vec<f64> = if t.is_complex() {
+        t.to_c64().iter().map(|z| z.norm()).collect()
+    } else {
+        t.to_f64().iter().map(|x| x.abs()).collect()
+    };
     if t.shape.is_vector() || t.numel() <= 1 {
         let r = match p.as_str() {
             "2" | "fro" => abs.iter().fold(0.0f64, |acc, x| acc.hypot(*x)),
@@ -662,7 +1144,9 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "-inf" => abs.iter().copied().fold(f64::INFINITY, f64::min),
             "1" => abs.iter().fold(0.0, |a, b| a + b),
             other => {
-                let q: f64 = other.parse().map_err(|_| bad_arg("norm", "Invalid norm type."))?;
+                let q: f64 = other
+                    .parse()
+                    .map_err(|_| bad_arg("norm", "Invalid norm type."))?;
                 abs.iter().map(|x| x.powf(q)).sum::<f64>().powf(1.0 / q)
             }
         };
@@ -670,18 +1154,31 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let (r, c) = (t.shape.rows(), t.shape.cols());
     let v = match p.as_str() {
-        "1" => (0..c).map(|j| (0..r).map(|i| abs[i + j * r]).sum::<f64>()).fold(0.0, f64::max),
-        "inf" => (0..r).map(|i| (0..c).map(|j| abs[i + j * r]).sum::<f64>()).fold(0.0, f64::max),
+        "1" => (0..c)
+            .map(|j| (0..r).map(|i| abs[i + j * r]).sum::<f64>())
+            .fold(0.0, f64::max),
+        "inf" => (0..r)
+            .map(|i| (0..c).map(|j| abs[i + j * r]).sum::<f64>())
+            .fold(0.0, f64::max),
         "fro" => abs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         "2" => {
             let s = if t.is_complex() {
-                linalg::to_cmat(&t).singular_values().map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+                linalg::to_cmat(&t)
+                    .singular_values()
+                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
             } else {
-                linalg::to_mat(&t).singular_values().map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+                linalg::to_mat(&t)
+                    .singular_values()
+                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
             };
             s.first().copied().unwrap_or(0.0)
         }
-        _ => return Err(bad_arg("norm", "Only 1, 2, Inf and 'fro' matrix norms are supported.")),
+        _ => {
+            return Err(bad_arg(
+                "norm",
+                "Only 1, 2, Inf and 'fro' matrix norms are supported.",
+            ));
+        }
     };
     one(Value::Num(v))
 }
@@ -689,16 +1186,28 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn cross(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
     if x.numel() != 3 || y.numel() != 3 {
-        return Err(MError::new("MATLAB:cross:InvalidDimAorB", "A and B must be vectors of length 3."));
+        return Err(MError::new(
+            "MATLAB:cross:InvalidDimAorB",
+            "A and B must be vectors of length 3.",
+        ));
     }
     let (p, q) = (x.to_f64(), y.to_f64());
-    let r = vec![p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
+    let r = vec![
+        p[1] * q[2] - p[2] * q[1],
+        p[2] * q[0] - p[0] * q[2],
+        p[0] * q[1] - p[1] * q[0],
+    ];
     one(Tensor::f64(x.shape.clone(), r))
 }
 
 fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    let (xr, xc, yr, yc) = (x.shape.rows(), x.shape.cols(), y.shape.rows(), y.shape.cols());
+    let (xr, xc, yr, yc) = (
+        x.shape.rows(),
+        x.shape.cols(),
+        y.shape.rows(),
+        y.shape.cols(),
+    );
     let (p, q) = (x.to_f64(), y.to_f64());
     crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 8)?;
     let (r, c) = (xr * yr, xc * yc);
@@ -726,20 +1235,29 @@ fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(Value::complex((0..r).map(|i| z[i + i * r]).sum()));
     }
     let x = t.to_f64();
-    one(Value::Num((0..r).map(|i| x[i + i * r]).fold(0.0, |a, b| a + b)))
+    one(Value::Num(
+        (0..r).map(|i| x[i + i * r]).fold(0.0, |a, b| a + b),
+    ))
 }
 
 fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let subs = a[0].tensor()?;
     let vals = a[1].tensor()?;
-    let (n, ncol) = if subs.shape.is_vector() { (subs.numel(), 1) } else { (subs.shape.rows(), subs.shape.cols()) };
+    let (n, ncol) = if subs.shape.is_vector() {
+        (subs.numel(), 1)
+    } else {
+        (subs.shape.rows(), subs.shape.cols())
+    };
     let sx = subs.to_f64();
     let mut dims = vec![0usize; ncol.max(2)];
     for j in 0..ncol {
         for i in 0..n {
             let s = sx[i + j * n];
             if s < 1.0 || s.fract() != 0.0 {
-                return Err(MError::new("MATLAB:accumarray:nonPosIntSubs", "First input SUBS must contain positive integer subscripts."));
+                return Err(MError::new(
+                    "MATLAB:accumarray:nonPosIntSubs",
+                    "First input SUBS must contain positive integer subscripts.",
+                ));
             }
             dims[j] = dims[j].max(s as usize);
         }
@@ -769,7 +1287,11 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         for j in 0..ncol {
             p += (sx[i + j * n] as usize - 1) * strides[j];
         }
-        bins[p].push(if v.len() == 1 { v[0] } else { v.get(i).copied().unwrap_or(0.0) });
+        bins[p].push(if v.len() == 1 {
+            v[0]
+        } else {
+            v.get(i).copied().unwrap_or(0.0)
+        });
     }
     let func = a.get(3).filter(|x| !x.is_empty()).cloned();
     let mut out = vec![0.0; total];
@@ -779,7 +1301,9 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         }
         out[p] = match &func {
             None => bin.iter().sum(),
-            Some(fv) => interp.call_value1(f, fv, vec![Value::col(bin)])?.scalar_f64()?,
+            Some(fv) => interp
+                .call_value1(f, fv, vec![Value::col(bin)])?
+                .scalar_f64()?,
         };
     }
     one(Tensor::f64(shape, out))
@@ -812,6 +1336,10 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             }
         }
     }
-    let shape = if e.shape.is_col() { Shape::col(counts.len()) } else { Shape::row(counts.len()) };
+    let shape = if e.shape.is_col() {
+        Shape::col(counts.len())
+    } else {
+        Shape::row(counts.len())
+    };
     one(Tensor::f64(shape, counts))
 }

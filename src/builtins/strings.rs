@@ -16,50 +16,351 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("upper", 1, 1, 1, "upper(S): convert text to upper case.", upper),
-        b("lower", 1, 1, 1, "lower(S): convert text to lower case.", lower),
-        b("strtrim", 1, 1, 1, "strtrim(S): remove leading and trailing whitespace.", strtrim),
-        b("deblank", 1, 1, 1, "deblank(S): remove trailing whitespace.", deblank),
+        b(
+            "upper",
+            1,
+            1,
+            1,
+            "upper(S): convert text to upper case.",
+            upper,
+        ),
+        b(
+            "lower",
+            1,
+            1,
+            1,
+            "lower(S): convert text to lower case.",
+            lower,
+        ),
+        b(
+            "strtrim",
+            1,
+            1,
+            1,
+            "strtrim(S): remove leading and trailing whitespace.",
+            strtrim,
+        ),
+        b(
+            "deblank",
+            1,
+            1,
+            1,
+            "deblank(S): remove trailing whitespace.",
+            deblank,
+        ),
         b("blanks", 1, 1, 1, "blanks(n): a row of n spaces.", blanks),
-        b("newline", 0, 0, 1, "newline: the newline character.", newline),
-        b("strcat", 1, -1, 1, "strcat(s1, s2, ...): concatenate text (trailing spaces of char arguments are removed).", strcat),
-        b("strvcat", 1, -1, 1, "strvcat(s1, s2, ...): stack text as rows of a char matrix (empty strings skipped).", strvcat),
-        b("strcmp", 2, 2, 1, "strcmp(a, b): true if the texts are identical (elementwise over cells).", strcmp),
-        b("strcmpi", 2, 2, 1, "strcmpi(a, b): strcmp ignoring case.", strcmpi),
-        b("strncmp", 3, 3, 1, "strncmp(a, b, n): compare the first n characters.", strncmp),
-        b("strncmpi", 3, 3, 1, "strncmpi(a, b, n): strncmp ignoring case.", strncmpi),
-        b("strfind", 2, 2, 1, "strfind(text, pattern): starting indices of occurrences.", strfind),
-        b("strrep", 3, 3, 1, "strrep(text, old, new): replace all occurrences.", strrep),
-        b("strsplit", 1, 2, 1, "strsplit(text, delimiter): split text into a cell array (default delimiter: whitespace).", strsplit),
-        b("strjoin", 1, 2, 1, "strjoin(C, delimiter): join a cell array of text (default delimiter: space).", strjoin),
-        b("strtok", 1, 2, 2, "[token, rest] = strtok(text, delimiters): first token.", strtok),
-        b("contains", 2, 4, 1, "contains(text, pattern): true if the pattern occurs.", contains),
-        b("startsWith", 2, 4, 1, "startsWith(text, pattern): true if the text starts with the pattern.", starts_with),
-        b("endsWith", 2, 4, 1, "endsWith(text, pattern): true if the text ends with the pattern.", ends_with),
-        b("count", 2, 4, 1, "count(text, pattern): number of occurrences.", count),
-        b("replace", 3, 3, 1, "replace(text, old, new): replace all occurrences.", replace),
-        b("split", 1, 2, 1, "split(text, delimiter): split a string into a string array.", split),
-        b("join", 1, 2, 1, "join(strs, delimiter): join a string array.", join),
-        b("regexp", 2, -1, 6, "regexp(text, pattern, options...): regular expression match ('match', 'tokens', 'names', 'once', 'split', 'start').", regexp),
-        b("regexpi", 2, -1, 6, "regexpi(text, pattern, ...): case-insensitive regexp.", regexpi),
-        b("regexprep", 3, -1, 1, "regexprep(text, pattern, replacement, 'once'|'ignorecase'): replace regular expression matches ($1 refers to tokens).", regexprep),
-        b("str2num", 1, 1, 2, "str2num(text): evaluate text as a numeric expression.", str2num),
-        b("str2double", 1, 1, 1, "str2double(text): text to a double (NaN when it is not a number).", str2double),
-        b("isspace", 1, 1, 1, "isspace(S): true for whitespace characters.", isspace),
-        b("isletter", 1, 1, 1, "isletter(S): true for letters.", isletter),
-        b("isstrprop", 2, 2, 1, "isstrprop(S, category): character categories ('alpha', 'digit', 'alphanum', 'upper', 'lower', 'wspace', 'punct').", isstrprop),
-        b("iscellstr", 1, 1, 1, "iscellstr(C): true for a cell array of character vectors.", iscellstr),
-        b("string", 0, 1, 1, "string(X): convert to a string array.", string),
-        b("strings", 0, -1, 1, "strings(m, n): a string array of empty strings.", strings),
-        b("dec2bin", 1, 2, 1, "dec2bin(d, n): binary text of nonnegative integers.", dec2bin),
-        b("bin2dec", 1, 1, 1, "bin2dec(text): the integer a binary text represents.", bin2dec),
-        b("dec2hex", 1, 2, 1, "dec2hex(d, n): hexadecimal text of nonnegative integers.", dec2hex),
-        b("hex2dec", 1, 1, 1, "hex2dec(text): the integer a hexadecimal text represents.", hex2dec),
-        b("validatestring", 2, -1, 1, "validatestring(str, options): the option that str unambiguously matches.", validatestring),
-        b("compose", 1, -1, 1, "compose(format, A, ...): formatted text as a string array, one element per data row.", compose),
-        b("pad", 1, 3, 1, "pad(text, n): pad with spaces to n characters.", pad_fn),
-        b("reverse", 1, 1, 1, "reverse(text): reverse the characters.", reverse),
-        b("strlength", 1, 1, 1, "strlength(text): number of characters.", strlength),
+        b(
+            "newline",
+            0,
+            0,
+            1,
+            "newline: the newline character.",
+            newline,
+        ),
+        b(
+            "strcat",
+            1,
+            -1,
+            1,
+            "strcat(s1, s2, ...): concatenate text (trailing spaces of char arguments are removed).",
+            strcat,
+        ),
+        b(
+            "strvcat",
+            1,
+            -1,
+            1,
+            "strvcat(s1, s2, ...): stack text as rows of a char matrix (empty strings skipped).",
+            strvcat,
+        ),
+        b(
+            "strcmp",
+            2,
+            2,
+            1,
+            "strcmp(a, b): true if the texts are identical (elementwise over cells).",
+            strcmp,
+        ),
+        b(
+            "strcmpi",
+            2,
+            2,
+            1,
+            "strcmpi(a, b): strcmp ignoring case.",
+            strcmpi,
+        ),
+        b(
+            "strncmp",
+            3,
+            3,
+            1,
+            "strncmp(a, b, n): compare the first n characters.",
+            strncmp,
+        ),
+        b(
+            "strncmpi",
+            3,
+            3,
+            1,
+            "strncmpi(a, b, n): strncmp ignoring case.",
+            strncmpi,
+        ),
+        b(
+            "strfind",
+            2,
+            2,
+            1,
+            "strfind(text, pattern): starting indices of occurrences.",
+            strfind,
+        ),
+        b(
+            "strrep",
+            3,
+            3,
+            1,
+            "strrep(text, old, new): replace all occurrences.",
+            strrep,
+        ),
+        b(
+            "strsplit",
+            1,
+            2,
+            1,
+            "strsplit(text, delimiter): split text into a cell array (default delimiter: whitespace).",
+            strsplit,
+        ),
+        b(
+            "strjoin",
+            1,
+            2,
+            1,
+            "strjoin(C, delimiter): join a cell array of text (default delimiter: space).",
+            strjoin,
+        ),
+        b(
+            "strtok",
+            1,
+            2,
+            2,
+            "[token, rest] = strtok(text, delimiters): first token.",
+            strtok,
+        ),
+        b(
+            "contains",
+            2,
+            4,
+            1,
+            "contains(text, pattern): true if the pattern occurs.",
+            contains,
+        ),
+        b(
+            "startsWith",
+            2,
+            4,
+            1,
+            "startsWith(text, pattern): true if the text starts with the pattern.",
+            starts_with,
+        ),
+        b(
+            "endsWith",
+            2,
+            4,
+            1,
+            "endsWith(text, pattern): true if the text ends with the pattern.",
+            ends_with,
+        ),
+        b(
+            "count",
+            2,
+            4,
+            1,
+            "count(text, pattern): number of occurrences.",
+            count,
+        ),
+        b(
+            "replace",
+            3,
+            3,
+            1,
+            "replace(text, old, new): replace all occurrences.",
+            replace,
+        ),
+        b(
+            "split",
+            1,
+            2,
+            1,
+            "split(text, delimiter): split a string into a string array.",
+            split,
+        ),
+        b(
+            "join",
+            1,
+            2,
+            1,
+            "join(strs, delimiter): join a string array.",
+            join,
+        ),
+        b(
+            "regexp",
+            2,
+            -1,
+            6,
+            "regexp(text, pattern, options...): regular expression match ('match', 'tokens', 'names', 'once', 'split', 'start').",
+            regexp,
+        ),
+        b(
+            "regexpi",
+            2,
+            -1,
+            6,
+            "regexpi(text, pattern, ...): case-insensitive regexp.",
+            regexpi,
+        ),
+        b(
+            "regexprep",
+            3,
+            -1,
+            1,
+            "regexprep(text, pattern, replacement, 'once'|'ignorecase'): replace regular expression matches ($1 refers to tokens).",
+            regexprep,
+        ),
+        b(
+            "str2num",
+            1,
+            1,
+            2,
+            "str2num(text): evaluate text as a numeric expression.",
+            str2num,
+        ),
+        b(
+            "str2double",
+            1,
+            1,
+            1,
+            "str2double(text): text to a double (NaN when it is not a number).",
+            str2double,
+        ),
+        b(
+            "isspace",
+            1,
+            1,
+            1,
+            "isspace(S): true for whitespace characters.",
+            isspace,
+        ),
+        b(
+            "isletter",
+            1,
+            1,
+            1,
+            "isletter(S): true for letters.",
+            isletter,
+        ),
+        b(
+            "isstrprop",
+            2,
+            2,
+            1,
+            "isstrprop(S, category): character categories ('alpha', 'digit', 'alphanum', 'upper', 'lower', 'wspace', 'punct').",
+            isstrprop,
+        ),
+        b(
+            "iscellstr",
+            1,
+            1,
+            1,
+            "iscellstr(C): true for a cell array of character vectors.",
+            iscellstr,
+        ),
+        b(
+            "string",
+            0,
+            1,
+            1,
+            "string(X): convert to a string array.",
+            string,
+        ),
+        b(
+            "strings",
+            0,
+            -1,
+            1,
+            "strings(m, n): a string array of empty strings.",
+            strings,
+        ),
+        b(
+            "dec2bin",
+            1,
+            2,
+            1,
+            "dec2bin(d, n): binary text of nonnegative integers.",
+            dec2bin,
+        ),
+        b(
+            "bin2dec",
+            1,
+            1,
+            1,
+            "bin2dec(text): the integer a binary text represents.",
+            bin2dec,
+        ),
+        b(
+            "dec2hex",
+            1,
+            2,
+            1,
+            "dec2hex(d, n): hexadecimal text of nonnegative integers.",
+            dec2hex,
+        ),
+        b(
+            "hex2dec",
+            1,
+            1,
+            1,
+            "hex2dec(text): the integer a hexadecimal text represents.",
+            hex2dec,
+        ),
+        b(
+            "validatestring",
+            2,
+            -1,
+            1,
+            "validatestring(str, options): the option that str unambiguously matches.",
+            validatestring,
+        ),
+        b(
+            "compose",
+            1,
+            -1,
+            1,
+            "compose(format, A, ...): formatted text as a string array, one element per data row.",
+            compose,
+        ),
+        b(
+            "pad",
+            1,
+            3,
+            1,
+            "pad(text, n): pad with spaces to n characters.",
+            pad_fn,
+        ),
+        b(
+            "reverse",
+            1,
+            1,
+            1,
+            "reverse(text): reverse the characters.",
+            reverse,
+        ),
+        b(
+            "strlength",
+            1,
+            1,
+            1,
+            "strlength(text): number of characters.",
+            strlength,
+        ),
     ]
 }
 
@@ -75,12 +376,22 @@ fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MResult<Value>
             }
         }
         Value::Cell(c) => {
-            let data = c.data.iter().map(|e| map_text(e, name, f)).collect::<MResult<_>>()?;
+            let data = c
+                .data
+                .iter()
+                .map(|e| map_text(e, name, f))
+                .collect::<MResult<_>>()?;
             Ok(Value::from(CellArray::new(c.shape.clone(), data)))
         }
-        Value::Str(s) => Ok(Value::from(StrArray::new(s.shape.clone(), s.data.iter().map(|x| f(x)).collect()))),
+        Value::Str(s) => Ok(Value::from(StrArray::new(
+            s.shape.clone(),
+            s.data.iter().map(|x| f(x)).collect(),
+        ))),
         v if v.is_numeric_like() => Ok(v.clone()),
-        other => Err(bad_arg(name, format!("Input must be text, not {}.", other.class_name()))),
+        other => Err(bad_arg(
+            name,
+            format!("Input must be text, not {}.", other.class_name()),
+        )),
     }
 }
 
@@ -98,16 +409,31 @@ fn strtrim(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         if t.class() == Class::Char && t.shape.rows() > 1 {
             // trim the columns that are blank in every row
             let rows = super::types::char_rows(t);
-            let lead = rows.iter().map(|r| r.len() - r.trim_start_matches(is_ws).len()).min().unwrap_or(0);
-            let trail = rows.iter().map(|r| r.len() - r.trim_end_matches(is_ws).len()).min().unwrap_or(0);
-            let out: Vec<String> = rows.iter().map(|r| r[lead..r.len() - trail].to_string()).collect();
+            let lead = rows
+                .iter()
+                .map(|r| r.len() - r.trim_start_matches(is_ws).len())
+                .min()
+                .unwrap_or(0);
+            let trail = rows
+                .iter()
+                .map(|r| r.len() - r.trim_end_matches(is_ws).len())
+                .min()
+                .unwrap_or(0);
+            let out: Vec<String> = rows
+                .iter()
+                .map(|r| r[lead..r.len() - trail].to_string())
+                .collect();
             return one(super::types::char_matrix(&out));
         }
     }
-    one(map_text(&a[0], "strtrim", &|s| s.trim_matches(is_ws).to_string())?)
+    one(map_text(&a[0], "strtrim", &|s| {
+        s.trim_matches(is_ws).to_string()
+    })?)
 }
 fn deblank(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(map_text(&a[0], "deblank", &|s| s.trim_end_matches(is_ws).to_string())?)
+    one(map_text(&a[0], "deblank", &|s| {
+        s.trim_end_matches(is_ws).to_string()
+    })?)
 }
 fn blanks(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[0].scalar_f64()?.max(0.0) as usize;
@@ -133,12 +459,20 @@ pub fn texts(v: &Value, name: &str) -> MResult<(Vec<String>, Shape, bool)> {
         Value::Cell(c) => {
             let mut out = Vec::with_capacity(c.data.len());
             for e in &c.data {
-                out.push(e.text().map_err(|_| bad_arg(name, "Cell elements must be character vectors or string scalars."))?);
+                out.push(e.text().map_err(|_| {
+                    bad_arg(
+                        name,
+                        "Cell elements must be character vectors or string scalars.",
+                    )
+                })?);
             }
             Ok((out, c.shape.clone(), true))
         }
         Value::Str(s) => Ok((s.data.clone(), s.shape.clone(), true)),
-        other => Err(bad_arg(name, format!("Expected text, got {}.", other.class_name()))),
+        other => Err(bad_arg(
+            name,
+            format!("Expected text, got {}.", other.class_name()),
+        )),
     }
 }
 
@@ -146,19 +480,33 @@ fn strcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let any_cell = a.iter().any(|v| matches!(v, Value::Cell(_)));
     let any_string = a.iter().any(|v| v.is_string());
     if any_cell || any_string {
-        let lists: Vec<(Vec<String>, Shape, bool)> = a.iter().map(|v| texts(v, "strcat")).collect::<MResult<_>>()?;
+        let lists: Vec<(Vec<String>, Shape, bool)> = a
+            .iter()
+            .map(|v| texts(v, "strcat"))
+            .collect::<MResult<_>>()?;
         let n = lists.iter().map(|l| l.0.len()).max().unwrap_or(1);
-        let shape = lists.iter().find(|l| l.0.len() == n && l.2).map(|l| l.1.clone()).unwrap_or(Shape::scalar());
+        let shape = lists
+            .iter()
+            .find(|l| l.0.len() == n && l.2)
+            .map(|l| l.1.clone())
+            .unwrap_or(Shape::scalar());
         let mut out = vec![String::new(); n];
         for (l, _, _) in &lists {
             for (k, o) in out.iter_mut().enumerate() {
-                o.push_str(if l.len() == 1 { &l[0] } else { l.get(k).map(|s| s.as_str()).unwrap_or("") });
+                o.push_str(if l.len() == 1 {
+                    &l[0]
+                } else {
+                    l.get(k).map(|s| s.as_str()).unwrap_or("")
+                });
             }
         }
         if any_string {
             return one(StrArray::new(shape, out));
         }
-        return one(CellArray::new(shape, out.iter().map(|s| Value::str(s)).collect()));
+        return one(CellArray::new(
+            shape,
+            out.iter().map(|s| Value::str(s)).collect(),
+        ));
     }
     let mut s = String::new();
     for v in &a {
@@ -183,48 +531,98 @@ fn strvcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool, whole: bool) -> Value {
     let as_text = |v: &Value| -> Option<String> {
         match v {
-            Value::Tensor(t) if t.class() == Class::Char && t.shape.rows() <= 1 => Some(t.to_text()),
+            Value::Tensor(t) if t.class() == Class::Char && t.shape.rows() <= 1 => {
+                Some(t.to_text())
+            }
             Value::Str(s) if s.data.len() == 1 => Some(s.data[0].clone()),
             _ => None,
         }
     };
     let list = |v: &Value| -> Option<(Vec<Option<String>>, Shape)> {
         match v {
-            Value::Cell(c) => Some((c.data.iter().map(|e| if e.is_char() || e.is_string() { e.text().ok() } else { None }).collect(), c.shape.clone())),
-            Value::Str(s) if s.data.len() != 1 => Some((s.data.iter().cloned().map(Some).collect(), s.shape.clone())),
+            Value::Cell(c) => Some((
+                c.data
+                    .iter()
+                    .map(|e| {
+                        if e.is_char() || e.is_string() {
+                            e.text().ok()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+                c.shape.clone(),
+            )),
+            Value::Str(s) if s.data.len() != 1 => {
+                Some((s.data.iter().cloned().map(Some).collect(), s.shape.clone()))
+            }
             _ => None,
         }
     };
     match (list(a), list(b)) {
         (Some((la, sa)), Some((lb, sb))) => {
             if la.len() == lb.len() {
-                Value::from(Tensor::bools(sa, la.iter().zip(&lb).map(|(x, y)| matches!((x, y), (Some(x), Some(y)) if f(x, y))).collect()))
+                Value::from(Tensor::bools(
+                    sa,
+                    la.iter()
+                        .zip(&lb)
+                        .map(|(x, y)| matches!((x, y), (Some(x), Some(y)) if f(x, y)))
+                        .collect(),
+                ))
             } else if lb.len() == 1 {
-                Value::from(Tensor::bools(sa, la.iter().map(|x| matches!((x, &lb[0]), (Some(x), Some(y)) if f(x, y))).collect()))
+                Value::from(Tensor::bools(
+                    sa,
+                    la.iter()
+                        .map(|x| matches!((x, &lb[0]), (Some(x), Some(y)) if f(x, y)))
+                        .collect(),
+                ))
             } else if la.len() == 1 {
-                Value::from(Tensor::bools(sb, lb.iter().map(|y| matches!((&la[0], y), (Some(x), Some(y)) if f(x, y))).collect()))
+                Value::from(Tensor::bools(
+                    sb,
+                    lb.iter()
+                        .map(|y| matches!((&la[0], y), (Some(x), Some(y)) if f(x, y)))
+                        .collect(),
+                ))
             } else {
                 Value::Bool(false)
             }
         }
         (Some((la, sa)), None) => {
             let y = as_text(b);
-            Value::from(Tensor::bools(sa, la.iter().map(|x| matches!((x, &y), (Some(x), Some(y)) if f(x, y))).collect()))
+            Value::from(Tensor::bools(
+                sa,
+                la.iter()
+                    .map(|x| matches!((x, &y), (Some(x), Some(y)) if f(x, y)))
+                    .collect(),
+            ))
         }
         (None, Some((lb, sb))) => {
             let x = as_text(a);
-            Value::from(Tensor::bools(sb, lb.iter().map(|y| matches!((&x, y), (Some(x), Some(y)) if f(x, y))).collect()))
+            Value::from(Tensor::bools(
+                sb,
+                lb.iter()
+                    .map(|y| matches!((&x, y), (Some(x), Some(y)) if f(x, y)))
+                    .collect(),
+            ))
         }
         (None, None) => {
             // char matrices compare whole (same size and contents)
-            if whole && a.is_char() && b.is_char() && a.shape() != b.shape() && !(a.is_empty() && b.is_empty()) {
+            if whole
+                && a.is_char()
+                && b.is_char()
+                && a.shape() != b.shape()
+                && !(a.is_empty() && b.is_empty())
+            {
                 return Value::Bool(false);
             }
             match (as_text(a), as_text(b)) {
                 (Some(x), Some(y)) => Value::Bool(f(&x, &y)),
                 _ => {
                     if a.is_char() && b.is_char() {
-                        Value::Bool(a.tensor().ok().map(|t| t.to_text()) == b.tensor().ok().map(|t| t.to_text()))
+                        Value::Bool(
+                            a.tensor().ok().map(|t| t.to_text())
+                                == b.tensor().ok().map(|t| t.to_text()),
+                        )
                     } else {
                         Value::Bool(false)
                     }
@@ -238,7 +636,12 @@ fn strcmp(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(compare(&a[0], &a[1], &|x, y| x == y, true))
 }
 fn strcmpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(compare(&a[0], &a[1], &|x, y| x.to_lowercase() == y.to_lowercase(), true))
+    one(compare(
+        &a[0],
+        &a[1],
+        &|x, y| x.to_lowercase() == y.to_lowercase(),
+        true,
+    ))
 }
 fn prefix_eq(x: &str, y: &str, n: usize, fold: bool) -> bool {
     let xs: Vec<char> = x.chars().collect();
@@ -246,15 +649,31 @@ fn prefix_eq(x: &str, y: &str, n: usize, fold: bool) -> bool {
     if xs.len() < n || ys.len() < n {
         return false;
     }
-    (0..n).all(|i| if fold { xs[i].to_lowercase().eq(ys[i].to_lowercase()) } else { xs[i] == ys[i] })
+    (0..n).all(|i| {
+        if fold {
+            xs[i].to_lowercase().eq(ys[i].to_lowercase())
+        } else {
+            xs[i] == ys[i]
+        }
+    })
 }
 fn strncmp(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[2].scalar_f64()?.max(0.0) as usize;
-    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, false), false))
+    one(compare(
+        &a[0],
+        &a[1],
+        &|x, y| prefix_eq(x, y, n, false),
+        false,
+    ))
 }
 fn strncmpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[2].scalar_f64()?.max(0.0) as usize;
-    one(compare(&a[0], &a[1], &|x, y| prefix_eq(x, y, n, true), false))
+    one(compare(
+        &a[0],
+        &a[1],
+        &|x, y| prefix_eq(x, y, n, true),
+        false,
+    ))
 }
 
 fn find_all(hay: &str, needle: &str) -> Vec<f64> {
@@ -263,7 +682,10 @@ fn find_all(hay: &str, needle: &str) -> Vec<f64> {
     if n.is_empty() || n.len() > h.len() {
         return vec![];
     }
-    (0..=h.len() - n.len()).filter(|&i| h[i..i + n.len()] == n[..]).map(|i| (i + 1) as f64).collect()
+    (0..=h.len() - n.len())
+        .filter(|&i| h[i..i + n.len()] == n[..])
+        .map(|i| (i + 1) as f64)
+        .collect()
 }
 
 fn strfind(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -275,7 +697,11 @@ fn strfind(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 .iter()
                 .map(|e| {
                     let idx = find_all(&e.text()?, &pat);
-                    Ok(if idx.is_empty() { Value::from(Tensor::f64(Shape::matrix(1, 0), vec![])) } else { Value::row(idx) })
+                    Ok(if idx.is_empty() {
+                        Value::from(Tensor::f64(Shape::matrix(1, 0), vec![]))
+                    } else {
+                        Value::row(idx)
+                    })
                 })
                 .collect::<MResult<_>>()?;
             one(CellArray::new(c.shape.clone(), data))
@@ -305,10 +731,16 @@ fn replace(i: &mut Interp, f: &mut Frame, a: A, n: usize) -> R {
 fn strsplit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = text_arg(&a[0], "strsplit")?;
     let parts: Vec<String> = match a.get(1) {
-        None => s.split(|c: char| c.is_whitespace()).map(String::from).collect(),
+        None => s
+            .split(|c: char| c.is_whitespace())
+            .map(String::from)
+            .collect(),
         Some(d) => {
             let (delims, _, _) = texts(d, "strsplit")?;
-            let delims: Vec<String> = delims.iter().map(|d| crate::display::printf::unescape(d)).collect();
+            let delims: Vec<String> = delims
+                .iter()
+                .map(|d| crate::display::printf::unescape(d))
+                .collect();
             split_multi(&s, &delims)
         }
     };
@@ -327,7 +759,9 @@ fn strsplit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     } else {
         parts
     };
-    one(CellArray::row(parts.iter().map(|p| Value::str(p)).collect()))
+    one(CellArray::row(
+        parts.iter().map(|p| Value::str(p)).collect(),
+    ))
 }
 
 fn split_multi(s: &str, delims: &[String]) -> Vec<String> {
@@ -360,7 +794,11 @@ fn strjoin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => " ".to_string(),
     };
     let s = parts.join(&d);
-    if a[0].is_string() { one(Value::string(&s)) } else { one(Value::str(&s)) }
+    if a[0].is_string() {
+        one(Value::string(&s))
+    } else {
+        one(Value::str(&s))
+    }
 }
 
 fn strtok(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
@@ -369,8 +807,15 @@ fn strtok(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Some(v) => text_arg(v, "strtok")?.chars().collect(),
         None => vec![' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\0'],
     };
-    let start = s.iter().position(|c| !delims.contains(c)).unwrap_or(s.len());
-    let end = s[start..].iter().position(|c| delims.contains(c)).map(|p| start + p).unwrap_or(s.len());
+    let start = s
+        .iter()
+        .position(|c| !delims.contains(c))
+        .unwrap_or(s.len());
+    let end = s[start..]
+        .iter()
+        .position(|c| delims.contains(c))
+        .map(|p| start + p)
+        .unwrap_or(s.len());
     let tok: String = s[start..end].iter().collect();
     let rest: String = s[end..].iter().collect();
     let mut out = vec![Value::str(&tok)];
@@ -382,14 +827,28 @@ fn strtok(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn text_pred(a: &A, name: &str, f: &dyn Fn(&str, &str) -> bool) -> MResult<Value> {
     let (pats, _, _) = texts(&a[1], name)?;
-    let fold = a.len() >= 4 && a[2].text().map(|s| s.eq_ignore_ascii_case("IgnoreCase")).unwrap_or(false) && a[3].truthy().unwrap_or(false);
+    let fold = a.len() >= 4
+        && a[2]
+            .text()
+            .map(|s| s.eq_ignore_ascii_case("IgnoreCase"))
+            .unwrap_or(false)
+        && a[3].truthy().unwrap_or(false);
     let test = |s: &str| {
-        pats.iter().any(|p| if fold { f(&s.to_lowercase(), &p.to_lowercase()) } else { f(s, p) })
+        pats.iter().any(|p| {
+            if fold {
+                f(&s.to_lowercase(), &p.to_lowercase())
+            } else {
+                f(s, p)
+            }
+        })
     };
     match &a[0] {
         Value::Cell(_) | Value::Str(_) => {
             let (list, shape, _) = texts(&a[0], name)?;
-            Ok(Value::from(Tensor::bools(shape, list.iter().map(|s| test(s)).collect())))
+            Ok(Value::from(Tensor::bools(
+                shape,
+                list.iter().map(|s| test(s)).collect(),
+            )))
         }
         v => Ok(Value::Bool(test(&text_arg(v, name)?))),
     }
@@ -407,7 +866,17 @@ fn ends_with(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn count(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (pats, _, _) = texts(&a[1], "count")?;
-    let n = |s: &str| pats.iter().map(|p| if p.is_empty() { 0 } else { s.matches(p.as_str()).count() }).sum::<usize>() as f64;
+    let n = |s: &str| {
+        pats.iter()
+            .map(|p| {
+                if p.is_empty() {
+                    0
+                } else {
+                    s.matches(p.as_str()).count()
+                }
+            })
+            .sum::<usize>() as f64
+    };
     match &a[0] {
         Value::Cell(_) | Value::Str(_) => {
             let (list, shape, _) = texts(&a[0], "count")?;
@@ -441,7 +910,12 @@ fn join(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn compile(pat: &str, ignore_case: bool) -> MResult<Regex> {
     let p = pat.replace("\\<", "\\b").replace("\\>", "\\b");
     let p = if ignore_case { format!("(?i){p}") } else { p };
-    Regex::new(&p).map_err(|e| MError::new("MATLAB:regexp:invalidPattern", format!("Invalid regular expression: {e}")))
+    Regex::new(&p).map_err(|e| {
+        MError::new(
+            "MATLAB:regexp:invalidPattern",
+            format!("Invalid regular expression: {e}"),
+        )
+    })
 }
 
 fn char_index(s: &str, byte: usize) -> usize {
@@ -470,12 +944,20 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
                 }
             }
         }
-        return Ok(outs.into_iter().map(|v| Value::from(CellArray::new(c.shape.clone(), v))).collect());
+        return Ok(outs
+            .into_iter()
+            .map(|v| Value::from(CellArray::new(c.shape.clone(), v)))
+            .collect());
     }
     let s = text_arg(&a[0], "regexp")?;
     let mut matches = Vec::new();
     for m in re.captures_iter(s.as_str()) {
-        let m = m.map_err(|e| MError::new("MATLAB:regexp:failed", format!("Regular expression failed: {e}")))?;
+        let m = m.map_err(|e| {
+            MError::new(
+                "MATLAB:regexp:failed",
+                format!("Regular expression failed: {e}"),
+            )
+        })?;
         matches.push(m);
         if once {
             break;
@@ -484,24 +966,44 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     let names: Vec<String> = re.capture_names().flatten().map(String::from).collect();
     let empty_row = || Value::from(Tensor::f64(Shape::matrix(1, 0), vec![]));
     let mut results: Vec<(String, Value)> = Vec::new();
-    let start: Vec<f64> = matches.iter().filter_map(|m| m.get(0)).map(|m| (char_index(&s, m.start()) + 1) as f64).collect();
-    let end: Vec<f64> = matches.iter().filter_map(|m| m.get(0)).map(|m| char_index(&s, m.end()) as f64).collect();
-    let text_of = |m: &fancy_regex::Captures<str>| m.get(0).map(|x| x.as_str().to_string()).unwrap_or_default();
+    let start: Vec<f64> = matches
+        .iter()
+        .filter_map(|m| m.get(0))
+        .map(|m| (char_index(&s, m.start()) + 1) as f64)
+        .collect();
+    let end: Vec<f64> = matches
+        .iter()
+        .filter_map(|m| m.get(0))
+        .map(|m| char_index(&s, m.end()) as f64)
+        .collect();
+    let text_of = |m: &fancy_regex::Captures<str>| {
+        m.get(0).map(|x| x.as_str().to_string()).unwrap_or_default()
+    };
     let tokens_of = |m: &fancy_regex::Captures<str>| -> Value {
         let toks: Vec<Value> = if m.len() > 1 {
-            (1..m.len()).map(|k| Value::str(m.get(k).map(|x| x.as_str()).unwrap_or(""))).collect()
+            (1..m.len())
+                .map(|k| Value::str(m.get(k).map(|x| x.as_str()).unwrap_or("")))
+                .collect()
         } else {
             vec![Value::str(&text_of(m))]
         };
         Value::from(CellArray::row(toks))
     };
     let match_v = if once {
-        matches.first().map(|m| Value::str(&text_of(m))).unwrap_or_else(|| Value::str(""))
+        matches
+            .first()
+            .map(|m| Value::str(&text_of(m)))
+            .unwrap_or_else(|| Value::str(""))
     } else {
-        Value::from(CellArray::row(matches.iter().map(|m| Value::str(&text_of(m))).collect()))
+        Value::from(CellArray::row(
+            matches.iter().map(|m| Value::str(&text_of(m))).collect(),
+        ))
     };
     let tokens_v = if once {
-        matches.first().map(tokens_of).unwrap_or_else(|| Value::from(CellArray::new(Shape::matrix(1, 0), vec![])))
+        matches
+            .first()
+            .map(tokens_of)
+            .unwrap_or_else(|| Value::from(CellArray::new(Shape::matrix(1, 0), vec![])))
     } else {
         Value::from(CellArray::row(matches.iter().map(tokens_of).collect()))
     };
@@ -509,14 +1011,22 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
         let mut st = StructArray::empty_with(names.clone(), Shape::scalar());
         if let Some(m) = matches.first() {
             for n in &names {
-                st.set(0, n, Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")));
+                st.set(
+                    0,
+                    n,
+                    Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")),
+                );
             }
         }
         if matches.len() > 1 && !once {
             st = StructArray::empty_with(names.clone(), Shape::row(matches.len()));
             for (i, m) in matches.iter().enumerate() {
                 for n in &names {
-                    st.set(i, n, Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")));
+                    st.set(
+                        i,
+                        n,
+                        Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")),
+                    );
                 }
             }
         }
@@ -534,16 +1044,39 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
         pieces.push(Value::str(&s[last..]));
         Value::from(CellArray::row(pieces))
     };
-    let start_v = if once { start.first().map(|&x| Value::Num(x)).unwrap_or_else(empty_row) } else if start.is_empty() { empty_row() } else { Value::row(start.clone()) };
-    let end_v = if once { end.first().map(|&x| Value::Num(x)).unwrap_or_else(empty_row) } else if end.is_empty() { empty_row() } else { Value::row(end.clone()) };
+    let start_v = if once {
+        start
+            .first()
+            .map(|&x| Value::Num(x))
+            .unwrap_or_else(empty_row)
+    } else if start.is_empty() {
+        empty_row()
+    } else {
+        Value::row(start.clone())
+    };
+    let end_v = if once {
+        end.first()
+            .map(|&x| Value::Num(x))
+            .unwrap_or_else(empty_row)
+    } else if end.is_empty() {
+        empty_row()
+    } else {
+        Value::row(end.clone())
+    };
     results.push(("start".into(), start_v));
     results.push(("end".into(), end_v));
-    results.push(("tokenextents".into(), Value::from(CellArray::new(Shape::matrix(1, 0), vec![]))));
+    results.push((
+        "tokenextents".into(),
+        Value::from(CellArray::new(Shape::matrix(1, 0), vec![])),
+    ));
     results.push(("match".into(), match_v));
     results.push(("tokens".into(), tokens_v));
     results.push(("names".into(), names_v));
     results.push(("split".into(), split_v));
-    let selected: Vec<&String> = opts.iter().filter(|o| results.iter().any(|(n, _)| n == *o)).collect();
+    let selected: Vec<&String> = opts
+        .iter()
+        .filter(|o| results.iter().any(|(n, _)| n == *o))
+        .collect();
     let order: Vec<String> = if selected.is_empty() {
         results.iter().map(|(n, _)| n.clone()).collect()
     } else {
@@ -552,7 +1085,13 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     Ok(order
         .iter()
         .take(nargout.max(1))
-        .map(|n| results.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()).unwrap_or_else(Value::empty))
+        .map(|n| {
+            results
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(Value::empty)
+        })
         .collect())
 }
 
@@ -597,18 +1136,30 @@ fn translate_replacement(r: &str) -> String {
 fn regexprep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (pats, _, _) = texts(&a[1], "regexprep")?;
     let (reps, _, _) = texts(&a[2], "regexprep")?;
-    let flags: Vec<String> = a[3..].iter().filter_map(|v| v.text().ok()).map(|s| s.to_lowercase()).collect();
+    let flags: Vec<String> = a[3..]
+        .iter()
+        .filter_map(|v| v.text().ok())
+        .map(|s| s.to_lowercase())
+        .collect();
     let once = flags.iter().any(|f| f == "once");
     let ic = flags.iter().any(|f| f == "ignorecase");
     let mut res = Vec::new();
     for (k, p) in pats.iter().enumerate() {
-        let rep = if reps.len() == 1 { &reps[0] } else { reps.get(k).unwrap_or(&reps[0]) };
+        let rep = if reps.len() == 1 {
+            &reps[0]
+        } else {
+            reps.get(k).unwrap_or(&reps[0])
+        };
         res.push((compile(p, ic)?, translate_replacement(rep)));
     }
     let f = |s: &str| -> String {
         let mut cur = s.to_string();
         for (re, rep) in &res {
-            cur = if once { re.replacen(&cur, 1, rep.as_str()).into_owned() } else { re.replace_all(&cur, rep.as_str()).into_owned() };
+            cur = if once {
+                re.replacen(&cur, 1, rep.as_str()).into_owned()
+            } else {
+                re.replace_all(&cur, rep.as_str()).into_owned()
+            };
         }
         cur
     };
@@ -625,7 +1176,9 @@ pub fn parse_double(s: &str) -> f64 {
         "nan" | "+nan" | "-nan" => return f64::NAN,
         _ => {}
     }
-    if t.is_empty() || t.contains(|c: char| c.is_ascii_alphabetic() && !matches!(c, 'e' | 'E' | 'd' | 'D')) {
+    if t.is_empty()
+        || t.contains(|c: char| c.is_ascii_alphabetic() && !matches!(c, 'e' | 'E' | 'd' | 'D'))
+    {
         return f64::NAN;
     }
     t.replace(['d', 'D'], "e").parse().unwrap_or(f64::NAN)
@@ -635,13 +1188,24 @@ fn str2double(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     match &a[0] {
         Value::Cell(c) => one(Tensor::f64(
             c.shape.clone(),
-            c.data.iter().map(|e| e.text().map(|s| parse_double(&s)).unwrap_or(f64::NAN)).collect(),
+            c.data
+                .iter()
+                .map(|e| e.text().map(|s| parse_double(&s)).unwrap_or(f64::NAN))
+                .collect(),
         )),
-        Value::Str(s) => one(Tensor::f64(s.shape.clone(), s.data.iter().map(|x| parse_double(x)).collect())),
+        Value::Str(s) => one(Tensor::f64(
+            s.shape.clone(),
+            s.data.iter().map(|x| parse_double(x)).collect(),
+        )),
         v if v.is_char() => {
             let t = v.tensor()?;
             if t.shape.rows() > 1 {
-                return one(Value::col(super::types::char_rows(&t).iter().map(|r| parse_double(r)).collect()));
+                return one(Value::col(
+                    super::types::char_rows(&t)
+                        .iter()
+                        .map(|r| parse_double(r))
+                        .collect(),
+                ));
             }
             one(Value::Num(parse_double(&t.to_text())))
         }
@@ -655,7 +1219,11 @@ fn str2num(interp: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut scratch = Interp::new();
     scratch.format = interp.format;
     let ok = scratch.run_str(&code).is_ok();
-    let v = if ok { scratch.var("str2num_result_").unwrap_or_else(Value::empty) } else { Value::empty() };
+    let v = if ok {
+        scratch.var("str2num_result_").unwrap_or_else(Value::empty)
+    } else {
+        Value::empty()
+    };
     let mut out = vec![v];
     if nargout > 1 {
         out.push(Value::Bool(ok));
@@ -667,14 +1235,20 @@ fn char_pred(a: &A, f: &dyn Fn(char) -> bool) -> MResult<Value> {
     match &a[0] {
         v if v.is_char() => {
             let t = v.tensor()?;
-            Ok(Value::from(Tensor::bools(t.shape.clone(), t.to_text().chars().map(f).collect())))
+            Ok(Value::from(Tensor::bools(
+                t.shape.clone(),
+                t.to_text().chars().map(f).collect(),
+            )))
         }
         Value::Str(s) if s.data.len() == 1 => {
             let c: Vec<bool> = s.data[0].chars().map(f).collect();
             let n = c.len();
             Ok(Value::from(Tensor::bools(Shape::row(n), c)))
         }
-        v => Ok(Value::from(Tensor::bools(v.shape(), vec![false; v.numel()]))),
+        v => Ok(Value::from(Tensor::bools(
+            v.shape(),
+            vec![false; v.numel()],
+        ))),
     }
 }
 
@@ -706,7 +1280,10 @@ fn isstrprop(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 pub fn is_cellstr(v: &Value) -> bool {
     match v {
-        Value::Cell(c) => c.data.iter().all(|e| e.is_char() && (e.shape().rows() <= 1)),
+        Value::Cell(c) => c
+            .data
+            .iter()
+            .all(|e| e.is_char() && (e.shape().rows() <= 1)),
         _ => false,
     }
 }
@@ -725,7 +1302,14 @@ fn string(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn strings(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let sa = super::size_args(&a)?;
     let n = sa.shape.numel();
-    one(StrArray::new(if a.is_empty() { Shape::scalar() } else { sa.shape }, vec![String::new(); n]))
+    one(StrArray::new(
+        if a.is_empty() {
+            Shape::scalar()
+        } else {
+            sa.shape
+        },
+        vec![String::new(); n],
+    ))
 }
 
 fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
@@ -747,7 +1331,10 @@ fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
         rows.push(s);
     }
     let w = rows.iter().map(|r| r.len()).max().unwrap_or(0).max(min_len);
-    let rows: Vec<String> = rows.iter().map(|r| format!("{}{r}", "0".repeat(w - r.len()))).collect();
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}{r}", "0".repeat(w - r.len())))
+        .collect();
     Ok(super::types::char_matrix(&rows))
 }
 
@@ -761,9 +1348,17 @@ fn parse_radix(a: &A, radix: u32, name: &str) -> MResult<Value> {
     let (list, _, _) = texts(&a[0], name)?;
     let vals: Vec<f64> = list
         .iter()
-        .map(|s| u64::from_str_radix(s.trim(), radix).map(|v| v as f64).unwrap_or(f64::NAN))
+        .map(|s| {
+            u64::from_str_radix(s.trim(), radix)
+                .map(|v| v as f64)
+                .unwrap_or(f64::NAN)
+        })
         .collect();
-    if vals.len() == 1 { Ok(Value::Num(vals[0])) } else { Ok(Value::col(vals)) }
+    if vals.len() == 1 {
+        Ok(Value::Num(vals[0]))
+    } else {
+        Ok(Value::col(vals))
+    }
 }
 fn bin2dec(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(parse_radix(&a, 2, "bin2dec")?)
@@ -775,7 +1370,10 @@ fn hex2dec(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn validatestring(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = text_arg(&a[0], "validatestring")?;
     let (opts, _, _) = texts(&a[1], "validatestring")?;
-    let hits: Vec<&String> = opts.iter().filter(|o| o.to_lowercase().starts_with(&s.to_lowercase())).collect();
+    let hits: Vec<&String> = opts
+        .iter()
+        .filter(|o| o.to_lowercase().starts_with(&s.to_lowercase()))
+        .collect();
     match hits.as_slice() {
         [one_hit] => one(Value::str(one_hit)),
         _ => {
@@ -784,7 +1382,10 @@ fn validatestring(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             }
             Err(MError::new(
                 "MATLAB:unrecognizedStringChoice",
-                format!("Expected input to match one of these values:\n\n'{}'\n\nThe input, '{s}', did not match any of the valid values.", opts.join("', '")),
+                format!(
+                    "Expected input to match one of these values:\n\n'{}'\n\nThe input, '{s}', did not match any of the valid values.",
+                    opts.join("', '")
+                ),
             ))
         }
     }
@@ -795,11 +1396,17 @@ fn compose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if a.len() == 1 {
         return one(Value::string(&crate::display::printf::sprintf(&fmt, &[])?));
     }
-    let cols: Vec<Tensor> = a[1..].iter().map(|v| v.tensor().map(|t| t.into_owned())).collect::<MResult<_>>()?;
+    let cols: Vec<Tensor> = a[1..]
+        .iter()
+        .map(|v| v.tensor().map(|t| t.into_owned()))
+        .collect::<MResult<_>>()?;
     let n = cols.iter().map(|t| t.numel()).max().unwrap_or(0);
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let args: Vec<Value> = cols.iter().map(|t| Value::Num(t.get_f64(if t.numel() == 1 { 0 } else { i }))).collect();
+        let args: Vec<Value> = cols
+            .iter()
+            .map(|t| Value::Num(t.get_f64(if t.numel() == 1 { 0 } else { i })))
+            .collect();
         out.push(crate::display::printf::sprintf(&fmt, &args)?);
     }
     one(StrArray::new(Shape::col(n), out))
@@ -817,5 +1424,8 @@ fn reverse(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn strlength(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (list, shape, _) = texts(&a[0], "strlength")?;
-    one(Tensor::f64(shape, list.iter().map(|s| s.chars().count() as f64).collect()))
+    one(Tensor::f64(
+        shape,
+        list.iter().map(|s| s.chars().count() as f64).collect(),
+    ))
 }

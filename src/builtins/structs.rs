@@ -17,20 +17,118 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("struct", 0, -1, 1, "struct('f1', v1, 'f2', v2, ...): a struct (a struct array when values are cells).", struct_fn),
-        b("fieldnames", 1, 1, 1, "fieldnames(S): the field names of a struct, as a column cell array.", fieldnames),
-        b("isfield", 2, 2, 1, "isfield(S, name): true if the struct has the field (elementwise over a cell of names).", isfield),
-        b("rmfield", 2, 2, 1, "rmfield(S, name): remove fields.", rmfield),
-        b("setfield", 3, 3, 1, "setfield(S, name, value): set a field.", setfield),
-        b("getfield", 2, 2, 1, "getfield(S, name): a field's value.", getfield),
-        b("orderfields", 1, 2, 2, "orderfields(S): fields sorted by name.", orderfields),
-        b("struct2cell", 1, 1, 1, "struct2cell(S): the field values as a cell array.", struct2cell),
-        b("cell2struct", 2, 3, 1, "cell2struct(C, fields, dim): a struct from a cell array.", cell2struct),
-        b("containers.Map", 0, -1, 1, "containers.Map(keys, values) or containers.Map('KeyType', kt, 'ValueType', vt): a key-value map (a handle object).", map_new),
-        b("keys", 1, 1, 1, "keys(M): the keys of a containers.Map, sorted.", keys),
-        b("values", 1, 2, 1, "values(M), values(M, keys): the values of a containers.Map.", values),
-        b("isKey", 2, 2, 1, "isKey(M, key): true if the map has the key.", is_key),
-        b("remove", 2, 2, 1, "remove(M, key): delete a key from the map.", remove),
+        b(
+            "struct",
+            0,
+            -1,
+            1,
+            "struct('f1', v1, 'f2', v2, ...): a struct (a struct array when values are cells).",
+            struct_fn,
+        ),
+        b(
+            "fieldnames",
+            1,
+            1,
+            1,
+            "fieldnames(S): the field names of a struct, as a column cell array.",
+            fieldnames,
+        ),
+        b(
+            "isfield",
+            2,
+            2,
+            1,
+            "isfield(S, name): true if the struct has the field (elementwise over a cell of names).",
+            isfield,
+        ),
+        b(
+            "rmfield",
+            2,
+            2,
+            1,
+            "rmfield(S, name): remove fields.",
+            rmfield,
+        ),
+        b(
+            "setfield",
+            3,
+            3,
+            1,
+            "setfield(S, name, value): set a field.",
+            setfield,
+        ),
+        b(
+            "getfield",
+            2,
+            2,
+            1,
+            "getfield(S, name): a field's value.",
+            getfield,
+        ),
+        b(
+            "orderfields",
+            1,
+            2,
+            2,
+            "orderfields(S): fields sorted by name.",
+            orderfields,
+        ),
+        b(
+            "struct2cell",
+            1,
+            1,
+            1,
+            "struct2cell(S): the field values as a cell array.",
+            struct2cell,
+        ),
+        b(
+            "cell2struct",
+            2,
+            3,
+            1,
+            "cell2struct(C, fields, dim): a struct from a cell array.",
+            cell2struct,
+        ),
+        b(
+            "containers.Map",
+            0,
+            -1,
+            1,
+            "containers.Map(keys, values) or containers.Map('KeyType', kt, 'ValueType', vt): a key-value map (a handle object).",
+            map_new,
+        ),
+        b(
+            "keys",
+            1,
+            1,
+            1,
+            "keys(M): the keys of a containers.Map, sorted.",
+            keys,
+        ),
+        b(
+            "values",
+            1,
+            2,
+            1,
+            "values(M), values(M, keys): the values of a containers.Map.",
+            values,
+        ),
+        b(
+            "isKey",
+            2,
+            2,
+            1,
+            "isKey(M, key): true if the map has the key.",
+            is_key,
+        ),
+        b(
+            "remove",
+            2,
+            2,
+            1,
+            "remove(M, key): delete a key from the map.",
+            remove,
+        ),
     ]
 }
 
@@ -42,7 +140,10 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(StructArray::empty_with(vec![], Shape::empty()));
     }
     if a.len() % 2 != 0 {
-        return Err(MError::new("MATLAB:struct:FieldAndValueMismatch", "Field and value input arguments must come in pairs."));
+        return Err(MError::new(
+            "MATLAB:struct:FieldAndValueMismatch",
+            "Field and value input arguments must come in pairs.",
+        ));
     }
     // cell values make a struct array of the cells' size; 1x1 cells give their content
     let mut shape: Option<Shape> = None;
@@ -51,7 +152,10 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             if c.data.len() != 1 {
                 match &shape {
                     Some(s) if *s != c.shape => {
-                        return Err(MError::new("MATLAB:struct:SizeMismatch", "Array dimensions of input cells must match."));
+                        return Err(MError::new(
+                            "MATLAB:struct:SizeMismatch",
+                            "Array dimensions of input cells must match.",
+                        ));
                     }
                     _ => shape = Some(c.shape.clone()),
                 }
@@ -64,7 +168,10 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     for pair in a.chunks(2) {
         let name = text_arg(&pair[0], "struct")?;
         if !is_valid_name(&name) {
-            return Err(MError::new("MATLAB:Cell2Struct:InvalidFieldName", format!("Invalid field name \"{name}\".")));
+            return Err(MError::new(
+                "MATLAB:Cell2Struct:InvalidFieldName",
+                format!("Invalid field name \"{name}\"."),
+            ));
         }
         let k = s.ensure_field(&name);
         for i in 0..n {
@@ -80,13 +187,18 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 pub fn is_valid_name(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && s.len() <= 63
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s.len() <= 63
 }
 
 fn the_struct<'a>(v: &'a Value, name: &str) -> MResult<&'a StructArray> {
     match v {
         Value::Struct(s) => Ok(s),
-        other => Err(bad_arg(name, format!("Input must be a struct, not {}.", other.class_name()))),
+        other => Err(bad_arg(
+            name,
+            format!("Input must be a struct, not {}.", other.class_name()),
+        )),
     }
 }
 
@@ -95,11 +207,26 @@ fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Value::Struct(s) => s.fields.clone(),
         Value::Object(o) => match o.as_ref() {
             Object::Map(_) => vec!["Count".into(), "KeyType".into(), "ValueType".into()],
-            Object::MException(_) => vec!["identifier".into(), "message".into(), "cause".into(), "stack".into()],
+            Object::MException(_) => vec![
+                "identifier".into(),
+                "message".into(),
+                "cause".into(),
+                "stack".into(),
+            ],
         },
-        other => return Err(bad_arg("fieldnames", format!("Invalid input argument of type '{}'. Input must be a structure or a Java or COM object.", other.class_name()))),
+        other => {
+            return Err(bad_arg(
+                "fieldnames",
+                format!(
+                    "Invalid input argument of type '{}'. Input must be a structure or a Java or COM object.",
+                    other.class_name()
+                ),
+            ));
+        }
     };
-    one(CellArray::col(names.iter().map(|n| Value::str(n)).collect()))
+    one(CellArray::col(
+        names.iter().map(|n| Value::str(n)).collect(),
+    ))
 }
 
 fn isfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -109,9 +236,20 @@ fn isfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     match &a[1] {
         Value::Cell(c) => one(crate::values::tensor::Tensor::bools(
             c.shape.clone(),
-            c.data.iter().map(|n| n.text().map(|t| s.field_index(&t).is_some()).unwrap_or(false)).collect(),
+            c.data
+                .iter()
+                .map(|n| {
+                    n.text()
+                        .map(|t| s.field_index(&t).is_some())
+                        .unwrap_or(false)
+                })
+                .collect(),
         )),
-        v => one(Value::Bool(v.text().map(|t| s.field_index(&t).is_some()).unwrap_or(false))),
+        v => one(Value::Bool(
+            v.text()
+                .map(|t| s.field_index(&t).is_some())
+                .unwrap_or(false),
+        )),
     }
 }
 
@@ -123,7 +261,10 @@ fn rmfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     };
     for n in names {
         let Some(k) = s.field_index(&n) else {
-            return Err(MError::new("MATLAB:rmfield:InvalidFieldname", format!("A field named '{n}' doesn't exist.")));
+            return Err(MError::new(
+                "MATLAB:rmfield:InvalidFieldname",
+                format!("A field named '{n}' doesn't exist."),
+            ));
         };
         s.fields.remove(k);
         for e in s.elems.iter_mut() {
@@ -163,7 +304,11 @@ fn orderfields(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let out = StructArray {
         shape: s.shape.clone(),
         fields: order.iter().map(|&k| s.fields[k].clone()).collect(),
-        elems: s.elems.iter().map(|e| order.iter().map(|&k| e[k].clone()).collect()).collect(),
+        elems: s
+            .elems
+            .iter()
+            .map(|e| order.iter().map(|&k| e[k].clone()).collect())
+            .collect(),
     };
     let mut r = vec![Value::from(out)];
     if nargout > 1 {
@@ -180,17 +325,27 @@ fn struct2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     for e in &s.elems {
         data.extend(e.iter().cloned());
     }
-    let shape = if n == 1 { Shape::col(nf) } else { Shape::new(&[nf, n]) };
+    let shape = if n == 1 {
+        Shape::col(nf)
+    } else {
+        Shape::new(&[nf, n])
+    };
     one(CellArray::new(shape, data))
 }
 
 fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let Value::Cell(c) = &a[0] else {
-        return Err(bad_arg("cell2struct", "The first input must be a cell array."));
+        return Err(bad_arg(
+            "cell2struct",
+            "The first input must be a cell array.",
+        ));
     };
     let names: Vec<String> = match &a[1] {
         Value::Cell(f) => f.data.iter().map(|v| v.text()).collect::<MResult<_>>()?,
-        v if v.is_char() => crate::builtins::types::char_rows(&*v.tensor()?).iter().map(|r| r.trim_end().to_string()).collect(),
+        v if v.is_char() => crate::builtins::types::char_rows(&*v.tensor()?)
+            .iter()
+            .map(|r| r.trim_end().to_string())
+            .collect(),
         v => vec![text_arg(v, "cell2struct")?],
     };
     let dim = match a.get(2) {
@@ -200,23 +355,40 @@ fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (r, cols) = (c.shape.rows(), c.shape.cols());
     let along = if dim == 0 { r } else { cols };
     if along != names.len() {
-        return Err(MError::new("MATLAB:cell2struct:InvalidNumberOfFields", "Number of field names must match the number of fields in the new structure."));
+        return Err(MError::new(
+            "MATLAB:cell2struct:InvalidNumberOfFields",
+            "Number of field names must match the number of fields in the new structure.",
+        ));
     }
     let n = if dim == 0 { cols } else { r };
     let mut s = StructArray::empty_with(names.clone(), Shape::col(n));
     for i in 0..n {
         for (k, _) in names.iter().enumerate() {
-            s.elems[i][k] = if dim == 0 { c.data[k + i * r].clone() } else { c.data[i + k * r].clone() };
+            s.elems[i][k] = if dim == 0 {
+                c.data[k + i * r].clone()
+            } else {
+                c.data[i + k * r].clone()
+            };
         }
     }
     one(s)
 }
 
 fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let mut m = MapData { key_type: "char".into(), value_type: "any".into(), ..Default::default() };
+    let mut m = MapData {
+        key_type: "char".into(),
+        value_type: "any".into(),
+        ..Default::default()
+    };
     let mut i = 0;
     let mut keys_vals: Option<(Value, Value)> = None;
-    if a.len() >= 2 && !(a[0].is_text() && matches!(a[0].text().ok().as_deref(), Some("KeyType" | "ValueType" | "UniformValues"))) {
+    if a.len() >= 2
+        && !(a[0].is_text()
+            && matches!(
+                a[0].text().ok().as_deref(),
+                Some("KeyType" | "ValueType" | "UniformValues")
+            ))
+    {
         keys_vals = Some((a[0].clone(), a[1].clone()));
         i = 2;
     }
@@ -228,24 +400,39 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             }
             "ValueType" => m.value_type = text_arg(&a[i + 1], "containers.Map")?,
             "UniformValues" => {}
-            other => return Err(bad_arg("containers.Map", format!("Unknown option '{other}'."))),
+            other => {
+                return Err(bad_arg(
+                    "containers.Map",
+                    format!("Unknown option '{other}'."),
+                ));
+            }
         }
         i += 2;
     }
     if let Some((k, v)) = keys_vals {
         let ks: Vec<Value> = match &k {
             Value::Cell(c) => c.data.clone(),
-            v if v.is_numeric_like() && v.numel() > 1 => (0..v.numel()).map(|j| Value::Num(v.tensor().map(|t| t.get_f64(j)).unwrap_or(0.0))).collect(),
+            v if v.is_numeric_like() && v.numel() > 1 => (0..v.numel())
+                .map(|j| Value::Num(v.tensor().map(|t| t.get_f64(j)).unwrap_or(0.0)))
+                .collect(),
             other => vec![other.clone()],
         };
         let vs: Vec<Value> = match &v {
-            Value::Cell(c) if ks.len() != 1 || c.data.len() == 1 && matches!(k, Value::Cell(_)) => c.data.clone(),
+            Value::Cell(c) if ks.len() != 1 || c.data.len() == 1 && matches!(k, Value::Cell(_)) => {
+                c.data.clone()
+            }
             other => vec![other.clone()],
         };
         if ks.len() != vs.len() {
-            return Err(MError::new("MATLAB:Containers:Map:KeyValueLengthMismatch", "The number of keys and values must be the same."));
+            return Err(MError::new(
+                "MATLAB:Containers:Map:KeyValueLengthMismatch",
+                "The number of keys and values must be the same.",
+            ));
         }
-        if ks.first().is_some_and(|k| k.is_numeric_like() && !k.is_char()) {
+        if ks
+            .first()
+            .is_some_and(|k| k.is_numeric_like() && !k.is_char())
+        {
             m.numeric_keys = true;
             m.key_type = "double".into();
         }

@@ -27,41 +27,153 @@ conv!(
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("double", 1, 1, 1, "double(X): convert to double precision.", double_f),
-        b("single", 1, 1, 1, "single(X): convert to single precision.", single_f),
-        b("int8", 1, 1, 1, "int8(X): convert to 8-bit signed integers (rounding, saturating).", int8_f),
-        b("int16", 1, 1, 1, "int16(X): convert to 16-bit signed integers.", int16_f),
-        b("int32", 1, 1, 1, "int32(X): convert to 32-bit signed integers.", int32_f),
-        b("int64", 1, 1, 1, "int64(X): convert to 64-bit signed integers.", int64_f),
-        b("uint8", 1, 1, 1, "uint8(X): convert to 8-bit unsigned integers.", uint8_f),
-        b("uint16", 1, 1, 1, "uint16(X): convert to 16-bit unsigned integers.", uint16_f),
-        b("uint32", 1, 1, 1, "uint32(X): convert to 32-bit unsigned integers.", uint32_f),
-        b("uint64", 1, 1, 1, "uint64(X): convert to 64-bit unsigned integers.", uint64_f),
-        b("logical", 1, 1, 1, "logical(X): convert to logical (nonzero is true; NaN is an error).", logical_f),
-        b("char", 0, -1, 1, "char(X): convert to characters; char(A, B, ...) pads rows to a char matrix.", char_f),
-        b("cast", 2, 3, 1, "cast(X, class) or cast(X, 'like', P): convert to another class.", cast_f),
-        b("typecast", 2, 2, 1, "typecast(X, class): reinterpret the bytes of X as another integer or float class.", typecast_f),
+        b(
+            "double",
+            1,
+            1,
+            1,
+            "double(X): convert to double precision.",
+            double_f,
+        ),
+        b(
+            "single",
+            1,
+            1,
+            1,
+            "single(X): convert to single precision.",
+            single_f,
+        ),
+        b(
+            "int8",
+            1,
+            1,
+            1,
+            "int8(X): convert to 8-bit signed integers (rounding, saturating).",
+            int8_f,
+        ),
+        b(
+            "int16",
+            1,
+            1,
+            1,
+            "int16(X): convert to 16-bit signed integers.",
+            int16_f,
+        ),
+        b(
+            "int32",
+            1,
+            1,
+            1,
+            "int32(X): convert to 32-bit signed integers.",
+            int32_f,
+        ),
+        b(
+            "int64",
+            1,
+            1,
+            1,
+            "int64(X): convert to 64-bit signed integers.",
+            int64_f,
+        ),
+        b(
+            "uint8",
+            1,
+            1,
+            1,
+            "uint8(X): convert to 8-bit unsigned integers.",
+            uint8_f,
+        ),
+        b(
+            "uint16",
+            1,
+            1,
+            1,
+            "uint16(X): convert to 16-bit unsigned integers.",
+            uint16_f,
+        ),
+        b(
+            "uint32",
+            1,
+            1,
+            1,
+            "uint32(X): convert to 32-bit unsigned integers.",
+            uint32_f,
+        ),
+        b(
+            "uint64",
+            1,
+            1,
+            1,
+            "uint64(X): convert to 64-bit unsigned integers.",
+            uint64_f,
+        ),
+        b(
+            "logical",
+            1,
+            1,
+            1,
+            "logical(X): convert to logical (nonzero is true; NaN is an error).",
+            logical_f,
+        ),
+        b(
+            "char",
+            0,
+            -1,
+            1,
+            "char(X): convert to characters; char(A, B, ...) pads rows to a char matrix.",
+            char_f,
+        ),
+        b(
+            "cast",
+            2,
+            3,
+            1,
+            "cast(X, class) or cast(X, 'like', P): convert to another class.",
+            cast_f,
+        ),
+        b(
+            "typecast",
+            2,
+            2,
+            1,
+            "typecast(X, class): reinterpret the bytes of X as another integer or float class.",
+            typecast_f,
+        ),
     ]
 }
 
 pub fn convert(v: &Value, cls: Class) -> MResult<Value> {
     match v {
         Value::Str(s) if cls == Class::Double || cls == Class::Single => {
-            let vals: Vec<f64> = s.data.iter().map(|x| super::strings::parse_double(x)).collect();
-            Ok(Value::from(Tensor::new(s.shape.clone(), Data::from_f64(cls, vals))))
+            let vals: Vec<f64> = s
+                .data
+                .iter()
+                .map(|x| super::strings::parse_double(x))
+                .collect();
+            Ok(Value::from(Tensor::new(
+                s.shape.clone(),
+                Data::from_f64(cls, vals),
+            )))
         }
         v if v.is_numeric_like() => {
             let t = v.tensor()?;
             if cls.is_int() && t.is_complex() {
                 // integer conversion of complex values keeps the real part
                 let re: Vec<f64> = t.to_c64().iter().map(|z| z.re).collect();
-                return Ok(Value::from(Tensor::new(t.shape.clone(), Data::from_f64(cls, re))));
+                return Ok(Value::from(Tensor::new(
+                    t.shape.clone(),
+                    Data::from_f64(cls, re),
+                )));
             }
             Ok(Value::from(t.cast(cls)))
         }
         other => Err(MError::new(
             "MATLAB:invalidConversion",
-            format!("Conversion to {} from {} is not possible.", cls.name(), other.class_name()),
+            format!(
+                "Conversion to {} from {} is not possible.",
+                cls.name(),
+                other.class_name()
+            ),
         )),
     }
 }
@@ -75,17 +187,29 @@ pub fn to_logical(v: &Value) -> MResult<Value> {
     if !v.is_numeric_like() {
         return Err(MError::new(
             "MATLAB:invalidConversion",
-            format!("Conversion to logical from {} is not possible.", v.class_name()),
+            format!(
+                "Conversion to logical from {} is not possible.",
+                v.class_name()
+            ),
         ));
     }
     let t = v.tensor()?;
     if t.is_complex() {
-        return Err(MError::new("MATLAB:logical:complexNotSupported", "Complex values cannot be converted to logicals."));
+        return Err(MError::new(
+            "MATLAB:logical:complexNotSupported",
+            "Complex values cannot be converted to logicals.",
+        ));
     }
     if t.class().is_float() && t.to_f64().iter().any(|x| x.is_nan()) {
-        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+        return Err(MError::new(
+            "MATLAB:nologicalnan",
+            "NaN's cannot be converted to logicals.",
+        ));
     }
-    Ok(Value::from(Tensor::bools(t.shape.clone(), (0..t.numel()).map(|i| t.nonzero(i)).collect())))
+    Ok(Value::from(Tensor::bools(
+        t.shape.clone(),
+        (0..t.numel()).map(|i| t.nonzero(i)).collect(),
+    )))
 }
 
 /// Rows of text padded with spaces to a char matrix.
@@ -106,7 +230,9 @@ pub fn char_matrix(rows: &[String]) -> Value {
 pub fn char_rows(t: &Tensor) -> Vec<String> {
     let (r, c) = (t.shape.rows(), t.shape.cols());
     let text: Vec<char> = t.to_text().chars().collect();
-    (0..r).map(|i| (0..c).map(|j| text[i + j * r]).collect()).collect()
+    (0..r)
+        .map(|i| (0..c).map(|j| text[i + j * r]).collect())
+        .collect()
 }
 
 fn text_rows(v: &Value) -> MResult<Vec<String>> {
@@ -138,7 +264,10 @@ fn text_rows(v: &Value) -> MResult<Vec<String>> {
         other => {
             return Err(MError::new(
                 "MATLAB:char:invalidInput",
-                format!("Conversion to char from {} is not possible.", other.class_name()),
+                format!(
+                    "Conversion to char from {} is not possible.",
+                    other.class_name()
+                ),
             ));
         }
     })
@@ -168,12 +297,17 @@ fn char_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn cast_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let cls = if a.len() == 3 {
         if text_arg(&a[1], "cast")? != "like" {
-            return Err(bad_arg("cast", "The second argument must be 'like' when three are given."));
+            return Err(bad_arg(
+                "cast",
+                "The second argument must be 'like' when three are given.",
+            ));
         }
-        a[2].num_class().ok_or_else(|| bad_arg("cast", "The prototype must be numeric, logical or char."))?
+        a[2].num_class()
+            .ok_or_else(|| bad_arg("cast", "The prototype must be numeric, logical or char."))?
     } else {
         let name = text_arg(&a[1], "cast")?;
-        Class::from_name(&name).ok_or_else(|| bad_arg("cast", format!("Unsupported class '{name}'.")))?
+        Class::from_name(&name)
+            .ok_or_else(|| bad_arg("cast", format!("Unsupported class '{name}'.")))?
     };
     if cls == Class::Logical {
         return one(to_logical(&a[0])?);
@@ -202,19 +336,30 @@ fn bytes_of(t: &Tensor) -> Vec<u8> {
 fn typecast_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
     if !t.class().is_numeric() || t.is_complex() {
-        return Err(bad_arg("typecast", "The first input must be a real, numeric array."));
+        return Err(bad_arg(
+            "typecast",
+            "The first input must be a real, numeric array.",
+        ));
     }
     let name = text_arg(&a[1], "typecast")?;
-    let cls = Class::from_name(&name).filter(|c| c.is_numeric()).ok_or_else(|| bad_arg("typecast", format!("Unsupported class '{name}'.")))?;
+    let cls = Class::from_name(&name)
+        .filter(|c| c.is_numeric())
+        .ok_or_else(|| bad_arg("typecast", format!("Unsupported class '{name}'.")))?;
     let bytes = bytes_of(&t);
     let w = cls.elem_bytes();
     if bytes.len() % w != 0 {
-        return Err(MError::new("MATLAB:typecast:notEnoughInputElements", "Too few input values to make output type."));
+        return Err(MError::new(
+            "MATLAB:typecast:notEnoughInputElements",
+            "Too few input values to make output type.",
+        ));
     }
     let n = bytes.len() / w;
     macro_rules! rd {
         ($t:ty) => {
-            bytes.chunks(w).map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default())).collect()
+            bytes
+                .chunks(w)
+                .map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect()
         };
     }
     let data = match cls {
@@ -229,6 +374,10 @@ fn typecast_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Class::UInt32 => Data::U32(rd!(u32)),
         _ => Data::U64(rd!(u64)),
     };
-    let shape = if t.shape.is_col() { Shape::col(n) } else { Shape::row(n) };
+    let shape = if t.shape.is_col() {
+        Shape::col(n)
+    } else {
+        Shape::row(n)
+    };
     one(Tensor::new(shape, data))
 }

@@ -21,42 +21,231 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("clear", 0, -1, 0, "clear, clear x y, clear a*, clear -regexp pat, clear all|functions|global: remove variables.", clear),
-        b("clearvars", 0, -1, 0, "clearvars, clearvars x y, clearvars -except keep1 keep2: remove variables.", clearvars),
-        b("who", 0, -1, 1, "who: list variable names (c = who returns them in a cell).", who),
-        b("whos", 0, -1, 1, "whos: list variables with their size, bytes and class.", whos),
-        b("exist", 1, 2, 1, "exist(name), exist(name, 'var'|'builtin'|'file'|'dir'): 1 variable, 2 file, 5 builtin, 7 folder, 0 none.", exist),
-        b("isvarname", 1, 1, 1, "isvarname(s): true for a valid variable name.", isvarname),
-        b("iskeyword", 0, 1, 1, "iskeyword(s): true for a reserved word.", iskeyword),
-        b("nargin", 0, 1, 1, "nargin: number of arguments the current function received; nargin(f): how many f declares.", nargin),
-        b("nargout", 0, 1, 1, "nargout: number of outputs the current function was asked for.", nargout),
-        b("narginchk", 2, 2, 0, "narginchk(min, max): error when the current function's argument count is out of range.", narginchk),
-        b("nargoutchk", 2, 2, 0, "nargoutchk(min, max): error when the output count is out of range.", nargoutchk),
-        b("feval", 1, -1, 64, "feval(f, args...): call a function given by handle or name.", feval),
-        b("func2str", 1, 1, 1, "func2str(h): the text of a function handle.", func2str),
-        b("str2func", 1, 1, 1, "str2func(s): a function handle from a name or '@(x) ...' text.", str2func),
-        b("eval", 1, 2, 64, "eval(code), eval(try, catch): run text as code in the current workspace.", eval),
-        b("evalc", 1, 2, 1, "evalc(code): run code and return what it printed.", evalc),
-        b("evalin", 2, 3, 64, "evalin('base'|'caller', code): run code in another workspace.", evalin),
-        b("assignin", 3, 3, 0, "assignin('base'|'caller', name, value): assign a variable in another workspace.", assignin),
-        b("rng", 0, 2, 1, "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).", rng),
+        b(
+            "clear",
+            0,
+            -1,
+            0,
+            "clear, clear x y, clear a*, clear -regexp pat, clear all|functions|global: remove variables.",
+            clear,
+        ),
+        b(
+            "clearvars",
+            0,
+            -1,
+            0,
+            "clearvars, clearvars x y, clearvars -except keep1 keep2: remove variables.",
+            clearvars,
+        ),
+        b(
+            "who",
+            0,
+            -1,
+            1,
+            "who: list variable names (c = who returns them in a cell).",
+            who,
+        ),
+        b(
+            "whos",
+            0,
+            -1,
+            1,
+            "whos: list variables with their size, bytes and class.",
+            whos,
+        ),
+        b(
+            "exist",
+            1,
+            2,
+            1,
+            "exist(name), exist(name, 'var'|'builtin'|'file'|'dir'): 1 variable, 2 file, 5 builtin, 7 folder, 0 none.",
+            exist,
+        ),
+        b(
+            "isvarname",
+            1,
+            1,
+            1,
+            "isvarname(s): true for a valid variable name.",
+            isvarname,
+        ),
+        b(
+            "iskeyword",
+            0,
+            1,
+            1,
+            "iskeyword(s): true for a reserved word.",
+            iskeyword,
+        ),
+        b(
+            "nargin",
+            0,
+            1,
+            1,
+            "nargin: number of arguments the current function received; nargin(f): how many f declares.",
+            nargin,
+        ),
+        b(
+            "nargout",
+            0,
+            1,
+            1,
+            "nargout: number of outputs the current function was asked for.",
+            nargout,
+        ),
+        b(
+            "narginchk",
+            2,
+            2,
+            0,
+            "narginchk(min, max): error when the current function's argument count is out of range.",
+            narginchk,
+        ),
+        b(
+            "nargoutchk",
+            2,
+            2,
+            0,
+            "nargoutchk(min, max): error when the output count is out of range.",
+            nargoutchk,
+        ),
+        b(
+            "feval",
+            1,
+            -1,
+            64,
+            "feval(f, args...): call a function given by handle or name.",
+            feval,
+        ),
+        b(
+            "func2str",
+            1,
+            1,
+            1,
+            "func2str(h): the text of a function handle.",
+            func2str,
+        ),
+        b(
+            "str2func",
+            1,
+            1,
+            1,
+            "str2func(s): a function handle from a name or '@(x) ...' text.",
+            str2func,
+        ),
+        b(
+            "eval",
+            1,
+            2,
+            64,
+            "eval(code), eval(try, catch): run text as code in the current workspace.",
+            eval,
+        ),
+        b(
+            "evalc",
+            1,
+            2,
+            1,
+            "evalc(code): run code and return what it printed.",
+            evalc,
+        ),
+        b(
+            "evalin",
+            2,
+            3,
+            64,
+            "evalin('base'|'caller', code): run code in another workspace.",
+            evalin,
+        ),
+        b(
+            "assignin",
+            3,
+            3,
+            0,
+            "assignin('base'|'caller', name, value): assign a variable in another workspace.",
+            assignin,
+        ),
+        b(
+            "rng",
+            0,
+            2,
+            1,
+            "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).",
+            rng,
+        ),
         b("pwd", 0, 0, 1, "pwd: the current folder.", pwd),
         b("cd", 0, 1, 1, "cd(folder): change the current folder.", cd),
-        b("addpath", 1, -1, 1, "addpath(folder, ...): add folders to the search path.", addpath),
-        b("rmpath", 1, -1, 1, "rmpath(folder): remove a folder from the search path.", rmpath),
+        b(
+            "addpath",
+            1,
+            -1,
+            1,
+            "addpath(folder, ...): add folders to the search path.",
+            addpath,
+        ),
+        b(
+            "rmpath",
+            1,
+            -1,
+            1,
+            "rmpath(folder): remove a folder from the search path.",
+            rmpath,
+        ),
         b("path", 0, 2, 1, "path: show the search path.", path),
-        b("which", 1, 2, 1, "which name: where a function or variable comes from.", which),
-        b("help", 0, 1, 1, "help name: one paragraph of help for a function.", help),
+        b(
+            "which",
+            1,
+            2,
+            1,
+            "which name: where a function or variable comes from.",
+            which,
+        ),
+        b(
+            "help",
+            0,
+            1,
+            1,
+            "help name: one paragraph of help for a function.",
+            help,
+        ),
         b("exit", 0, 1, 0, "exit, exit(code): leave matfuse.", exit),
         b("quit", 0, 1, 0, "quit, quit(code): leave matfuse.", exit),
         b("version", 0, 1, 1, "version: matfuse's version.", version),
         b("isdeployed", 0, 0, 1, "isdeployed: false.", false_fn),
         b("ispc", 0, 0, 1, "ispc: false.", false_fn),
         b("ismac", 0, 0, 1, "ismac: true on macOS.", ismac),
-        b("isunix", 0, 0, 1, "isunix: true on Unix-like systems.", isunix),
-        b("getenv", 1, 1, 1, "getenv(name): an environment variable's value.", getenv),
-        b("setenv", 1, 2, 0, "setenv(name, value): set an environment variable.", setenv),
-        b("inputname", 1, 1, 1, "inputname(k): not available; returns ''.", inputname),
+        b(
+            "isunix",
+            0,
+            0,
+            1,
+            "isunix: true on Unix-like systems.",
+            isunix,
+        ),
+        b(
+            "getenv",
+            1,
+            1,
+            1,
+            "getenv(name): an environment variable's value.",
+            getenv,
+        ),
+        b(
+            "setenv",
+            1,
+            2,
+            0,
+            "setenv(name, value): set an environment variable.",
+            setenv,
+        ),
+        b(
+            "inputname",
+            1,
+            1,
+            1,
+            "inputname(k): not available; returns ''.",
+            inputname,
+        ),
     ]
 }
 
@@ -100,7 +289,12 @@ fn words(a: &[Value]) -> MResult<Vec<String>> {
 
 fn clear(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let w = words(&a)?;
-    if w.is_empty() || matches!(w[0].as_str(), "all" | "-all" | "variables" | "-variables" | "-v") {
+    if w.is_empty()
+        || matches!(
+            w[0].as_str(),
+            "all" | "-all" | "variables" | "-variables" | "-v"
+        )
+    {
         for k in 0..f.vars.len() {
             clear_slot(f, k);
         }
@@ -118,7 +312,11 @@ fn clear(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             return Ok(vec![]);
         }
         "global" | "-global" | "-g" => {
-            let names: Vec<String> = if w.len() > 1 { w[1..].to_vec() } else { i.globals.keys().map(|k| k.to_string()).collect() };
+            let names: Vec<String> = if w.len() > 1 {
+                w[1..].to_vec()
+            } else {
+                i.globals.keys().map(|k| k.to_string()).collect()
+            };
             for n in names {
                 i.globals.remove(n.as_str());
                 if let Some(k) = f.layout.get(&n) {
@@ -130,7 +328,10 @@ fn clear(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         "-regexp" => {
             let pats: Vec<fancy_regex::Regex> = w[1..]
                 .iter()
-                .map(|p| fancy_regex::Regex::new(p).map_err(|e| bad_arg("clear", format!("Invalid pattern: {e}"))))
+                .map(|p| {
+                    fancy_regex::Regex::new(p)
+                        .map_err(|e| bad_arg("clear", format!("Invalid pattern: {e}")))
+                })
                 .collect::<MResult<_>>()?;
             for k in 0..f.vars.len() {
                 let n = f.name_of(k).to_string();
@@ -154,7 +355,8 @@ fn clear(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 
 fn clearvars(_: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let w = words(&a)?;
-    let (clear_pats, keep): (Vec<String>, Vec<String>) = match w.iter().position(|x| x == "-except") {
+    let (clear_pats, keep): (Vec<String>, Vec<String>) = match w.iter().position(|x| x == "-except")
+    {
         Some(p) => (w[..p].to_vec(), w[p + 1..].to_vec()),
         None => (w.clone(), vec![]),
     };
@@ -170,9 +372,14 @@ fn clearvars(_: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 
 fn who(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     let pats = words(&a)?;
-    let names: Vec<String> = var_names(i, f).into_iter().filter(|n| pats.is_empty() || pats.iter().any(|p| wildcard(p, n))).collect();
+    let names: Vec<String> = var_names(i, f)
+        .into_iter()
+        .filter(|n| pats.is_empty() || pats.iter().any(|p| wildcard(p, n)))
+        .collect();
     if nargout > 0 {
-        return one(CellArray::col(names.iter().map(|n| Value::str(n)).collect()));
+        return one(CellArray::col(
+            names.iter().map(|n| Value::str(n)).collect(),
+        ));
     }
     if names.is_empty() {
         return Ok(vec![]);
@@ -200,7 +407,14 @@ pub fn value_bytes(v: &Value) -> usize {
         Value::Tensor(t) => t.numel() * t.class().elem_bytes() * if t.is_complex() { 2 } else { 1 },
         Value::Str(s) => s.data.iter().map(|x| 2 * x.len() + 16).sum::<usize>() + 100,
         Value::Cell(c) => c.data.iter().map(|e| value_bytes(e) + 104).sum(),
-        Value::Struct(s) => s.elems.iter().flat_map(|e| e.iter()).map(|e| value_bytes(e) + 104).sum::<usize>() + 64 * s.fields.len(),
+        Value::Struct(s) => {
+            s.elems
+                .iter()
+                .flat_map(|e| e.iter())
+                .map(|e| value_bytes(e) + 104)
+                .sum::<usize>()
+                + 64 * s.fields.len()
+        }
         Value::Func(_) => 32,
         Value::Object(_) => 8,
     }
@@ -208,7 +422,10 @@ pub fn value_bytes(v: &Value) -> usize {
 
 fn whos(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     let pats = words(&a)?;
-    let names: Vec<String> = var_names(i, f).into_iter().filter(|n| pats.is_empty() || pats.iter().any(|p| wildcard(p, n))).collect();
+    let names: Vec<String> = var_names(i, f)
+        .into_iter()
+        .filter(|n| pats.is_empty() || pats.iter().any(|p| wildcard(p, n)))
+        .collect();
     let rows: Vec<(String, String, usize, String, String)> = names
         .iter()
         .filter_map(|n| {
@@ -217,18 +434,37 @@ fn whos(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
             if v.is_complex() {
                 attrs.push("complex");
             }
-            if f.layout.get(n).is_some_and(|k| matches!(f.vars[k as usize], Slot::Global)) {
+            if f.layout
+                .get(n)
+                .is_some_and(|k| matches!(f.vars[k as usize], Slot::Global))
+            {
                 attrs.push("global");
             }
-            if f.layout.get(n).is_some_and(|k| matches!(f.vars[k as usize], Slot::Persistent)) {
+            if f.layout
+                .get(n)
+                .is_some_and(|k| matches!(f.vars[k as usize], Slot::Persistent))
+            {
                 attrs.push("persistent");
             }
-            Some((n.clone(), v.shape().size_text().replace('×', "x"), value_bytes(&v), v.class_name(), attrs.join(", ")))
+            Some((
+                n.clone(),
+                v.shape().size_text().replace('×', "x"),
+                value_bytes(&v),
+                v.class_name(),
+                attrs.join(", "),
+            ))
         })
         .collect();
     if nargout > 0 {
         let mut s = StructArray::empty_with(
-            vec!["name".into(), "size".into(), "bytes".into(), "class".into(), "global".into(), "complex".into()],
+            vec![
+                "name".into(),
+                "size".into(),
+                "bytes".into(),
+                "class".into(),
+                "global".into(),
+                "complex".into(),
+            ],
             crate::values::shape::Shape::col(rows.len()),
         );
         for (k, r) in rows.iter().enumerate() {
@@ -249,10 +485,22 @@ fn whos(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     }
     let nw = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
     let sw = rows.iter().map(|r| r.1.len()).max().unwrap_or(4).max(4);
-    let bw = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(5).max(5);
-    let mut out = format!("  {:<nw$}      {:<sw$}            {:>bw$}  Class     Attributes\n\n", "Name", "Size", "Bytes");
+    let bw = rows
+        .iter()
+        .map(|r| r.2.to_string().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "  {:<nw$}      {:<sw$}            {:>bw$}  Class     Attributes\n\n",
+        "Name", "Size", "Bytes"
+    );
     for (n, s, bytes, c, attr) in &rows {
-        out.push_str(&format!("  {n:<nw$}      {s:<sw$}            {bytes:>bw$}  {c:<10}{attr}").trim_end().to_string());
+        out.push_str(
+            &format!("  {n:<nw$}      {s:<sw$}            {bytes:>bw$}  {c:<10}{attr}")
+                .trim_end()
+                .to_string(),
+        );
         out.push('\n');
     }
     out.push('\n');
@@ -269,9 +517,21 @@ fn exist(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let is_var = i.lookup_var(f, &name).is_some();
     let r = match kind.as_str() {
         "var" => is_var as u8 as f64,
-        "builtin" => if super::lookup(&name).is_some() { 5.0 } else { 0.0 },
+        "builtin" => {
+            if super::lookup(&name).is_some() {
+                5.0
+            } else {
+                0.0
+            }
+        }
         "file" => file_kind(i, f, &name),
-        "dir" => if std::path::Path::new(&name).is_dir() { 7.0 } else { 0.0 },
+        "dir" => {
+            if std::path::Path::new(&name).is_dir() {
+                7.0
+            } else {
+                0.0
+            }
+        }
         "" => {
             if is_var {
                 1.0
@@ -297,7 +557,9 @@ fn file_kind(i: &Interp, f: &Frame, name: &str) -> f64 {
     if f.unit.functions.contains_key(name) || i.session_functions.contains_key(name) {
         return 2.0;
     }
-    if i.find_file(&format!("{name}.m")).is_some() || (name.contains('.') && std::path::Path::new(name).is_file()) {
+    if i.find_file(&format!("{name}.m")).is_some()
+        || (name.contains('.') && std::path::Path::new(name).is_file())
+    {
         return 2.0;
     }
     if std::path::Path::new(name).is_dir() {
@@ -307,14 +569,23 @@ fn file_kind(i: &Interp, f: &Frame, name: &str) -> f64 {
 }
 
 fn isvarname(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let ok = a[0].text().map(|s| super::structs::is_valid_name(&s) && !Kw::WORDS.contains(&s.as_str())).unwrap_or(false);
+    let ok = a[0]
+        .text()
+        .map(|s| super::structs::is_valid_name(&s) && !Kw::WORDS.contains(&s.as_str()))
+        .unwrap_or(false);
     one(Value::Bool(ok))
 }
 
 fn iskeyword(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     match a.first() {
-        Some(v) => one(Value::Bool(v.text().map(|s| Kw::WORDS.contains(&s.as_str())).unwrap_or(false))),
-        None => one(CellArray::col(Kw::WORDS.iter().map(|w| Value::str(w)).collect())),
+        Some(v) => one(Value::Bool(
+            v.text()
+                .map(|s| Kw::WORDS.contains(&s.as_str()))
+                .unwrap_or(false),
+        )),
+        None => one(CellArray::col(
+            Kw::WORDS.iter().map(|w| Value::str(w)).collect(),
+        )),
     }
 }
 
@@ -327,30 +598,49 @@ fn nargin(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             },
             v => text_arg(v, "nargin")?,
         };
-        let found = f.unit.functions.get(def.as_str()).cloned().or_else(|| i.session_functions.get(def.as_str()).map(|x| x.0.clone())).or_else(|| {
-            match i.load_path_file(&def) {
+        let found = f
+            .unit
+            .functions
+            .get(def.as_str())
+            .cloned()
+            .or_else(|| i.session_functions.get(def.as_str()).map(|x| x.0.clone()))
+            .or_else(|| match i.load_path_file(&def) {
                 Some(crate::interp::call::Loaded::Function(d, _)) => Some(d),
                 _ => None,
-            }
-        });
+            });
         return match found {
             Some(d) => {
                 let n = d.params.len() as f64;
-                one(Value::Num(if d.params.last().is_some_and(|p| &**p == "varargin") { -n } else { n }))
+                one(Value::Num(
+                    if d.params.last().is_some_and(|p| &**p == "varargin") {
+                        -n
+                    } else {
+                        n
+                    },
+                ))
             }
             None if super::lookup(&def).is_some() => one(Value::Num(-1.0)),
-            None => Err(MError::new("MATLAB:narginout:functionDoesNotExist", format!("Function \"{def}\" does not exist."))),
+            None => Err(MError::new(
+                "MATLAB:narginout:functionDoesNotExist",
+                format!("Function \"{def}\" does not exist."),
+            )),
         };
     }
     if f.function.is_none() && f.nparams == 0 {
-        return Err(MError::new("MATLAB:nargin:isScript", "You can only call nargin/nargout from within a MATLAB function."));
+        return Err(MError::new(
+            "MATLAB:nargin:isScript",
+            "You can only call nargin/nargout from within a MATLAB function.",
+        ));
     }
     one(Value::Num(f.nargin as f64))
 }
 
 fn nargout(_: &mut Interp, f: &mut Frame, _: A, _: usize) -> R {
     if f.function.is_none() && f.nparams == 0 {
-        return Err(MError::new("MATLAB:nargout:isScript", "You can only call nargin/nargout from within a MATLAB function."));
+        return Err(MError::new(
+            "MATLAB:nargout:isScript",
+            "You can only call nargin/nargout from within a MATLAB function.",
+        ));
     }
     one(Value::Num(f.nargout as f64))
 }
@@ -359,10 +649,16 @@ fn narginchk(_: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let (lo, hi) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
     let n = f.nargin as f64;
     if n < lo {
-        return Err(MError::new("MATLAB:narginchk:notEnoughInputs", "Not enough input arguments."));
+        return Err(MError::new(
+            "MATLAB:narginchk:notEnoughInputs",
+            "Not enough input arguments.",
+        ));
     }
     if n > hi {
-        return Err(MError::new("MATLAB:narginchk:tooManyInputs", "Too many input arguments."));
+        return Err(MError::new(
+            "MATLAB:narginchk:tooManyInputs",
+            "Too many input arguments.",
+        ));
     }
     Ok(vec![])
 }
@@ -371,10 +667,16 @@ fn nargoutchk(_: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let (lo, hi) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
     let n = f.nargout as f64;
     if n < lo {
-        return Err(MError::new("MATLAB:nargoutchk:notEnoughOutputs", "Not enough output arguments."));
+        return Err(MError::new(
+            "MATLAB:nargoutchk:notEnoughOutputs",
+            "Not enough output arguments.",
+        ));
     }
     if n > hi {
-        return Err(MError::new("MATLAB:nargoutchk:tooManyOutputs", "Too many output arguments."));
+        return Err(MError::new(
+            "MATLAB:nargoutchk:tooManyOutputs",
+            "Too many output arguments.",
+        ));
     }
     Ok(vec![])
 }
@@ -397,27 +699,53 @@ fn str2func(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let s = s.trim();
     if s.starts_with('@') {
         // an anonymous function made from text captures nothing from the caller
-        let prog = crate::syntax::parse(s, &|_| false).map_err(|e| MError::new(e.identifier, e.message))?;
-        if let Some(crate::syntax::ast::Stmt { kind: crate::syntax::ast::StmtKind::Expr(e), .. }) = prog.stmts.first() {
+        let prog = crate::syntax::parse(s, &|_| false)
+            .map_err(|e| MError::new(e.identifier, e.message))?;
+        if let Some(crate::syntax::ast::Stmt {
+            kind: crate::syntax::ast::StmtKind::Expr(e),
+            ..
+        }) = prog.stmts.first()
+        {
             if let ExprKind::AnonFunc(def) = &e.kind {
                 resolve::anon(def);
-                let n = def.scope.get().map(|l| l.len()).unwrap_or(0).saturating_sub(def.params.len());
+                let n = def
+                    .scope
+                    .get()
+                    .map(|l| l.len())
+                    .unwrap_or(0)
+                    .saturating_sub(def.params.len());
                 let unit = crate::interp::function::CodeUnit::new(Source::new("", s, false));
-                return one(Value::Func(Rc::new(FuncHandle::Anon { def: def.clone(), captures: vec![None; n], unit })));
+                return one(Value::Func(Rc::new(FuncHandle::Anon {
+                    def: def.clone(),
+                    captures: vec![None; n],
+                    unit,
+                })));
             }
         }
         return Err(bad_arg("str2func", format!("Invalid function text '{s}'.")));
     }
     let _ = i;
-    let unit = if f.unit.functions.contains_key(s) { Some(f.unit.clone()) } else { None };
-    one(Value::Func(Rc::new(FuncHandle::Named { name: s.into(), unit })))
+    let unit = if f.unit.functions.contains_key(s) {
+        Some(f.unit.clone())
+    } else {
+        None
+    };
+    one(Value::Func(Rc::new(FuncHandle::Named {
+        name: s.into(),
+        unit,
+    })))
 }
 
 /// Runs `code` in frame `f` (parsed with f's variables known).
 pub fn eval_in(i: &mut Interp, f: &mut Frame, code: &str, nargout: usize) -> R {
     let source = Source::new("eval", code, false);
-    let is_var = |n: &str| f.layout.get(n).is_some_and(|k| !matches!(f.vars[k as usize], Slot::Empty));
-    let prog = crate::syntax::parse(code, &is_var).map_err(|e| crate::interp::syntax_error(e, &source))?;
+    let is_var = |n: &str| {
+        f.layout
+            .get(n)
+            .is_some_and(|k| !matches!(f.vars[k as usize], Slot::Empty))
+    };
+    let prog =
+        crate::syntax::parse(code, &is_var).map_err(|e| crate::interp::syntax_error(e, &source))?;
     resolve::stmts(&prog.stmts, f.layout_mut());
     f.sync();
     let unit = Rc::new(crate::interp::function::CodeUnit {
@@ -428,8 +756,16 @@ pub fn eval_in(i: &mut Interp, f: &mut Frame, code: &str, nargout: usize) -> R {
     let saved = std::mem::replace(&mut f.unit, unit);
     let r = if nargout > 0 {
         match prog.stmts.as_slice() {
-            [crate::syntax::ast::Stmt { kind: crate::syntax::ast::StmtKind::Expr(e), .. }] => i.eval_outputs(f, e, nargout),
-            _ => Err(MError::new("MATLAB:eval:noOutput", "eval with outputs needs a single expression.")),
+            [
+                crate::syntax::ast::Stmt {
+                    kind: crate::syntax::ast::StmtKind::Expr(e),
+                    ..
+                },
+            ] => i.eval_outputs(f, e, nargout),
+            _ => Err(MError::new(
+                "MATLAB:eval:noOutput",
+                "eval with outputs needs a single expression.",
+            )),
         }
     } else {
         i.exec_block(f, &prog.stmts).map(|_| vec![])
@@ -463,7 +799,10 @@ fn evalc(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 fn workspace_arg(v: &Value) -> MResult<String> {
     let w = text_arg(v, "evalin")?;
     if w != "base" && w != "caller" {
-        return Err(bad_arg("evalin", "The workspace must be 'base' or 'caller'."));
+        return Err(bad_arg(
+            "evalin",
+            "The workspace must be 'base' or 'caller'.",
+        ));
     }
     Ok(w)
 }
@@ -479,7 +818,10 @@ fn assignin(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     workspace_arg(&a[0])?;
     let name = text_arg(&a[1], "assignin")?;
     if !super::structs::is_valid_name(&name) {
-        return Err(bad_arg("assignin", format!("Invalid variable name '{name}'.")));
+        return Err(bad_arg(
+            "assignin",
+            format!("Invalid variable name '{name}'."),
+        ));
     }
     let slot = f.slot_of(&name);
     i.store(f, slot, a[2].clone());
@@ -499,14 +841,28 @@ fn rng(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if let Some(v) = a.first() {
         match v {
             Value::Struct(s) => {
-                let seed = s.get(0, "Seed").map(|x| x.scalar_f64()).transpose()?.unwrap_or(0.0);
-                let off = s.get(0, "State").map(|x| x.scalar_f64()).transpose()?.unwrap_or(0.0);
-                i.rng = RngState { seed: seed as u64, offset: off as u64 };
+                let seed = s
+                    .get(0, "Seed")
+                    .map(|x| x.scalar_f64())
+                    .transpose()?
+                    .unwrap_or(0.0);
+                let off = s
+                    .get(0, "State")
+                    .map(|x| x.scalar_f64())
+                    .transpose()?
+                    .unwrap_or(0.0);
+                i.rng = RngState {
+                    seed: seed as u64,
+                    offset: off as u64,
+                };
             }
             v if v.is_text() => match text_arg(v, "rng")?.as_str() {
                 "default" => i.rng = RngState::default(),
                 "shuffle" => {
-                    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+                    let t = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map(|d| d.as_nanos() as u64)
+                        .unwrap_or(1);
                     i.rng = RngState { seed: t, offset: 0 };
                 }
                 other => return Err(bad_arg("rng", format!("Unknown option '{other}'."))),
@@ -516,11 +872,18 @@ fn rng(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                 if seed < 0.0 || seed.fract() != 0.0 {
                     return Err(bad_arg("rng", "The seed must be a nonnegative integer."));
                 }
-                i.rng = RngState { seed: seed as u64, offset: 0 };
+                i.rng = RngState {
+                    seed: seed as u64,
+                    offset: 0,
+                };
             }
         }
     }
-    if nargout > 0 || a.is_empty() { one(before) } else { Ok(vec![]) }
+    if nargout > 0 || a.is_empty() {
+        one(before)
+    } else {
+        Ok(vec![])
+    }
 }
 
 fn pwd(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
@@ -531,8 +894,17 @@ fn pwd(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
 fn cd(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if let Some(v) = a.first() {
         let d = text_arg(v, "cd")?;
-        let d = if d == "~" { std::env::var("HOME").unwrap_or(d) } else { d };
-        std::env::set_current_dir(&d).map_err(|_| MError::new("MATLAB:cd:NonExistentFolder", format!("Cannot CD to {d} (Name is nonexistent or not a folder).")))?;
+        let d = if d == "~" {
+            std::env::var("HOME").unwrap_or(d)
+        } else {
+            d
+        };
+        std::env::set_current_dir(&d).map_err(|_| {
+            MError::new(
+                "MATLAB:cd:NonExistentFolder",
+                format!("Cannot CD to {d} (Name is nonexistent or not a folder)."),
+            )
+        })?;
         i.path_cache.clear();
         return Ok(vec![]);
     }
@@ -546,17 +918,26 @@ fn cd(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn path_list(v: &Value) -> MResult<Vec<std::path::PathBuf>> {
     let s = text_arg(v, "addpath")?;
-    Ok(s.split(':').filter(|p| !p.is_empty()).map(std::path::PathBuf::from).collect())
+    Ok(s.split(':')
+        .filter(|p| !p.is_empty())
+        .map(std::path::PathBuf::from)
+        .collect())
 }
 
 fn addpath(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let at_end = a.iter().any(|v| v.text().ok().as_deref() == Some("-end"));
     let mut dirs = Vec::new();
-    for v in a.iter().filter(|v| !matches!(v.text().ok().as_deref(), Some("-end" | "-begin"))) {
+    for v in a
+        .iter()
+        .filter(|v| !matches!(v.text().ok().as_deref(), Some("-end" | "-begin")))
+    {
         for d in path_list(v)? {
             let d = std::fs::canonicalize(&d).unwrap_or(d);
             if !d.is_dir() {
-                crate::interp::warning::emit("MATLAB:mpath:nameNonexistentOrNotADirectory", &format!("Name is nonexistent or not a directory: {}", d.display()));
+                crate::interp::warning::emit(
+                    "MATLAB:mpath:nameNonexistentOrNotADirectory",
+                    &format!("Name is nonexistent or not a directory: {}", d.display()),
+                );
                 continue;
             }
             dirs.push(d);
@@ -586,7 +967,12 @@ fn rmpath(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn path(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
-    let text = i.search_path.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(":");
+    let text = i
+        .search_path
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":");
     if nargout > 0 {
         return one(Value::str(&text));
     }
@@ -635,7 +1021,11 @@ fn file_help(path: &std::path::Path) -> Option<String> {
             break;
         }
     }
-    if lines.is_empty() { None } else { Some(lines.join("\n")) }
+    if lines.is_empty() {
+        None
+    } else {
+        Some(lines.join("\n"))
+    }
 }
 
 fn help(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
@@ -673,7 +1063,10 @@ fn exit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn version(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
-    one(Value::str(&format!("{} (matfuse)", env!("CARGO_PKG_VERSION"))))
+    one(Value::str(&format!(
+        "{} (matfuse)",
+        env!("CARGO_PKG_VERSION")
+    )))
 }
 
 fn false_fn(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
@@ -686,7 +1079,9 @@ fn isunix(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
     one(Value::Bool(cfg!(unix)))
 }
 fn getenv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(Value::str(&std::env::var(text_arg(&a[0], "getenv")?).unwrap_or_default()))
+    one(Value::str(
+        &std::env::var(text_arg(&a[0], "getenv")?).unwrap_or_default(),
+    ))
 }
 fn setenv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let name = text_arg(&a[0], "setenv")?;

@@ -54,7 +54,10 @@ pub fn main(args: Vec<String>) -> i32 {
         },
         Some(path) if !path.starts_with('-') => match std::fs::read_to_string(path) {
             Ok(text) => {
-                if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+                if let Some(dir) = std::path::Path::new(path)
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                {
                     if let Ok(d) = std::fs::canonicalize(dir) {
                         interp.search_path.push(d);
                     }
@@ -104,7 +107,10 @@ pub fn run(interp: &mut Interp, source: std::rc::Rc<Source>) -> i32 {
 
 /// The width to wrap displays at: the terminal's, or 80 (also honouring $COLUMNS).
 pub fn terminal_width() -> usize {
-    if let Some(w) = std::env::var("COLUMNS").ok().and_then(|c| c.parse::<usize>().ok()) {
+    if let Some(w) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+    {
         if w > 10 {
             return w;
         }

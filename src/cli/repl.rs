@@ -21,7 +21,10 @@ pub fn run(interp: &mut Interp) -> i32 {
         eprintln!("matfuse: cannot start the line editor");
         return 2;
     };
-    println!("matfuse {} — MATLAB syntax, GPU workspace. Type help for help, exit to leave.", env!("CARGO_PKG_VERSION"));
+    println!(
+        "matfuse {} — MATLAB syntax, GPU workspace. Type help for help, exit to leave.",
+        env!("CARGO_PKG_VERSION")
+    );
     let mut buf = String::new();
     loop {
         let prompt = if buf.is_empty() { ">> " } else { "" };

@@ -91,7 +91,10 @@ pub fn replay(text: &str) -> String {
         .into_iter()
         .map(|e| {
             let output = run_entry(&mut interp, &e.input);
-            Entry { input: e.input, output }
+            Entry {
+                input: e.input,
+                output,
+            }
         })
         .collect();
     render(&entries)

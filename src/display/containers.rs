@@ -18,7 +18,11 @@ pub fn short_number(x: f64) -> String {
     if x.fract() == 0.0 && a < 1e9 {
         return format!("{}", x as i64);
     }
-    if (0.001..1000.0).contains(&a) { format!("{x:.4}") } else { super::printf::format_e(x, 4, false) }
+    if (0.001..1000.0).contains(&a) {
+        format!("{x:.4}")
+    } else {
+        super::printf::format_e(x, 4, false)
+    }
 }
 
 fn elem_text(t: &Tensor, i: usize) -> String {
@@ -96,7 +100,11 @@ fn cell_rows(c: &CellArray) -> Vec<String> {
                     let (s, num) = &contents[i + j * rows];
                     let n = s.chars().count() + if *num { 2 } else { 0 };
                     let pad = " ".repeat(widths[j] - n);
-                    if *num { format!("{{[{pad}{s}]}}") } else { format!("{{{s}{pad}}}") }
+                    if *num {
+                        format!("{{[{pad}{s}]}}")
+                    } else {
+                        format!("{{{s}{pad}}}")
+                    }
                 })
                 .collect();
             format!("    {}", parts.join("    "))
@@ -119,7 +127,10 @@ pub fn cell_lines(c: &CellArray, fmt: &Format, _width: usize, named: bool) -> Ve
         let (r, cc) = (c.shape.rows(), c.shape.dim(1));
         let n = r * cc;
         for k in 0..c.data.len() / n.max(1) {
-            let page = CellArray::new(crate::values::shape::Shape::matrix(r, cc), c.data[k * n..(k + 1) * n].to_vec());
+            let page = CellArray::new(
+                crate::values::shape::Shape::matrix(r, cc),
+                c.data[k * n..(k + 1) * n].to_vec(),
+            );
             out.extend(cell_rows(&page));
             out.push(String::new());
         }
@@ -143,7 +154,14 @@ pub fn string_lines(s: &StrArray, named: bool) -> Vec<String> {
         out.push(String::new());
     }
     let (rows, cols) = (s.shape.rows(), s.shape.cols());
-    let widths: Vec<usize> = (0..cols).map(|j| (0..rows).map(|i| s.data[i + j * rows].chars().count() + 2).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..cols)
+        .map(|j| {
+            (0..rows)
+                .map(|i| s.data[i + j * rows].chars().count() + 2)
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     for i in 0..rows {
         let parts: Vec<String> = (0..cols)
             .map(|j| {
@@ -226,10 +244,16 @@ pub fn struct_lines(s: &StructArray, fmt: &Format, named: bool) -> Vec<String> {
     }
     let empty = if s.numel() == 0 { " empty" } else { "" };
     if s.fields.is_empty() {
-        out.push(format!("  {}{empty} struct array with no fields.", s.shape.size_text()));
+        out.push(format!(
+            "  {}{empty} struct array with no fields.",
+            s.shape.size_text()
+        ));
         return out;
     }
-    out.push(format!("  {}{empty} struct array with fields:", s.shape.size_text()));
+    out.push(format!(
+        "  {}{empty} struct array with fields:",
+        s.shape.size_text()
+    ));
     if blank {
         out.push(String::new());
     }
@@ -247,12 +271,22 @@ pub fn object_lines(o: &Object, fmt: &Format) -> Vec<String> {
             (
                 "  Map with properties:",
                 vec!["Count".into(), "KeyType".into(), "ValueType".into()],
-                vec![crate::interp::objects::count(&m).to_string(), m.key_type.clone(), m.value_type.clone()],
+                vec![
+                    crate::interp::objects::count(&m).to_string(),
+                    m.key_type.clone(),
+                    m.value_type.clone(),
+                ],
             )
         }
         Object::MException(x) => (
             "  MException with properties:",
-            vec!["identifier".into(), "message".into(), "cause".into(), "stack".into(), "Correction".into()],
+            vec![
+                "identifier".into(),
+                "message".into(),
+                "cause".into(),
+                "stack".into(),
+                "Correction".into(),
+            ],
             vec![
                 format!("'{}'", x.identifier),
                 format!("'{}'", x.message),

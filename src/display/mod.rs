@@ -32,7 +32,10 @@ pub struct Format {
 
 impl Default for Format {
     fn default() -> Self {
-        Format { num: NumFormat::Short, compact: false }
+        Format {
+            num: NumFormat::Short,
+            compact: false,
+        }
     }
 }
 
@@ -80,7 +83,11 @@ pub fn empty_text(class_name: &str, shape: &Shape, vector_words: bool) -> String
     if class_name == "double" && shape.dims() == [0, 0] {
         return "     []".into();
     }
-    let word = if vector_words { shape_word(shape) } else { "array" };
+    let word = if vector_words {
+        shape_word(shape)
+    } else {
+        "array"
+    };
     format!("  {} empty {class_name} {word}", shape.size_text())
 }
 
@@ -107,7 +114,12 @@ pub fn tensor_lines(t: &Tensor, fmt: &Format, width: usize) -> (Option<String>, 
             if shape.is_scalar() {
                 Some(format!("  {}", cls.name()))
             } else {
-                Some(format!("  {} {} {}", shape.size_text(), cls.name(), shape_word(shape)))
+                Some(format!(
+                    "  {} {} {}",
+                    shape.size_text(),
+                    cls.name(),
+                    shape_word(shape)
+                ))
             }
         }
     };
@@ -130,7 +142,10 @@ fn page_lines(t: &Tensor, fmt: &Format, width: usize) -> Vec<String> {
     if t.shape.is_scalar() {
         let line = match &t.data {
             Data::C64(v) => numeric::complex_scalar(v[0], fmt),
-            Data::C32(v) => numeric::complex_scalar(num_complex::Complex64::new(v[0].re as f64, v[0].im as f64), fmt),
+            Data::C32(v) => numeric::complex_scalar(
+                num_complex::Complex64::new(v[0].re as f64, v[0].im as f64),
+                fmt,
+            ),
             Data::Bool(v) => format!("   {}", v[0] as u8),
             Data::F64(v) => numeric::real_scalar(v[0], fmt, false),
             Data::F32(v) => numeric::real_scalar(v[0] as f64, fmt, true),
@@ -143,7 +158,11 @@ fn page_lines(t: &Tensor, fmt: &Format, width: usize) -> Vec<String> {
             let l = numeric::complex_layout(&t.to_c64(), fmt);
             (l.scale, l.width, l.cells)
         }
-        Data::Bool(v) => (None, 4, v.iter().map(|b| format!("   {}", *b as u8)).collect()),
+        Data::Bool(v) => (
+            None,
+            4,
+            v.iter().map(|b| format!("   {}", *b as u8)).collect(),
+        ),
         Data::F64(_) | Data::F32(_) => {
             let l = numeric::real_layout(&t.to_f64(), fmt, cls == Class::Single);
             (l.scale, l.width, l.cells)
@@ -151,7 +170,14 @@ fn page_lines(t: &Tensor, fmt: &Format, width: usize) -> Vec<String> {
         _ => {
             let texts: Vec<String> = (0..t.numel()).map(|i| int_elem_text(t, i)).collect();
             let w = texts.iter().map(|s| s.len()).max().unwrap_or(1) + 3;
-            (None, w, texts.iter().map(|s| format!("{}{s}", " ".repeat(w - s.len()))).collect())
+            (
+                None,
+                w,
+                texts
+                    .iter()
+                    .map(|s| format!("{}{s}", " ".repeat(w - s.len())))
+                    .collect(),
+            )
         }
     };
     let mut out = Vec::new();
@@ -161,7 +187,14 @@ fn page_lines(t: &Tensor, fmt: &Format, width: usize) -> Vec<String> {
             out.push(String::new());
         }
     }
-    out.extend(numeric::column_blocks(&cells, rows, cols, w, width, fmt.compact));
+    out.extend(numeric::column_blocks(
+        &cells,
+        rows,
+        cols,
+        w,
+        width,
+        fmt.compact,
+    ));
     out
 }
 

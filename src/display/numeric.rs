@@ -24,12 +24,20 @@ fn int_text(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
     }
-    if x.abs() < 1e18 { format!("{}", x as i64) } else { format!("{x:.0}") }
+    if x.abs() < 1e18 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.0}")
+    }
 }
 
 fn rjust(s: &str, w: usize) -> String {
     let n = s.chars().count();
-    if n >= w { s.to_string() } else { format!("{}{s}", " ".repeat(w - n)) }
+    if n >= w {
+        s.to_string()
+    } else {
+        format!("{}{s}", " ".repeat(w - n))
+    }
 }
 
 /// Integer-valued doubles print as integers below this magnitude.
@@ -43,7 +51,9 @@ pub fn real_scalar(x: f64, fmt: &Format, single: bool) -> String {
     let integral = x.fract() == 0.0;
     let a = x.abs();
     match fmt.num {
-        NumFormat::Short | NumFormat::Long | NumFormat::ShortG | NumFormat::LongG if integral && a < INT_LIMIT => {
+        NumFormat::Short | NumFormat::Long | NumFormat::ShortG | NumFormat::LongG
+            if integral && a < INT_LIMIT =>
+        {
             rjust(&int_text(x), if a >= 1000.0 { 12 } else { 6 })
         }
         NumFormat::Short => {
@@ -62,9 +72,15 @@ pub fn real_scalar(x: f64, fmt: &Format, single: bool) -> String {
             }
         }
         NumFormat::ShortE => rjust(&e_text(x, 4), 13),
-        NumFormat::LongE => rjust(&e_text(x, if single { 7 } else { 15 }), if single { 17 } else { 26 }),
+        NumFormat::LongE => rjust(
+            &e_text(x, if single { 7 } else { 15 }),
+            if single { 17 } else { 26 },
+        ),
         NumFormat::ShortG => rjust(&super::printf::format_g(x, 5, false), 13),
-        NumFormat::LongG => rjust(&super::printf::format_g(x, if single { 7 } else { 15 }, false), 26),
+        NumFormat::LongG => rjust(
+            &super::printf::format_g(x, if single { 7 } else { 15 }, false),
+            26,
+        ),
         NumFormat::Bank => rjust(&format!("{x:.2}"), 14),
         NumFormat::Rat => rat_field(x),
         NumFormat::Hex => format!("   {}", hex_text(x, single)),
@@ -83,7 +99,11 @@ fn plus_text(x: f64) -> &'static str {
 }
 
 fn hex_text(x: f64, single: bool) -> String {
-    if single { format!("{:08x}", (x as f32).to_bits()) } else { format!("{:016x}", x.to_bits()) }
+    if single {
+        format!("{:08x}", (x as f32).to_bits())
+    } else {
+        format!("{:016x}", x.to_bits())
+    }
 }
 
 /// Continued-fraction approximation as `format rat` prints it (within 1e-6 relative).
@@ -114,7 +134,11 @@ pub fn rat_text(x: f64) -> String {
         n1 = -n1;
         d1 = -d1;
     }
-    if d1 == 1.0 { int_text(n1) } else { format!("{}/{}", int_text(n1), int_text(d1)) }
+    if d1 == 1.0 {
+        int_text(n1)
+    } else {
+        format!("{}/{}", int_text(n1), int_text(d1))
+    }
 }
 
 /// A `format rat` field: 15 wide, the `/` in column 9.
@@ -144,17 +168,36 @@ pub fn real_layout(vals: &[f64], fmt: &Format, single: bool) -> RealLayout {
         _ => (4, 10),
     };
     match fmt.num {
-        NumFormat::Short | NumFormat::Long | NumFormat::ShortG | NumFormat::LongG if all_int && max < INT_LIMIT => {
+        NumFormat::Short | NumFormat::Long | NumFormat::ShortG | NumFormat::LongG
+            if all_int && max < INT_LIMIT =>
+        {
             let w = if max >= 1000.0 { 12 } else { 6 };
-            let w = w.max(vals.iter().map(|v| int_text(*v).len() + 2).max().unwrap_or(0));
+            let w = w.max(
+                vals.iter()
+                    .map(|v| int_text(*v).len() + 2)
+                    .max()
+                    .unwrap_or(0),
+            );
             RealLayout {
                 scale: None,
                 width: w,
-                cells: vals.iter().map(|&v| cell(special(v).map(String::from).unwrap_or_else(|| int_text(v)), w)).collect(),
+                cells: vals
+                    .iter()
+                    .map(|&v| {
+                        cell(
+                            special(v).map(String::from).unwrap_or_else(|| int_text(v)),
+                            w,
+                        )
+                    })
+                    .collect(),
             }
         }
         NumFormat::Short | NumFormat::Long => {
-            let upper = if fmt.num == NumFormat::Long { 100.0 } else { 1000.0 };
+            let upper = if fmt.num == NumFormat::Long {
+                100.0
+            } else {
+                1000.0
+            };
             let scale_exp = if max == 0.0 || (0.001..upper).contains(&max) {
                 None
             } else if max >= upper {
@@ -175,28 +218,49 @@ pub fn real_layout(vals: &[f64], fmt: &Format, single: bool) -> RealLayout {
                 })
                 .collect();
             RealLayout {
-                scale: scale_exp.map(|e| format!("   1.0e{}{:02} *", if e < 0 { '-' } else { '+' }, e.abs())),
+                scale: scale_exp
+                    .map(|e| format!("   1.0e{}{:02} *", if e < 0 { '-' } else { '+' }, e.abs())),
                 width: fixed_w,
                 cells,
             }
         }
         NumFormat::ShortG | NumFormat::LongG => {
-            let (p, w) = if fmt.num == NumFormat::ShortG { (5, 13) } else { (if single { 7 } else { 15 }, 26) };
+            let (p, w) = if fmt.num == NumFormat::ShortG {
+                (5, 13)
+            } else {
+                (if single { 7 } else { 15 }, 26)
+            };
             RealLayout {
                 scale: None,
                 width: w,
                 cells: vals
                     .iter()
-                    .map(|&v| cell(if v == 0.0 { "0".into() } else { super::printf::format_g(v, p, false) }, w))
+                    .map(|&v| {
+                        cell(
+                            if v == 0.0 {
+                                "0".into()
+                            } else {
+                                super::printf::format_g(v, p, false)
+                            },
+                            w,
+                        )
+                    })
                     .collect(),
             }
         }
         NumFormat::ShortE | NumFormat::LongE => {
-            let (d, w) = if fmt.num == NumFormat::ShortE { (4, 13) } else { (15, 26) };
+            let (d, w) = if fmt.num == NumFormat::ShortE {
+                (4, 13)
+            } else {
+                (15, 26)
+            };
             RealLayout {
                 scale: None,
                 width: w,
-                cells: vals.iter().map(|&v| cell(if v == 0.0 { "0".into() } else { e_text(v, d) }, w)).collect(),
+                cells: vals
+                    .iter()
+                    .map(|&v| cell(if v == 0.0 { "0".into() } else { e_text(v, d) }, w))
+                    .collect(),
             }
         }
         NumFormat::Bank => RealLayout {
@@ -204,17 +268,34 @@ pub fn real_layout(vals: &[f64], fmt: &Format, single: bool) -> RealLayout {
             width: 14,
             cells: vals.iter().map(|&v| cell(format!("{v:.2}"), 14)).collect(),
         },
-        NumFormat::Rat => RealLayout { scale: None, width: 15, cells: vals.iter().map(|&v| rat_field(v)).collect() },
+        NumFormat::Rat => RealLayout {
+            scale: None,
+            width: 15,
+            cells: vals.iter().map(|&v| rat_field(v)).collect(),
+        },
         NumFormat::Hex => {
             let w = if single { 11 } else { 19 };
-            RealLayout { scale: None, width: w, cells: vals.iter().map(|&v| cell(hex_text(v, single), w)).collect() }
+            RealLayout {
+                scale: None,
+                width: w,
+                cells: vals.iter().map(|&v| cell(hex_text(v, single), w)).collect(),
+            }
         }
-        NumFormat::Plus => RealLayout { scale: None, width: 1, cells: vals.iter().map(|&v| plus_text(v).to_string()).collect() },
+        NumFormat::Plus => RealLayout {
+            scale: None,
+            width: 1,
+            cells: vals.iter().map(|&v| plus_text(v).to_string()).collect(),
+        },
     }
 }
 
 /// `re ± imi` parts for complex display: the real text, the sign, the imaginary magnitude.
-fn complex_parts(z: Complex64, decimals: usize, scale: f64, e_form: bool) -> (String, char, String) {
+fn complex_parts(
+    z: Complex64,
+    decimals: usize,
+    scale: f64,
+    e_form: bool,
+) -> (String, char, String) {
     let part = |x: f64| -> String {
         match special(x) {
             Some(s) => s.to_string(),
@@ -222,7 +303,11 @@ fn complex_parts(z: Complex64, decimals: usize, scale: f64, e_form: bool) -> (St
             None => format!("{:.*}", decimals, x / scale),
         }
     };
-    let sign = if z.im < 0.0 || (z.im == 0.0 && z.im.is_sign_negative()) { '-' } else { '+' };
+    let sign = if z.im < 0.0 || (z.im == 0.0 && z.im.is_sign_negative()) {
+        '-'
+    } else {
+        '+'
+    };
     (part(z.re), sign, part(z.im.abs()))
 }
 
@@ -230,10 +315,19 @@ fn complex_parts(z: Complex64, decimals: usize, scale: f64, e_form: bool) -> (St
 pub fn complex_scalar(z: Complex64, fmt: &Format) -> String {
     let decimals = if fmt.num == NumFormat::Long { 15 } else { 4 };
     let m = z.re.abs().max(z.im.abs());
-    let e_form = m.is_finite() && (m >= 100.0 || (m < 0.001 && m > 0.0)) || matches!(fmt.num, NumFormat::ShortE | NumFormat::LongE);
+    let e_form = m.is_finite() && (m >= 100.0 || (m < 0.001 && m > 0.0))
+        || matches!(fmt.num, NumFormat::ShortE | NumFormat::LongE);
     let (re, sign, im) = complex_parts(z, decimals, 1.0, e_form);
-    let rw = if e_form { re.len() + 3 } else { (re.len() + 2).max(decimals + 5) };
-    let iw = if e_form { im.len() } else { im.len().max(decimals + 3) };
+    let rw = if e_form {
+        re.len() + 3
+    } else {
+        (re.len() + 2).max(decimals + 5)
+    };
+    let iw = if e_form {
+        im.len()
+    } else {
+        im.len().max(decimals + 3)
+    };
     format!("{} {sign}{}i", rjust(&re, rw), rjust(&im, iw))
 }
 
@@ -264,12 +358,29 @@ pub fn complex_layout(vals: &[Complex64], fmt: &Format) -> ComplexLayout {
         Some(max.log10().floor() as i32 + 1)
     };
     let f = 10f64.powi(scale_exp.unwrap_or(0));
-    let parts: Vec<(String, char, String)> = vals.iter().map(|&z| complex_parts(z, decimals, f, false)).collect();
-    let rw = parts.iter().map(|p| p.0.len() + 2).max().unwrap_or(0).max(decimals + 5);
-    let iw = parts.iter().map(|p| p.2.len()).max().unwrap_or(0).max(decimals + 3);
-    let cells: Vec<String> = parts.iter().map(|(r, s, i)| format!("{} {s}{}i", rjust(r, rw), rjust(i, iw))).collect();
+    let parts: Vec<(String, char, String)> = vals
+        .iter()
+        .map(|&z| complex_parts(z, decimals, f, false))
+        .collect();
+    let rw = parts
+        .iter()
+        .map(|p| p.0.len() + 2)
+        .max()
+        .unwrap_or(0)
+        .max(decimals + 5);
+    let iw = parts
+        .iter()
+        .map(|p| p.2.len())
+        .max()
+        .unwrap_or(0)
+        .max(decimals + 3);
+    let cells: Vec<String> = parts
+        .iter()
+        .map(|(r, s, i)| format!("{} {s}{}i", rjust(r, rw), rjust(i, iw)))
+        .collect();
     ComplexLayout {
-        scale: scale_exp.map(|e| format!("   1.0e{}{:02} *", if e < 0 { '-' } else { '+' }, e.abs())),
+        scale: scale_exp
+            .map(|e| format!("   1.0e{}{:02} *", if e < 0 { '-' } else { '+' }, e.abs())),
         width: rw + iw + 3,
         cells,
     }
@@ -277,8 +388,19 @@ pub fn complex_layout(vals: &[Complex64], fmt: &Format) -> ComplexLayout {
 
 /// Rows of a page, split into column blocks that fit the width, with MATLAB's
 /// `Columns A through B` headers.
-pub fn column_blocks(cells: &[String], rows: usize, cols: usize, width: usize, term_width: usize, compact: bool) -> Vec<String> {
-    let per = if width * cols <= term_width { cols.max(1) } else { (term_width / width.max(1)).max(1) };
+pub fn column_blocks(
+    cells: &[String],
+    rows: usize,
+    cols: usize,
+    width: usize,
+    term_width: usize,
+    compact: bool,
+) -> Vec<String> {
+    let per = if width * cols <= term_width {
+        cols.max(1)
+    } else {
+        (term_width / width.max(1)).max(1)
+    };
     let mut out = Vec::new();
     let blocks = cols.div_ceil(per).max(1);
     for b in 0..blocks {
@@ -288,7 +410,11 @@ pub fn column_blocks(cells: &[String], rows: usize, cols: usize, width: usize, t
             if b > 0 && !compact {
                 out.push(String::new());
             }
-            out.push(if c1 - c0 == 1 { format!("  Column {}", c0 + 1) } else { format!("  Columns {} through {}", c0 + 1, c1) });
+            out.push(if c1 - c0 == 1 {
+                format!("  Column {}", c0 + 1)
+            } else {
+                format!("  Columns {} through {}", c0 + 1, c1)
+            });
             if !compact {
                 out.push(String::new());
             }

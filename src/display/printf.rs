@@ -20,13 +20,23 @@ fn special(x: f64) -> Option<String> {
     }
 }
 
+/// Precision beyond what a double can show is clamped (digits past ~767 are all zero).
+const MAX_PREC: usize = 800;
+/// Field widths are clamped too (a wider field is never useful output).
+const MAX_WIDTH: usize = 1 << 20;
+
 fn format_g_case(x: f64, prec: usize, alt: bool, upper: bool) -> String {
     if let Some(s) = special(x) {
         return s;
     }
+    let prec = prec.min(MAX_PREC);
     let p = if prec == 0 { 1 } else { prec };
     if x == 0.0 {
-        let mut s = if x.is_sign_negative() { "-0".to_string() } else { "0".to_string() };
+        let mut s = if x.is_sign_negative() {
+            "-0".to_string()
+        } else {
+            "0".to_string()
+        };
         if alt && p > 1 {
             s.push('.');
             s.push_str(&"0".repeat(p - 1));
@@ -35,7 +45,11 @@ fn format_g_case(x: f64, prec: usize, alt: bool, upper: bool) -> String {
     }
     // exponent after rounding to p significant digits
     let e_repr = format!("{:.*e}", p - 1, x);
-    let exp: i32 = e_repr.rsplit('e').next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let exp: i32 = e_repr
+        .rsplit('e')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut s = if exp < -4 || exp >= p as i32 {
         format_e(x, p - 1, upper)
     } else {
@@ -65,11 +79,16 @@ pub fn format_e(x: f64, prec: usize, upper: bool) -> String {
     if let Some(s) = special(x) {
         return s;
     }
+    let prec = prec.min(MAX_PREC);
     let r = format!("{:.*e}", prec, x);
     let (mant, exp) = r.split_once('e').unwrap_or((&r, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
     let sign = if e < 0 { '-' } else { '+' };
-    format!("{mant}{}{sign}{:02}", if upper { 'E' } else { 'e' }, e.abs())
+    format!(
+        "{mant}{}{sign}{:02}",
+        if upper { 'E' } else { 'e' },
+        e.abs()
+    )
 }
 
 /// Translates the escape sequences MATLAB recognizes in a format.
@@ -188,7 +207,7 @@ fn parse_format(fmt: &str) -> Vec<Piece> {
                 w.push(*d);
                 i += 1;
             }
-            s.width = w.parse().ok();
+            s.width = w.parse::<usize>().ok().map(|w| w.min(MAX_WIDTH));
         }
         if chars.get(i) == Some(&'.') {
             i += 1;
@@ -201,7 +220,7 @@ fn parse_format(fmt: &str) -> Vec<Piece> {
                     p.push(*d);
                     i += 1;
                 }
-                s.prec = Some(p.parse().unwrap_or(0));
+                s.prec = Some(p.parse::<usize>().unwrap_or(MAX_PREC).min(MAX_PREC));
             }
         }
         // length modifiers (ignored): l, h, L, t, b
@@ -248,7 +267,9 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
         match a {
             Value::Num(x) => items.push(Item::Num(*x)),
             Value::Bool(b) => items.push(Item::Num(*b as u8 as f64)),
-            Value::Tensor(t) if t.class() == crate::values::class::Class::Char => items.push(Item::Text(t.to_text())),
+            Value::Tensor(t) if t.class() == crate::values::class::Class::Char => {
+                items.push(Item::Text(t.to_text()))
+            }
             Value::Tensor(t) => {
                 if t.is_complex() {
                     // complex values print their real parts, then imaginary parts are dropped
@@ -271,7 +292,10 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
             other => {
                 return Err(MError::new(
                     "MATLAB:sprintf:InvalidInputType",
-                    format!("Only numeric, logical, text, and cell arguments are supported; got {}.", other.class_name()),
+                    format!(
+                        "Only numeric, logical, text, and cell arguments are supported; got {}.",
+                        other.class_name()
+                    ),
                 ));
             }
         }
@@ -297,7 +321,11 @@ fn pad(s: String, spec: &Spec, numeric: bool) -> String {
         return format!("{s}{}", " ".repeat(w - n));
     }
     if spec.zero && numeric && !s.ends_with("Inf") && !s.ends_with("NaN") {
-        let (sign, rest) = if s.starts_with(['-', '+', ' ']) { s.split_at(1) } else { ("", s.as_str()) };
+        let (sign, rest) = if s.starts_with(['-', '+', ' ']) {
+            s.split_at(1)
+        } else {
+            ("", s.as_str())
+        };
         return format!("{sign}{}{rest}", "0".repeat(w - n));
     }
     format!("{}{s}", " ".repeat(w - n))
@@ -334,12 +362,20 @@ fn format_num_exact(x: f64, exact: Option<i128>, spec: &Spec) -> String {
         }
         'd' | 'i' | 'u' => {
             if integral {
-                if x.abs() < 1e18 { format!("{}", x as i64) } else { format!("{x:.0}") }
+                if x.abs() < 1e18 {
+                    format!("{}", x as i64)
+                } else {
+                    format!("{x:.0}")
+                }
             } else if x.is_nan() || x.is_infinite() {
                 special(x).unwrap_or_default()
             } else {
                 // MATLAB prints non-integers given to an integer conversion in %e form
-                let sub = Spec { conv: 'e', prec: spec.prec, ..spec.clone() };
+                let sub = Spec {
+                    conv: 'e',
+                    prec: spec.prec,
+                    ..spec.clone()
+                };
                 return format_num(x, &sub);
             }
         }
@@ -360,24 +396,39 @@ fn format_num_exact(x: f64, exact: Option<i128>, spec: &Spec) -> String {
                 }
                 s
             } else {
-                let sub = Spec { conv: 'e', ..spec.clone() };
+                let sub = Spec {
+                    conv: 'e',
+                    ..spec.clone()
+                };
                 return format_num(x, &sub);
             }
         }
         'f' => special(x).unwrap_or_else(|| {
-            let s = format!("{:.*}", spec.prec.unwrap_or(6), x);
-            if spec.alt && spec.prec == Some(0) { format!("{s}.") } else { s }
+            let s = format!("{:.*}", spec.prec.unwrap_or(6).min(MAX_PREC), x);
+            if spec.alt && spec.prec == Some(0) {
+                format!("{s}.")
+            } else {
+                s
+            }
         }),
         'e' | 'E' => format_e(x, spec.prec.unwrap_or(6), conv == 'E'),
         'g' | 'G' => {
             let s = format_g_case(x, spec.prec.unwrap_or(6), spec.alt, conv == 'G');
-            if conv == 'G' { s.to_uppercase().replace("INF", "Inf").replace("NAN", "NaN") } else { s }
+            if conv == 'G' {
+                s.to_uppercase().replace("INF", "Inf").replace("NAN", "NaN")
+            } else {
+                s
+            }
         }
         _ => format!("{x}"),
     };
     let s = if let ('d' | 'i' | 'u', Some(p)) = (conv, spec.prec) {
         // precision on integers is a minimum digit count
-        let (sign, digits) = if let Some(d) = s.strip_prefix('-') { ("-", d) } else { ("", s.as_str()) };
+        let (sign, digits) = if let Some(d) = s.strip_prefix('-') {
+            ("-", d)
+        } else {
+            ("", s.as_str())
+        };
         if digits.len() < p && digits.chars().all(|c| c.is_ascii_digit()) {
             format!("{sign}{}{digits}", "0".repeat(p - digits.len()))
         } else {
@@ -394,7 +445,10 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
     let pieces = parse_format(fmt);
     let mut items = flatten(args)?;
     let mut out = String::new();
-    let nconv = pieces.iter().filter(|p| matches!(p, Piece::Conv(_))).count();
+    let nconv = pieces
+        .iter()
+        .filter(|p| matches!(p, Piece::Conv(_)))
+        .count();
     if items.is_empty() || nconv == 0 {
         // no data: the literal text up to the first conversion is printed
         for p in &pieces {
@@ -420,14 +474,14 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                         if w < 0.0 {
                             spec.minus = true;
                         }
-                        spec.width = Some(w.abs() as usize);
+                        spec.width = Some((w.abs() as usize).min(MAX_WIDTH));
                         k += 1;
                         if k >= items.len() {
                             return Ok(out);
                         }
                     }
                     if spec.prec_star {
-                        spec.prec = Some(item_f64(&items[k]).max(0.0) as usize);
+                        spec.prec = Some((item_f64(&items[k]).max(0.0) as usize).min(MAX_PREC));
                         k += 1;
                         if k >= items.len() {
                             return Ok(out);
@@ -444,8 +498,26 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                             k += 1;
                         }
                         ('c', Item::Text(t)) => {
-                            out.push_str(&pad(t, &spec, false));
-                            k += 1;
+                            // %c takes one character; the rest of the text stays for the next
+                            let mut chars = t.chars();
+                            match chars.next() {
+                                Some(ch) => {
+                                    out.push_str(&pad(ch.to_string(), &spec, false));
+                                    let rest: String = chars.collect();
+                                    if rest.is_empty() {
+                                        k += 1;
+                                    } else {
+                                        items[k] = Item::Text(rest);
+                                    }
+                                }
+                                None => {
+                                    items.remove(k);
+                                    if k >= items.len() {
+                                        return Ok(out);
+                                    }
+                                    continue;
+                                }
+                            }
                         }
                         ('s' | 'c', Item::Num(x)) => {
                             if x.fract() == 0.0 && x.is_finite() && x >= 0.0 {
@@ -453,13 +525,20 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                                 out.push_str(&pad(ch.to_string(), &spec, false));
                             } else {
                                 // text conversions of non-integers use %e, as MATLAB does
-                                out.push_str(&format_num(x, &Spec { conv: 'e', ..spec.clone() }));
+                                out.push_str(&format_num(
+                                    x,
+                                    &Spec {
+                                        conv: 'e',
+                                        ..spec.clone()
+                                    },
+                                ));
                             }
                             k += 1;
                         }
                         (_, Item::Text(t)) => {
                             // a numeric conversion meets text: the text becomes its char codes
-                            let codes: Vec<Item> = t.chars().map(|c| Item::Num(c as u32 as f64)).collect();
+                            let codes: Vec<Item> =
+                                t.chars().map(|c| Item::Num(c as u32 as f64)).collect();
                             if codes.is_empty() {
                                 items.remove(k);
                                 if k >= items.len() {
@@ -478,7 +557,8 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
                             k += 1;
                         }
                         ('s' | 'c', Item::Int(v)) => {
-                            let ch = char::from_u32(v.clamp(0, 0x10FFFF) as u32).unwrap_or('\u{FFFD}');
+                            let ch =
+                                char::from_u32(v.clamp(0, 0x10FFFF) as u32).unwrap_or('\u{FFFD}');
                             out.push_str(&pad(ch.to_string(), &spec, false));
                             k += 1;
                         }
@@ -504,14 +584,65 @@ mod tests {
     }
     #[test]
     fn conversions() {
-        assert_eq!(sp("%5.2f|%-6d|%+d|%e|%g|%g", &[Value::Num(std::f64::consts::PI), Value::Num(42.0), Value::Num(7.0), Value::Num(12345.678), Value::Num(0.0001), Value::Num(1e10)]), " 3.14|42    |+7|1.234568e+04|0.0001|1e+10");
-        assert_eq!(sp("%x %o %c %5s %.2s", &[Value::Num(255.0), Value::Num(8.0), Value::Num(72.0), Value::str("ab"), Value::str("xyz")]), "ff 10 H    ab xy");
+        assert_eq!(
+            sp(
+                "%5.2f|%-6d|%+d|%e|%g|%g",
+                &[
+                    Value::Num(std::f64::consts::PI),
+                    Value::Num(42.0),
+                    Value::Num(7.0),
+                    Value::Num(12345.678),
+                    Value::Num(0.0001),
+                    Value::Num(1e10)
+                ]
+            ),
+            " 3.14|42    |+7|1.234568e+04|0.0001|1e+10"
+        );
+        assert_eq!(
+            sp(
+                "%x %o %c %5s %.2s",
+                &[
+                    Value::Num(255.0),
+                    Value::Num(8.0),
+                    Value::Num(72.0),
+                    Value::str("ab"),
+                    Value::str("xyz")
+                ]
+            ),
+            "ff 10 H    ab xy"
+        );
         assert_eq!(sp("%d", &[Value::str("abc")]), "979899");
-        assert_eq!(sp("%s-%d,", &[Value::str("ab"), Value::Num(5.0), Value::str("cd"), Value::Num(6.0)]), "ab-5,cd-6,");
-        assert_eq!(sp("%d %d\\n", &[Value::Num(1.0), Value::Num(2.0), Value::Num(3.0)]), "1 2\n3 ");
+        assert_eq!(
+            sp(
+                "%s-%d,",
+                &[
+                    Value::str("ab"),
+                    Value::Num(5.0),
+                    Value::str("cd"),
+                    Value::Num(6.0)
+                ]
+            ),
+            "ab-5,cd-6,"
+        );
+        assert_eq!(
+            sp(
+                "%d %d\\n",
+                &[Value::Num(1.0), Value::Num(2.0), Value::Num(3.0)]
+            ),
+            "1 2\n3 "
+        );
         assert_eq!(sp("%d", &[Value::Num(1.5)]), "1.500000e+00");
-        assert_eq!(sp("%.3d|%05.1f", &[Value::Num(5.0), Value::Num(2.345)]), "005|002.3");
-        assert_eq!(sp("%g %g", &[Value::Num(f64::NAN), Value::Num(f64::NEG_INFINITY)]), "NaN -Inf");
+        assert_eq!(
+            sp("%.3d|%05.1f", &[Value::Num(5.0), Value::Num(2.345)]),
+            "005|002.3"
+        );
+        assert_eq!(
+            sp(
+                "%g %g",
+                &[Value::Num(f64::NAN), Value::Num(f64::NEG_INFINITY)]
+            ),
+            "NaN -Inf"
+        );
         assert_eq!(sp("hello\\tworld", &[]), "hello\tworld");
         assert_eq!(sp("%d and %d", &[Value::Num(1.0)]), "1 and ");
     }

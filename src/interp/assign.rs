@@ -26,7 +26,13 @@ enum Step {
 type Failed = (MError, Option<Value>);
 
 impl Interp {
-    pub fn assign_path(&mut self, f: &mut Frame, lhs: &Lhs, rhs: Value, delete: bool) -> MResult<()> {
+    pub fn assign_path(
+        &mut self,
+        f: &mut Frame,
+        lhs: &Lhs,
+        rhs: Value,
+        delete: bool,
+    ) -> MResult<()> {
         let slot = lhs.var.slot.get() as usize;
         // Phase 1: evaluate the subscripts against the current value.
         let mut cur = self.read_slot(f, slot);
@@ -39,25 +45,40 @@ impl Interp {
                     let vals = self.eval_args(f, args, Some(&shape))?;
                     if !last {
                         cur = match (&cur, st) {
-                            (Some(v), LhsStep::Brace(_)) => access::brace(v, &vals).ok().and_then(|mut x| x.pop()),
+                            (Some(v), LhsStep::Brace(_)) => {
+                                access::brace(v, &vals).ok().and_then(|mut x| x.pop())
+                            }
                             (Some(v), _) if v.numel() > 0 => access::paren(v, &vals).ok(),
                             _ => None,
                         };
                     }
-                    steps.push(if matches!(st, LhsStep::Paren(_)) { Step::Paren(vals) } else { Step::Brace(vals) });
+                    steps.push(if matches!(st, LhsStep::Paren(_)) {
+                        Step::Paren(vals)
+                    } else {
+                        Step::Brace(vals)
+                    });
                 }
                 LhsStep::Field(name) => {
                     if !last {
-                        cur = cur.as_ref().and_then(|v| self.field_values(v, name).ok()).and_then(|mut v| v.pop());
+                        cur = cur
+                            .as_ref()
+                            .and_then(|v| self.field_values(v, name).ok())
+                            .and_then(|mut v| v.pop());
                     }
                     steps.push(Step::Field(name.to_string()));
                 }
                 LhsStep::DynField(e) => {
                     let name = self.eval(f, e)?.text().map_err(|_| {
-                        MError::new("MATLAB:dynamicFieldName", "Dynamic structure field names must be text.")
+                        MError::new(
+                            "MATLAB:dynamicFieldName",
+                            "Dynamic structure field names must be text.",
+                        )
                     })?;
                     if !last {
-                        cur = cur.as_ref().and_then(|v| self.field_values(v, &name).ok()).and_then(|mut v| v.pop());
+                        cur = cur
+                            .as_ref()
+                            .and_then(|v| self.field_values(v, &name).ok())
+                            .and_then(|mut v| v.pop());
                     }
                     steps.push(Step::Field(name));
                 }
@@ -65,7 +86,10 @@ impl Interp {
         }
         drop(cur);
         // Phase 2: update in place.
-        let (global, persistent) = (matches!(f.vars[slot], Slot::Global), matches!(f.vars[slot], Slot::Persistent));
+        let (global, persistent) = (
+            matches!(f.vars[slot], Slot::Global),
+            matches!(f.vars[slot], Slot::Persistent),
+        );
         let old = if global {
             self.globals.remove(f.name_of(slot))
         } else if persistent {
@@ -130,7 +154,10 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                     return Err((
                         MError::new(
                             "MATLAB:fieldAssignToNonStruct",
-                            format!("Unable to perform assignment because dot indexing is not supported for variables of this type ({}).", v.class_name()),
+                            format!(
+                                "Unable to perform assignment because dot indexing is not supported for variables of this type ({}).",
+                                v.class_name()
+                            ),
                         ),
                         Some(v),
                     ));
@@ -185,7 +212,14 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
             match cur {
                 Some(Value::Cell(c)) => {
                     let mut c = Rc::try_unwrap(c).unwrap_or_else(|rc| (*rc).clone());
-                    let child = if p < c.data.len() { Some(Value::from(CellArray::new(Shape::scalar(), vec![c.data[p].clone()]))) } else { None };
+                    let child = if p < c.data.len() {
+                        Some(Value::from(CellArray::new(
+                            Shape::scalar(),
+                            vec![c.data[p].clone()],
+                        )))
+                    } else {
+                        None
+                    };
                     match set_path(child, &steps[1..], rhs, delete) {
                         Ok(Value::Cell(inner)) if inner.data.len() == 1 => {
                             access::grow_cell(&mut c, &new_shape);
@@ -193,7 +227,13 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                             Ok(Value::from(c))
                         }
                         Ok(other) => Err((
-                            MError::new("MATLAB:invalidConversion", format!("Conversion to cell from {} is not possible.", other.class_name())),
+                            MError::new(
+                                "MATLAB:invalidConversion",
+                                format!(
+                                    "Conversion to cell from {} is not possible.",
+                                    other.class_name()
+                                ),
+                            ),
                             Some(Value::from(c)),
                         )),
                         Err((e, _)) => Err((e, Some(Value::from(c)))),
@@ -202,21 +242,36 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                 other => {
                     let mut s = match other {
                         None => StructArray::empty_with(vec![], Shape::empty()),
-                        Some(Value::Struct(s)) => Rc::try_unwrap(s).unwrap_or_else(|rc| (*rc).clone()),
-                        Some(v) if v.is_numeric_like() && v.is_empty() => StructArray::empty_with(vec![], Shape::empty()),
+                        Some(Value::Struct(s)) => {
+                            Rc::try_unwrap(s).unwrap_or_else(|rc| (*rc).clone())
+                        }
+                        Some(v) if v.is_numeric_like() && v.is_empty() => {
+                            StructArray::empty_with(vec![], Shape::empty())
+                        }
                         Some(v) => {
                             return Err((
                                 MError::new(
                                     "MATLAB:fieldAssignToNonStruct",
-                                    format!("Unable to perform assignment because dot indexing is not supported for variables of this type ({}).", v.class_name()),
+                                    format!(
+                                        "Unable to perform assignment because dot indexing is not supported for variables of this type ({}).",
+                                        v.class_name()
+                                    ),
                                 ),
                                 Some(v),
                             ));
                         }
                     };
                     let existed = p < s.elems.len();
-                    let record = if existed { std::mem::take(&mut s.elems[p]) } else { vec![Value::empty(); s.fields.len()] };
-                    let child = Value::from(StructArray { shape: Shape::scalar(), fields: s.fields.clone(), elems: vec![record] });
+                    let record = if existed {
+                        std::mem::take(&mut s.elems[p])
+                    } else {
+                        vec![Value::empty(); s.fields.len()]
+                    };
+                    let child = Value::from(StructArray {
+                        shape: Shape::scalar(),
+                        fields: s.fields.clone(),
+                        elems: vec![record],
+                    });
                     match set_path(Some(child), &steps[1..], rhs, delete) {
                         Ok(Value::Struct(elem)) => {
                             let elem = Rc::try_unwrap(elem).unwrap_or_else(|rc| (*rc).clone());
@@ -224,14 +279,21 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                             for fname in &elem.fields {
                                 s.ensure_field(fname);
                             }
-                            let mut fields_rec: Vec<(String, Value)> =
-                                elem.fields.into_iter().zip(elem.elems.into_iter().next().unwrap_or_default()).collect();
+                            let mut fields_rec: Vec<(String, Value)> = elem
+                                .fields
+                                .into_iter()
+                                .zip(elem.elems.into_iter().next().unwrap_or_default())
+                                .collect();
                             let rec: Vec<Value> = s
                                 .fields
                                 .iter()
-                                .map(|fname| match fields_rec.iter().position(|(n, _)| n == fname) {
-                                    Some(k) => std::mem::replace(&mut fields_rec[k].1, Value::Num(0.0)),
-                                    None => Value::empty(),
+                                .map(|fname| {
+                                    match fields_rec.iter().position(|(n, _)| n == fname) {
+                                        Some(k) => {
+                                            std::mem::replace(&mut fields_rec[k].1, Value::Num(0.0))
+                                        }
+                                        None => Value::empty(),
+                                    }
                                 })
                                 .collect();
                             s.elems[p] = rec;
@@ -240,7 +302,10 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                         Ok(other) => Err((
                             MError::new(
                                 "MATLAB:invalidConversion",
-                                format!("Conversion to struct from {} is not possible.", other.class_name()),
+                                format!(
+                                    "Conversion to struct from {} is not possible.",
+                                    other.class_name()
+                                ),
                             ),
                             Some(Value::from(s)),
                         )),
@@ -263,12 +328,17 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
             let mut c = match cur {
                 None => CellArray::new(Shape::empty(), vec![]),
                 Some(Value::Cell(c)) => Rc::try_unwrap(c).unwrap_or_else(|rc| (*rc).clone()),
-                Some(v) if v.is_numeric_like() && v.is_empty() => CellArray::new(Shape::empty(), vec![]),
+                Some(v) if v.is_numeric_like() && v.is_empty() => {
+                    CellArray::new(Shape::empty(), vec![])
+                }
                 Some(v) => {
                     return Err((
                         MError::new(
                             "MATLAB:cellAssignToNonCell",
-                            format!("Unable to perform assignment because brace indexing is not supported for variables of this type ({}).", v.class_name()),
+                            format!(
+                                "Unable to perform assignment because brace indexing is not supported for variables of this type ({}).",
+                                v.class_name()
+                            ),
                         ),
                         Some(v),
                     ));
@@ -278,7 +348,11 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                 Ok(x) => x,
                 Err(e) => return Err((e, Some(Value::from(c)))),
             };
-            let child = if p < c.data.len() { Some(std::mem::replace(&mut c.data[p], Value::Num(0.0))) } else { None };
+            let child = if p < c.data.len() {
+                Some(std::mem::replace(&mut c.data[p], Value::Num(0.0)))
+            } else {
+                None
+            };
             let had = child.is_some();
             match set_path(child, &steps[1..], rhs, delete) {
                 Ok(v) => {

@@ -62,11 +62,19 @@ impl Interp {
     /// for; the rest are subfunctions) or a script.
     pub fn load_file(&mut self, path: &PathBuf, name: &str) -> MResult<Loaded> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            MError::new("MATLAB:fileNotReadable", format!("Unable to read file '{}': {e}", path.display()))
+            MError::new(
+                "MATLAB:fileNotReadable",
+                format!("Unable to read file '{}': {e}", path.display()),
+            )
         })?;
         let source = Source::new(path.display().to_string(), text, true);
-        let prog = crate::syntax::parse(&source.text, &|_| false).map_err(|e| super::syntax_error(e, &source))?;
-        let mut unit = CodeUnit { source: source.clone(), functions: Default::default(), path: Some(path.clone()) };
+        let prog = crate::syntax::parse(&source.text, &|_| false)
+            .map_err(|e| super::syntax_error(e, &source))?;
+        let mut unit = CodeUnit {
+            source: source.clone(),
+            functions: Default::default(),
+            path: Some(path.clone()),
+        };
         for def in &prog.functions {
             unit.functions.insert(def.name.clone(), def.clone());
         }
@@ -105,7 +113,13 @@ impl Interp {
     }
 
     /// Calls the function `name` (not a variable) with evaluated arguments.
-    pub fn call_named(&mut self, f: &mut Frame, name: &str, args: Vec<Value>, nargout: usize) -> MResult<Vec<Value>> {
+    pub fn call_named(
+        &mut self,
+        f: &mut Frame,
+        name: &str,
+        args: Vec<Value>,
+        nargout: usize,
+    ) -> MResult<Vec<Value>> {
         match self.find_callee(f, name) {
             Some(Callee::Builtin(b)) => self.call_builtin(f, b, args, nargout),
             Some(Callee::User(def, unit)) => self.call_user(&def, &unit, args, nargout),
@@ -123,7 +137,13 @@ impl Interp {
         }
     }
 
-    pub fn call_builtin(&mut self, f: &mut Frame, b: &'static Builtin, args: Vec<Value>, nargout: usize) -> MResult<Vec<Value>> {
+    pub fn call_builtin(
+        &mut self,
+        f: &mut Frame,
+        b: &'static Builtin,
+        args: Vec<Value>,
+        nargout: usize,
+    ) -> MResult<Vec<Value>> {
         if args.len() < b.min_in {
             return Err(errors::not_enough_inputs(b.name));
         }
@@ -136,7 +156,10 @@ impl Interp {
             return Err(errors::too_many_outputs(b.name));
         }
         // errors a program raises on purpose belong to the calling function, not the builtin
-        let raiser = matches!(b.name, "error" | "rethrow" | "throw" | "assert" | "narginchk" | "nargoutchk");
+        let raiser = matches!(
+            b.name,
+            "error" | "rethrow" | "throw" | "assert" | "narginchk" | "nargoutchk"
+        );
         let r = (b.f)(self, f, args, nargout);
         match (r, raiser) {
             (Ok(v), _) => Ok(v),
@@ -149,7 +172,12 @@ impl Interp {
     }
 
     /// Runs a script's statements in the caller's workspace.
-    pub fn run_script_in(&mut self, f: &mut Frame, prog: &Rc<Program>, unit: &Rc<CodeUnit>) -> MResult<()> {
+    pub fn run_script_in(
+        &mut self,
+        f: &mut Frame,
+        prog: &Rc<Program>,
+        unit: &Rc<CodeUnit>,
+    ) -> MResult<()> {
         resolve::stmts(&prog.stmts, f.layout_mut());
         f.sync();
         let saved = std::mem::replace(&mut f.unit, unit.clone());
@@ -159,14 +187,24 @@ impl Interp {
     }
 
     /// Calls a user-defined function.
-    pub fn call_user(&mut self, def: &Rc<FunctionDef>, unit: &Rc<CodeUnit>, args: Vec<Value>, nargout: usize) -> MResult<Vec<Value>> {
+    pub fn call_user(
+        &mut self,
+        def: &Rc<FunctionDef>,
+        unit: &Rc<CodeUnit>,
+        args: Vec<Value>,
+        nargout: usize,
+    ) -> MResult<Vec<Value>> {
         let np = def.params.len();
         let varargin = def.params.last().is_some_and(|p| &**p == "varargin");
         if args.len() > np && !varargin {
             return Err(errors::too_many_inputs(&def.name));
         }
         let varargout = def.outputs.last().is_some_and(|p| &**p == "varargout");
-        let fixed_outs = if varargout { def.outputs.len() - 1 } else { def.outputs.len() };
+        let fixed_outs = if varargout {
+            def.outputs.len() - 1
+        } else {
+            def.outputs.len()
+        };
         if nargout > fixed_outs && !varargout {
             return Err(errors::too_many_outputs(&def.name));
         }
@@ -197,7 +235,10 @@ impl Interp {
         }
         if varargin && fr.nargin < np {
             // varargin exists (empty) even when no extra arguments were passed
-            fr.vars[np - 1] = Slot::Val(Value::from(CellArray::new(crate::values::shape::Shape::matrix(1, 0), vec![])));
+            fr.vars[np - 1] = Slot::Val(Value::from(CellArray::new(
+                crate::values::shape::Shape::matrix(1, 0),
+                vec![],
+            )));
         }
         self.depth += 1;
         let r = self.exec_block(&mut fr, &def.body);
@@ -206,9 +247,14 @@ impl Interp {
             Ok(Flow::Normal | Flow::Return | Flow::Break | Flow::Continue) => {}
             Err(mut e) => {
                 let line = e.data().span.and_then(|s| {
-                    e.data().source.as_ref().map(|src| src.line_col(s.start as usize).0)
+                    e.data()
+                        .source
+                        .as_ref()
+                        .map(|src| src.line_col(s.start as usize).0)
                 });
-                e.data_mut().stack.push((def.name.to_string(), line.unwrap_or(0)));
+                e.data_mut()
+                    .stack
+                    .push((def.name.to_string(), line.unwrap_or(0)));
                 return Err(e);
             }
         }
@@ -240,7 +286,11 @@ impl Interp {
             if outs.len() < nargout {
                 return Err(MError::new(
                     "MATLAB:unassignedOutputs",
-                    format!("Output argument \"varargout{{{}}}\" not assigned a value in the execution with \"{}\" function.", outs.len() - fixed_outs + 1, def.name),
+                    format!(
+                        "Output argument \"varargout{{{}}}\" not assigned a value in the execution with \"{}\" function.",
+                        outs.len() - fixed_outs + 1,
+                        def.name
+                    ),
                 ));
             }
         }
@@ -248,7 +298,13 @@ impl Interp {
     }
 
     /// Calls a function handle.
-    pub fn call_handle(&mut self, f: &mut Frame, h: &FuncHandle, args: Vec<Value>, nargout: usize) -> MResult<Vec<Value>> {
+    pub fn call_handle(
+        &mut self,
+        f: &mut Frame,
+        h: &FuncHandle,
+        args: Vec<Value>,
+        nargout: usize,
+    ) -> MResult<Vec<Value>> {
         match h {
             FuncHandle::Named { name, unit } => {
                 if let Some(u) = unit {
@@ -259,7 +315,11 @@ impl Interp {
                 }
                 self.call_named(f, name, args, nargout)
             }
-            FuncHandle::Anon { def, captures, unit } => {
+            FuncHandle::Anon {
+                def,
+                captures,
+                unit,
+            } => {
                 if args.len() > def.params.len() {
                     return Err(errors::too_many_inputs(&def.text));
                 }
@@ -295,7 +355,13 @@ impl Interp {
     }
 
     /// Calls something given as a function handle or a function name (feval, cellfun...).
-    pub fn call_value(&mut self, f: &mut Frame, fv: &Value, args: Vec<Value>, nargout: usize) -> MResult<Vec<Value>> {
+    pub fn call_value(
+        &mut self,
+        f: &mut Frame,
+        fv: &Value,
+        args: Vec<Value>,
+        nargout: usize,
+    ) -> MResult<Vec<Value>> {
         match fv {
             Value::Func(h) => {
                 let h = h.clone();
@@ -307,7 +373,10 @@ impl Interp {
             }
             other => Err(MError::new(
                 "MATLAB:feval:invalidInput",
-                format!("Argument must contain a character vector or function handle, not a {}.", other.class_name()),
+                format!(
+                    "Argument must contain a character vector or function handle, not a {}.",
+                    other.class_name()
+                ),
             )),
         }
     }
@@ -316,7 +385,10 @@ impl Interp {
     pub fn call_value1(&mut self, f: &mut Frame, fv: &Value, args: Vec<Value>) -> MResult<Value> {
         let mut out = self.call_value(f, fv, args, 1)?;
         if out.is_empty() {
-            return Err(MError::new("MATLAB:TooManyOutputs", "Too many output arguments."));
+            return Err(MError::new(
+                "MATLAB:TooManyOutputs",
+                "Too many output arguments.",
+            ));
         }
         Ok(out.swap_remove(0))
     }

@@ -140,7 +140,10 @@ macro_rules! merr {
 pub mod errors {
     use super::MError;
     pub fn undefined(name: &str) -> MError {
-        MError::new("MATLAB:UndefinedFunction", format!("Unrecognized function or variable '{name}'."))
+        MError::new(
+            "MATLAB:UndefinedFunction",
+            format!("Unrecognized function or variable '{name}'."),
+        )
     }
     pub fn too_many_inputs(name: &str) -> MError {
         MError::new("MATLAB:TooManyInputs", "Too many input arguments.").in_function(name)

@@ -3,8 +3,8 @@
 
 use super::Interp;
 use super::error::{MError, MResult, errors};
-use super::function::{FuncHandle, Slot};
 use super::function::Frame;
+use super::function::{FuncHandle, Slot};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, UnOp};
 use crate::syntax::resolve;
 use crate::values::access;
@@ -30,7 +30,9 @@ impl EndCtx {
         if self.count == 1 {
             self.shape.numel() as f64
         } else if self.pos == self.count - 1 {
-            self.shape.dims()[self.pos.min(self.shape.ndims())..].iter().product::<usize>() as f64
+            self.shape.dims()[self.pos.min(self.shape.ndims())..]
+                .iter()
+                .product::<usize>() as f64
         } else {
             self.shape.dim(self.pos) as f64
         }
@@ -67,7 +69,10 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
             let bad = if a.is_numeric_like() { b } else { a };
             return Err(MError::new(
                 "MATLAB:UndefinedFunction",
-                format!("Operator '{name}' is not supported for operands of type '{}'.", bad.class_name()),
+                format!(
+                    "Operator '{name}' is not supported for operands of type '{}'.",
+                    bad.class_name()
+                ),
             ));
         }
         Ok(Value::from(f(&*a.tensor()?, &*b.tensor()?)?))
@@ -82,7 +87,10 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
         BinOp::Div => matrix(linalg::mrdivide, "/"),
         BinOp::LeftDiv => matrix(linalg::mldivide, "\\"),
         BinOp::Pow => matrix(linalg::mpower, "^"),
-        _ => Err(MError::new("MATLAB:internal", format!("Operator {op:?} is not a value operator."))),
+        _ => Err(MError::new(
+            "MATLAB:internal",
+            format!("Operator {op:?} is not a value operator."),
+        )),
     }
 }
 
@@ -110,19 +118,31 @@ pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
         UnOp::Not => elementwise::unary(Un::Not, a),
         UnOp::Plus => match a {
             Value::Bool(b) => Ok(Value::Num(*b as u8 as f64)),
-            Value::Tensor(t) if matches!(t.class(), crate::values::class::Class::Logical | crate::values::class::Class::Char) => {
+            Value::Tensor(t)
+                if matches!(
+                    t.class(),
+                    crate::values::class::Class::Logical | crate::values::class::Class::Char
+                ) =>
+            {
                 Ok(Value::from(t.cast(crate::values::class::Class::Double)))
             }
             v if v.is_numeric_like() => Ok(v.clone()),
             v => Err(MError::new(
                 "MATLAB:UndefinedFunction",
-                format!("Operator '+' is not supported for operands of type '{}'.", v.class_name()),
+                format!(
+                    "Operator '+' is not supported for operands of type '{}'.",
+                    v.class_name()
+                ),
             )),
         },
         UnOp::Transpose => shape_ops::transpose_value(a),
         UnOp::CTranspose => {
             let t = shape_ops::transpose_value(a)?;
-            if t.is_complex() { elementwise::unary(Un::Conj, &t) } else { Ok(t) }
+            if t.is_complex() {
+                elementwise::unary(Un::Conj, &t)
+            } else {
+                Ok(t)
+            }
         }
     }
 }
@@ -155,7 +175,14 @@ impl Interp {
     }
 
     #[inline(never)]
-    fn binary_general(&mut self, f: &mut Frame, op: BinOp, va: Value, vb: Value, e: &Expr) -> MResult<Value> {
+    fn binary_general(
+        &mut self,
+        f: &mut Frame,
+        op: BinOp,
+        va: Value,
+        vb: Value,
+        e: &Expr,
+    ) -> MResult<Value> {
         binary_op(op, &va, &vb).map_err(|err| err.at(e.span, &f.unit.source))
     }
 
@@ -163,12 +190,10 @@ impl Interp {
     fn eval_general(&mut self, f: &mut Frame, e: &Expr) -> MResult<Value> {
         match &e.kind {
             ExprKind::Num(_) | ExprKind::Ident(_) => self.eval(f, e),
-            ExprKind::Binary(op, a, b) => {
-                match op {
-                    BinOp::AndAnd | BinOp::OrOr => self.short_circuit(f, *op, a, b, e),
-                    _ => self.eval(f, e),
-                }
-            }
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::AndAnd | BinOp::OrOr => self.short_circuit(f, *op, a, b, e),
+                _ => self.eval(f, e),
+            },
             ExprKind::Paren(x) => self.eval(f, x),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(f, x)?;
@@ -179,7 +204,10 @@ impl Interp {
             }
             ExprKind::Imag(x) => Ok(Value::complex(Complex64::new(0.0, *x))),
             // the literal '' is 0×0 (other empty texts are 1×0)
-            ExprKind::Char(s) if s.is_empty() => Ok(Value::from(Tensor::new(Shape::empty(), crate::values::tensor::Data::Char(vec![])))),
+            ExprKind::Char(s) if s.is_empty() => Ok(Value::from(Tensor::new(
+                Shape::empty(),
+                crate::values::tensor::Data::Char(vec![]),
+            ))),
             ExprKind::Char(s) => Ok(Value::str(s)),
             ExprKind::Str(s) => Ok(Value::string(s)),
             ExprKind::End => match self.end_stack.last() {
@@ -200,7 +228,10 @@ impl Interp {
                 let vb = self.eval(f, b)?;
                 colon::colon(&va, vs.as_ref(), &vb).map_err(|err| err.at(e.span, &f.unit.source))
             }
-            ExprKind::Call(..) | ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..) => {
+            ExprKind::Call(..)
+            | ExprKind::CellIndex(..)
+            | ExprKind::Field(..)
+            | ExprKind::DynField(..) => {
                 let mut vals = self.eval_outputs(f, e, 1)?;
                 match vals.len() {
                     1 => Ok(vals.pop().unwrap_or_else(Value::empty)),
@@ -248,8 +279,15 @@ impl Interp {
                 concat::cat(0, &vrows).map_err(|err| err.at(e.span, &f.unit.source))
             }
             ExprKind::FuncHandle(name) => {
-                let unit = if f.unit.functions.contains_key(name) { Some(f.unit.clone()) } else { None };
-                Ok(Value::Func(Rc::new(FuncHandle::Named { name: name.clone(), unit })))
+                let unit = if f.unit.functions.contains_key(name) {
+                    Some(f.unit.clone())
+                } else {
+                    None
+                };
+                Ok(Value::Func(Rc::new(FuncHandle::Named {
+                    name: name.clone(),
+                    unit,
+                })))
             }
             ExprKind::AnonFunc(def) => {
                 resolve::anon(def);
@@ -258,7 +296,11 @@ impl Interp {
                 for name in &scope.names[def.params.len()..] {
                     captures.push(self.lookup_var(f, name));
                 }
-                Ok(Value::Func(Rc::new(FuncHandle::Anon { def: def.clone(), captures, unit: f.unit.clone() })))
+                Ok(Value::Func(Rc::new(FuncHandle::Anon {
+                    def: def.clone(),
+                    captures,
+                    unit: f.unit.clone(),
+                })))
             }
         }
     }
@@ -296,7 +338,11 @@ impl Interp {
     }
 
     pub fn persistent_key(&self, f: &Frame, slot: usize) -> (usize, crate::syntax::ast::Name) {
-        let id = f.function.as_ref().map(|d| Rc::as_ptr(d) as usize).unwrap_or(0);
+        let id = f
+            .function
+            .as_ref()
+            .map(|d| Rc::as_ptr(d) as usize)
+            .unwrap_or(0);
         (id, f.name_of(slot).clone())
     }
 
@@ -306,7 +352,10 @@ impl Interp {
             return Ok(v);
         }
         if slot < f.nparams {
-            return Err(errors::not_enough_inputs(f.function_name().unwrap_or("anonymous")).at(e.span, &f.unit.source));
+            return Err(
+                errors::not_enough_inputs(f.function_name().unwrap_or("anonymous"))
+                    .at(e.span, &f.unit.source),
+            );
         }
         let mut out = self
             .call_named(f, &id.name, Vec::new(), 1)
@@ -317,7 +366,14 @@ impl Interp {
         Ok(out.swap_remove(0))
     }
 
-    fn short_circuit(&mut self, f: &mut Frame, op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> MResult<Value> {
+    fn short_circuit(
+        &mut self,
+        f: &mut Frame,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        e: &Expr,
+    ) -> MResult<Value> {
         let side = |interp: &mut Interp, f: &mut Frame, x: &Expr| -> MResult<bool> {
             let v = interp.eval(f, x)?;
             match v {
@@ -376,13 +432,22 @@ impl Interp {
 
     /// Evaluates index or call arguments (expanding comma-separated lists). When the
     /// arguments index a value of shape `end_shape`, `end` inside them refers to it.
-    pub fn eval_args(&mut self, f: &mut Frame, args: &[Expr], end_shape: Option<&Shape>) -> MResult<Vec<Value>> {
+    pub fn eval_args(
+        &mut self,
+        f: &mut Frame,
+        args: &[Expr],
+        end_shape: Option<&Shape>,
+    ) -> MResult<Vec<Value>> {
         let mut out = Vec::with_capacity(args.len());
         for (k, a) in args.iter().enumerate() {
             match (&a.kind, end_shape) {
                 (ExprKind::Num(x), _) => out.push(Value::Num(*x)),
                 (_, Some(shape)) if a.uses_end() => {
-                    self.end_stack.push(EndCtx { shape: shape.clone(), pos: k, count: args.len() });
+                    self.end_stack.push(EndCtx {
+                        shape: shape.clone(),
+                        pos: k,
+                        count: args.len(),
+                    });
                     let r = self.eval_into(f, a, &mut out);
                     self.end_stack.pop();
                     r?;
@@ -404,42 +469,59 @@ impl Interp {
                     match self.read_slot(f, slot) {
                         Some(Value::Func(h)) => {
                             let a = self.eval_args(f, args, None)?;
-                            return self.call_handle(f, &h, a, nargout).map_err(|err| err.at(e.span, &src));
+                            return self
+                                .call_handle(f, &h, a, nargout)
+                                .map_err(|err| err.at(e.span, &src));
                         }
                         Some(v) => {
                             let shape = v.shape();
                             let a = self.eval_args(f, args, Some(&shape))?;
-                            return self.index_value(&v, &a).map(|v| vec![v]).map_err(|err| err.at(e.span, &src));
+                            return self
+                                .index_value(&v, &a)
+                                .map(|v| vec![v])
+                                .map_err(|err| err.at(e.span, &src));
                         }
                         None => {
                             if slot < f.nparams {
-                                return Err(errors::not_enough_inputs(f.function_name().unwrap_or("anonymous")).at(base.span, &src));
+                                return Err(errors::not_enough_inputs(
+                                    f.function_name().unwrap_or("anonymous"),
+                                )
+                                .at(base.span, &src));
                             }
                             let a = self.eval_args(f, args, None)?;
-                            return self.call_named(f, &id.name, a, nargout).map_err(|err| err.at(e.span, &src));
+                            return self
+                                .call_named(f, &id.name, a, nargout)
+                                .map_err(|err| err.at(e.span, &src));
                         }
                     }
                 }
                 if let Some(name) = self.dotted_function(f, base) {
                     let a = self.eval_args(f, args, None)?;
-                    return self.call_named(f, &name, a, nargout).map_err(|err| err.at(e.span, &src));
+                    return self
+                        .call_named(f, &name, a, nargout)
+                        .map_err(|err| err.at(e.span, &src));
                 }
                 // method-call syntax on an object: obj.method(args)
                 if let ExprKind::Field(obj, name) = &base.kind {
                     let ov = self.eval(f, obj)?;
                     if let Value::Object(o) = &ov {
                         let a = self.eval_args(f, args, None)?;
-                        return super::objects::method(self, o, name, a, nargout).map_err(|err| err.at(e.span, &src));
+                        return super::objects::method(self, o, name, a, nargout)
+                            .map_err(|err| err.at(e.span, &src));
                     }
                 }
                 let v = self.eval(f, base)?;
                 if let Value::Func(h) = &v {
                     let a = self.eval_args(f, args, None)?;
-                    return self.call_handle(f, h, a, nargout).map_err(|err| err.at(e.span, &src));
+                    return self
+                        .call_handle(f, h, a, nargout)
+                        .map_err(|err| err.at(e.span, &src));
                 }
                 let shape = v.shape();
                 let a = self.eval_args(f, args, Some(&shape))?;
-                self.index_value(&v, &a).map(|v| vec![v]).map_err(|err| err.at(e.span, &src))
+                self.index_value(&v, &a)
+                    .map(|v| vec![v])
+                    .map_err(|err| err.at(e.span, &src))
             }
             ExprKind::CellIndex(base, args) => {
                 let v = self.eval(f, base)?;
@@ -449,7 +531,9 @@ impl Interp {
             }
             ExprKind::Field(base, name) => {
                 if let Some(full) = self.dotted_function(f, e) {
-                    return self.call_named(f, &full, vec![], nargout).map_err(|err| err.at(e.span, &src));
+                    return self
+                        .call_named(f, &full, vec![], nargout)
+                        .map_err(|err| err.at(e.span, &src));
                 }
                 let vals = {
                     let mut vs = Vec::new();
@@ -458,22 +542,31 @@ impl Interp {
                 };
                 let mut out = Vec::new();
                 for v in &vals {
-                    out.extend(self.field_values(v, name).map_err(|err| err.at(e.span, &src))?);
+                    out.extend(
+                        self.field_values(v, name)
+                            .map_err(|err| err.at(e.span, &src))?,
+                    );
                 }
                 Ok(out)
             }
             ExprKind::DynField(base, name) => {
                 let v = self.eval(f, base)?;
                 let n = self.eval(f, name)?.text().map_err(|_| {
-                    MError::new("MATLAB:dynamicFieldName", "Dynamic structure field names must be text.").at(name.span, &src)
+                    MError::new(
+                        "MATLAB:dynamicFieldName",
+                        "Dynamic structure field names must be text.",
+                    )
+                    .at(name.span, &src)
                 })?;
-                self.field_values(&v, &n).map_err(|err| err.at(e.span, &src))
+                self.field_values(&v, &n)
+                    .map_err(|err| err.at(e.span, &src))
             }
             ExprKind::Ident(id) => {
                 if let Some(v) = self.read_slot(f, id.slot.get() as usize) {
                     return Ok(vec![v]);
                 }
-                self.call_named(f, &id.name, vec![], nargout).map_err(|err| err.at(e.span, &src))
+                self.call_named(f, &id.name, vec![], nargout)
+                    .map_err(|err| err.at(e.span, &src))
             }
             ExprKind::Paren(x) => {
                 let mut v = self.eval_outputs(f, x, 1)?;
@@ -509,7 +602,11 @@ impl Interp {
             return None;
         }
         let name = parts.join(".");
-        if self.function_exists(f, &name) { Some(name) } else { None }
+        if self.function_exists(f, &name) {
+            Some(name)
+        } else {
+            None
+        }
     }
 
     /// `v(args)`: indexing (or a lookup for a map object).
@@ -532,7 +629,10 @@ impl Interp {
             Value::Object(o) => Ok(vec![super::objects::property(o, name)?]),
             other => Err(MError::new(
                 "MATLAB:structRefFromNonStruct",
-                format!("Dot indexing is not supported for variables of this type ({}).", other.class_name()),
+                format!(
+                    "Dot indexing is not supported for variables of this type ({}).",
+                    other.class_name()
+                ),
             )),
         }
     }

@@ -96,7 +96,11 @@ impl Interp {
                     self.store(f, slot, v);
                 } else {
                     let delete = is_empty_literal(rhs);
-                    let v = if delete { Value::empty() } else { self.eval(f, rhs)? };
+                    let v = if delete {
+                        Value::empty()
+                    } else {
+                        self.eval(f, rhs)?
+                    };
                     self.assign_path(f, lhs, v, delete)?;
                 }
                 if s.display {
@@ -140,7 +144,9 @@ impl Interp {
                 }
                 Ok(Flow::Normal)
             }
-            StmtKind::For(var, range, body) => self.exec_for(f, s, var.slot.get() as usize, range, body),
+            StmtKind::For(var, range, body) => {
+                self.exec_for(f, s, var.slot.get() as usize, range, body)
+            }
             StmtKind::Switch(subject, cases, other) => {
                 let v = self.eval(f, subject)?;
                 for (c, body) in cases {
@@ -176,7 +182,10 @@ impl Interp {
                         Slot::Val(v) => Some(v),
                         _ => None,
                     };
-                    let g = self.globals.entry(id.name.clone()).or_insert_with(Value::empty);
+                    let g = self
+                        .globals
+                        .entry(id.name.clone())
+                        .or_insert_with(Value::empty);
                     if let (Some(v), true) = (local, g.is_empty()) {
                         *g = v;
                     }
@@ -217,16 +226,25 @@ impl Interp {
                 }
                 let n = items.len();
                 let vals = self.eval_outputs(f, rhs, n)?;
-                let needed = items.iter().rposition(|i| matches!(i, LhsItem::Target(_))).map(|k| k + 1).unwrap_or(0);
+                let needed = items
+                    .iter()
+                    .rposition(|i| matches!(i, LhsItem::Target(_)))
+                    .map(|k| k + 1)
+                    .unwrap_or(0);
                 if vals.len() < needed {
-                    return Err(if matches!(rhs.kind, ExprKind::Call(..) | ExprKind::Ident(_)) && vals.len() <= 1 && !is_cs_list(rhs) {
-                        MError::new("MATLAB:TooManyOutputs", "Too many output arguments.")
-                    } else {
-                        MError::new(
-                            "MATLAB:needMoreRhsOutputs",
-                            "Insufficient number of outputs from right hand side of equal sign to satisfy assignment.",
-                        )
-                    });
+                    return Err(
+                        if matches!(rhs.kind, ExprKind::Call(..) | ExprKind::Ident(_))
+                            && vals.len() <= 1
+                            && !is_cs_list(rhs)
+                        {
+                            MError::new("MATLAB:TooManyOutputs", "Too many output arguments.")
+                        } else {
+                            MError::new(
+                                "MATLAB:needMoreRhsOutputs",
+                                "Insufficient number of outputs from right hand side of equal sign to satisfy assignment.",
+                            )
+                        },
+                    );
                 }
                 for (item, v) in items.iter().zip(vals) {
                     if let LhsItem::Target(lhs) = item {
@@ -250,7 +268,10 @@ impl Interp {
             }
             StmtKind::Function(def) => Err(MError::new(
                 "MATLAB:parse:functionInBlock",
-                format!("Function definitions are not permitted in this context ('{}').", def.name),
+                format!(
+                    "Function definitions are not permitted in this context ('{}').",
+                    def.name
+                ),
             )),
         }
     }
@@ -277,7 +298,9 @@ impl Interp {
                 v.truncate(1);
                 v
             }
-            ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..) => self.eval_outputs(f, e, 1)?,
+            ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..) => {
+                self.eval_outputs(f, e, 1)?
+            }
             _ => vec![self.eval(f, e)?],
         };
         for v in vals {
@@ -303,7 +326,14 @@ impl Interp {
         }
     }
 
-    fn exec_for(&mut self, f: &mut Frame, stmt: &Stmt, slot: usize, range: &Expr, body: &[Stmt]) -> MResult<Flow> {
+    fn exec_for(
+        &mut self,
+        f: &mut Frame,
+        stmt: &Stmt,
+        slot: usize,
+        range: &Expr,
+        body: &[Stmt],
+    ) -> MResult<Flow> {
         // ranges iterate without building the vector
         if let ExprKind::Range(a, s, b) = &range.kind {
             let va = self.eval(f, a)?;
@@ -321,7 +351,14 @@ impl Interp {
                 };
                 let r = Range::new(x, st, y);
                 if r.n == 0 {
-                    self.store(f, slot, Value::from(crate::values::tensor::Tensor::f64(Shape::matrix(1, 0), vec![])));
+                    self.store(
+                        f,
+                        slot,
+                        Value::from(crate::values::tensor::Tensor::f64(
+                            Shape::matrix(1, 0),
+                            vec![],
+                        )),
+                    );
                 }
                 let fast = super::scalar::loop_body(stmt, body);
                 return match &fast {
@@ -333,7 +370,11 @@ impl Interp {
         let v = self.eval(f, range)?;
         let shape = v.shape();
         let rows = shape.rows();
-        let ncols = if shape.numel() == 0 && shape.dims() == [0, 0] { 0 } else { shape.cols() };
+        let ncols = if shape.numel() == 0 && shape.dims() == [0, 0] {
+            0
+        } else {
+            shape.cols()
+        };
         if ncols == 0 {
             self.store(f, slot, Value::empty());
         }
@@ -353,7 +394,14 @@ impl Interp {
 
 impl Interp {
     /// `for v = a:s:b` over a body lowered to scalar programs.
-    fn range_loop_scalar(&mut self, f: &mut Frame, slot: usize, r: Range, body: &[Stmt], fast: &[crate::syntax::ast::ScalarStmt]) -> MResult<Flow> {
+    fn range_loop_scalar(
+        &mut self,
+        f: &mut Frame,
+        slot: usize,
+        r: Range,
+        body: &[Stmt],
+        fast: &[crate::syntax::ast::ScalarStmt],
+    ) -> MResult<Flow> {
         let interrupt = self.interrupt.clone();
         for k in 0..r.n {
             if interrupt.load(Ordering::Relaxed) {
@@ -404,7 +452,11 @@ impl Spread {
 }
 
 impl Interp {
-    fn spread_target(&mut self, f: &mut Frame, lhs: &crate::syntax::ast::Lhs) -> MResult<Option<Spread>> {
+    fn spread_target(
+        &mut self,
+        f: &mut Frame,
+        lhs: &crate::syntax::ast::Lhs,
+    ) -> MResult<Option<Spread>> {
         use crate::syntax::ast::LhsStep;
         let cur = self.read_slot(f, lhs.var.slot.get() as usize);
         match lhs.steps.as_slice() {
@@ -412,11 +464,19 @@ impl Interp {
                 let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
                 let vals = self.eval_args(f, args, Some(&shape))?;
                 let subs = crate::values::ops::index::to_subs(&vals)?;
-                let n = crate::values::ops::index::plan_write(&shape, &subs, &Shape::scalar())?.positions.len();
-                Ok(if n == 1 { None } else { Some(Spread::Cells(vals, n)) })
+                let n = crate::values::ops::index::plan_write(&shape, &subs, &Shape::scalar())?
+                    .positions
+                    .len();
+                Ok(if n == 1 {
+                    None
+                } else {
+                    Some(Spread::Cells(vals, n))
+                })
             }
             [LhsStep::Field(name)] => match &cur {
-                Some(Value::Struct(st)) if st.numel() != 1 => Ok(Some(Spread::Fields(name.to_string(), st.numel()))),
+                Some(Value::Struct(st)) if st.numel() != 1 => {
+                    Ok(Some(Spread::Fields(name.to_string(), st.numel())))
+                }
                 _ => Ok(None),
             },
             _ => Ok(None),
@@ -431,7 +491,10 @@ impl Interp {
         rhs: &Expr,
         display: bool,
     ) -> MResult<Flow> {
-        let total: usize = spreads.iter().map(|s| s.as_ref().map(|s| s.count()).unwrap_or(1)).sum();
+        let total: usize = spreads
+            .iter()
+            .map(|s| s.as_ref().map(|s| s.count()).unwrap_or(1))
+            .sum();
         let vals = self.eval_outputs(f, rhs, total)?;
         if vals.len() < total {
             return Err(MError::new(
@@ -501,7 +564,10 @@ fn column(v: &Value, k: usize, rows: usize) -> MResult<Value> {
             }
             Ok(Value::from(t.gather(&pos, shape)))
         }
-        Value::Cell(c) => Ok(Value::from(CellArray::new(shape, pos.iter().map(|&i| c.data[i].clone()).collect()))),
+        Value::Cell(c) => Ok(Value::from(CellArray::new(
+            shape,
+            pos.iter().map(|&i| c.data[i].clone()).collect(),
+        ))),
         Value::Str(s) => Ok(Value::from(crate::values::containers::StrArray::new(
             shape,
             pos.iter().map(|&i| s.data[i].clone()).collect(),

@@ -20,17 +20,28 @@ pub struct CodeUnit {
 
 impl CodeUnit {
     pub fn new(source: Rc<Source>) -> Rc<CodeUnit> {
-        Rc::new(CodeUnit { source, functions: HashMap::new(), path: None })
+        Rc::new(CodeUnit {
+            source,
+            functions: HashMap::new(),
+            path: None,
+        })
     }
 }
 
 #[derive(Debug)]
 pub enum FuncHandle {
     /// `@name`: a builtin, a function on the path, or a local function of `unit`.
-    Named { name: Name, unit: Option<Rc<CodeUnit>> },
+    Named {
+        name: Name,
+        unit: Option<Rc<CodeUnit>>,
+    },
     /// `@(x) body`, with the values it captured when it was made (one per slot of its scope
     /// past the parameters; `None` where the name was not a variable then).
-    Anon { def: Rc<AnonDef>, captures: Vec<Option<Value>>, unit: Rc<CodeUnit> },
+    Anon {
+        def: Rc<AnonDef>,
+        captures: Vec<Option<Value>>,
+        unit: Rc<CodeUnit>,
+    },
 }
 
 impl FuncHandle {
@@ -78,7 +89,15 @@ pub struct Frame {
 impl Frame {
     pub fn new(layout: Rc<Layout>, unit: Rc<CodeUnit>) -> Frame {
         let n = layout.len();
-        Frame { layout, vars: vec![Slot::Empty; n], unit, function: None, nargin: 0, nargout: 0, nparams: 0 }
+        Frame {
+            layout,
+            vars: vec![Slot::Empty; n],
+            unit,
+            function: None,
+            nargin: 0,
+            nargout: 0,
+            nparams: 0,
+        }
     }
     /// Makes sure every name of the layout has a slot (after the layout grew).
     pub fn sync(&mut self) {

@@ -99,18 +99,27 @@ impl Interp {
             },
             None => false,
         };
-        let prog = crate::syntax::parse(&source.text, &is_var).map_err(|e| syntax_error(e, &source))?;
-        let mut unit = CodeUnit { source: source.clone(), functions: HashMap::new(), path: None };
+        let prog =
+            crate::syntax::parse(&source.text, &is_var).map_err(|e| syntax_error(e, &source))?;
+        let mut unit = CodeUnit {
+            source: source.clone(),
+            functions: HashMap::new(),
+            path: None,
+        };
         for def in &prog.functions {
             unit.functions.insert(def.name.clone(), def.clone());
         }
         let unit = Rc::new(unit);
         if !source.is_file {
             for def in &prog.functions {
-                self.session_functions.insert(def.name.clone(), (def.clone(), unit.clone()));
+                self.session_functions
+                    .insert(def.name.clone(), (def.clone(), unit.clone()));
             }
         }
-        let mut base = std::mem::replace(&mut self.base, Frame::new(Rc::new(Layout::default()), unit.clone()));
+        let mut base = std::mem::replace(
+            &mut self.base,
+            Frame::new(Rc::new(Layout::default()), unit.clone()),
+        );
         resolve::stmts(&prog.stmts, base.layout_mut());
         base.sync();
         base.unit = unit;

@@ -64,7 +64,11 @@ fn no_property(name: &str, class: &str) -> MError {
 }
 
 pub fn count(m: &MapData) -> usize {
-    if m.numeric_keys { m.num.len() } else { m.text.len() }
+    if m.numeric_keys {
+        m.num.len()
+    } else {
+        m.text.len()
+    }
 }
 
 enum Key {
@@ -75,18 +79,28 @@ enum Key {
 fn key_of(m: &MapData, v: &Value) -> MResult<Key> {
     if m.numeric_keys {
         if !v.is_numeric_like() || v.numel() != 1 {
-            return Err(MError::new("MATLAB:Containers:TypeMismatch", "Specified key type does not match the type expected for this container."));
+            return Err(MError::new(
+                "MATLAB:Containers:TypeMismatch",
+                "Specified key type does not match the type expected for this container.",
+            ));
         }
         Ok(Key::Num(v.scalar_f64()?))
     } else {
         v.text().map(Key::Text).map_err(|_| {
-            MError::new("MATLAB:Containers:TypeMismatch", "Specified key type does not match the type expected for this container.")
+            MError::new(
+                "MATLAB:Containers:TypeMismatch",
+                "Specified key type does not match the type expected for this container.",
+            )
         })
     }
 }
 
 fn no_key(v: &Value) -> MError {
-    let shown = v.text().unwrap_or_else(|_| v.scalar_f64().map(|x| crate::values::strings::number_text(x)).unwrap_or_default());
+    let shown = v.text().unwrap_or_else(|_| {
+        v.scalar_f64()
+            .map(|x| crate::values::strings::number_text(x))
+            .unwrap_or_default()
+    });
     MError::new(
         "MATLAB:Containers:Map:NoKey",
         format!("The specified key is not present in this container. ('{shown}')"),
@@ -96,7 +110,12 @@ fn no_key(v: &Value) -> MError {
 fn get(m: &MapData, k: &Value) -> MResult<Value> {
     match key_of(m, k)? {
         Key::Text(s) => m.text.get(&s).cloned().ok_or_else(|| no_key(k)),
-        Key::Num(x) => m.num.iter().find(|(y, _)| *y == x).map(|(_, v)| v.clone()).ok_or_else(|| no_key(k)),
+        Key::Num(x) => m
+            .num
+            .iter()
+            .find(|(y, _)| *y == x)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| no_key(k)),
     }
 }
 
@@ -129,18 +148,27 @@ pub fn index(o: &Object, args: &[Value]) -> MResult<Value> {
     match o {
         Object::Map(m) => {
             if args.len() != 1 {
-                return Err(MError::new("MATLAB:Containers:Map:IndexOne", "Only one key can be used to index a containers.Map."));
+                return Err(MError::new(
+                    "MATLAB:Containers:Map:IndexOne",
+                    "Only one key can be used to index a containers.Map.",
+                ));
             }
             get(&m.borrow(), &args[0])
         }
-        Object::MException(_) => Err(MError::new("MATLAB:badsubscript", "Indexing into an MException is not supported.")),
+        Object::MException(_) => Err(MError::new(
+            "MATLAB:badsubscript",
+            "Indexing into an MException is not supported.",
+        )),
     }
 }
 
 /// `m(key) = value`
 pub fn map_assign(m: &RefCell<MapData>, args: &[Value], v: Value) -> MResult<()> {
     if args.len() != 1 {
-        return Err(MError::new("MATLAB:Containers:Map:IndexOne", "Only one key can be used to index a containers.Map."));
+        return Err(MError::new(
+            "MATLAB:Containers:Map:IndexOne",
+            "Only one key can be used to index a containers.Map.",
+        ));
     }
     insert(&mut m.borrow_mut(), &args[0], v)
 }
@@ -164,14 +192,22 @@ pub fn values(m: &MapData, which: Option<&Value>) -> MResult<Value> {
             }
         }
         Some(Value::Cell(c)) => c.data.iter().map(|k| get(m, k)).collect::<MResult<_>>()?,
-        Some(_) => return Err(MError::new("MATLAB:Containers:Map:KeysMustBeCell", "Keys must be given in a cell array.")),
+        Some(_) => {
+            return Err(MError::new(
+                "MATLAB:Containers:Map:KeysMustBeCell",
+                "Keys must be given in a cell array.",
+            ));
+        }
     };
     Ok(Value::from(CellArray::row(data)))
 }
 
 pub fn is_key(m: &MapData, k: &Value) -> Value {
     match k {
-        Value::Cell(c) => Value::from(crate::values::tensor::Tensor::bools(c.shape.clone(), c.data.iter().map(|x| has(m, x)).collect())),
+        Value::Cell(c) => Value::from(crate::values::tensor::Tensor::bools(
+            c.shape.clone(),
+            c.data.iter().map(|x| has(m, x)).collect(),
+        )),
         _ => Value::Bool(has(m, k)),
     }
 }
@@ -196,7 +232,13 @@ pub fn remove(m: &mut MapData, k: &Value) -> MResult<()> {
 }
 
 /// `obj.method(args)`
-pub fn method(interp: &mut Interp, o: &Rc<Object>, name: &str, args: Vec<Value>, _nargout: usize) -> MResult<Vec<Value>> {
+pub fn method(
+    interp: &mut Interp,
+    o: &Rc<Object>,
+    name: &str,
+    args: Vec<Value>,
+    _nargout: usize,
+) -> MResult<Vec<Value>> {
     let _ = interp;
     match (o.as_ref(), name) {
         (Object::Map(m), "keys") => Ok(vec![keys(&m.borrow())]),
@@ -213,7 +255,9 @@ pub fn method(interp: &mut Interp, o: &Rc<Object>, name: &str, args: Vec<Value>,
         }
         (Object::Map(m), "length") => Ok(vec![Value::Num(count(&m.borrow()) as f64)]),
         (Object::MException(x), "rethrow" | "throw") => Err(to_error(x)),
-        (Object::MException(x), "getReport") => Ok(vec![Value::str(&format!("Error: {}", x.message))]),
+        (Object::MException(x), "getReport") => {
+            Ok(vec![Value::str(&format!("Error: {}", x.message))])
+        }
         _ => Err(no_property(name, o.class_name())),
     }
 }

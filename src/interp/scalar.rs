@@ -11,7 +11,10 @@ use super::Interp;
 use super::error::MResult;
 use super::exec::Flow;
 use super::function::{Frame, Slot};
-use crate::syntax::ast::{BinOp, BlockCache, Expr, ExprKind, ScalarCache, ScalarOp, ScalarProgram, ScalarStmt, Stmt, StmtKind, UnOp};
+use crate::syntax::ast::{
+    BinOp, BlockCache, Expr, ExprKind, ScalarCache, ScalarOp, ScalarProgram, ScalarStmt, Stmt,
+    StmtKind, UnOp,
+};
 use crate::values::value::Value;
 use std::rc::Rc;
 
@@ -71,7 +74,17 @@ impl Compiler {
                 Some(true)
             }
             ExprKind::Binary(op, a, b) => {
-                let logical = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne | BinOp::And | BinOp::Or);
+                let logical = matches!(
+                    op,
+                    BinOp::Lt
+                        | BinOp::Le
+                        | BinOp::Gt
+                        | BinOp::Ge
+                        | BinOp::Eq
+                        | BinOp::Ne
+                        | BinOp::And
+                        | BinOp::Or
+                );
                 // a\b is b/a
                 let (a, b, op) = match op {
                     BinOp::LeftDiv | BinOp::ElemLeftDiv => (b, a, BinOp::Div),
@@ -172,12 +185,19 @@ fn with_constant(op: BinOp, c: f64) -> Option<ScalarOp> {
 
 /// Lowers `e` to a scalar program, if it is a pure scalar expression.
 pub fn compile(e: &Expr) -> Option<ScalarProgram> {
-    let mut c = Compiler { ops: Vec::new(), depth: 0, max_depth: 0 };
+    let mut c = Compiler {
+        ops: Vec::new(),
+        depth: 0,
+        max_depth: 0,
+    };
     let logical = c.expr(e)?;
     if c.max_depth > MAX_STACK {
         return None;
     }
-    Some(ScalarProgram { ops: c.ops, logical })
+    Some(ScalarProgram {
+        ops: c.ops,
+        logical,
+    })
 }
 
 /// The cached program of `e` (compiled on first use).
@@ -273,7 +293,11 @@ pub fn run(prog: &ScalarProgram, vars: &[Slot]) -> Option<f64> {
                 if x.is_nan() || acc.is_nan() {
                     return None;
                 }
-                acc = b(if matches!(op, ScalarOp::And) { x != 0.0 && acc != 0.0 } else { x != 0.0 || acc != 0.0 });
+                acc = b(if matches!(op, ScalarOp::And) {
+                    x != 0.0 && acc != 0.0
+                } else {
+                    x != 0.0 || acc != 0.0
+                });
             }
             ScalarOp::AddK(c) => acc += c,
             ScalarOp::SubK(c) => acc -= c,
@@ -329,13 +353,18 @@ fn compile_block(stmts: &[Stmt]) -> Option<Vec<ScalarStmt>> {
 
 fn compile_stmt(s: &Stmt) -> Option<ScalarStmt> {
     match &s.kind {
-        StmtKind::Assign(lhs, rhs) if lhs.steps.is_empty() && !s.display => match &strip(rhs).kind {
-            // a copy keeps the class of what it copies, so it is not a numeric program
-            ExprKind::Ident(src) => Some(ScalarStmt::Copy(lhs.var.slot.get(), src.slot.get())),
-            _ => Some(ScalarStmt::Assign(lhs.var.slot.get(), program(rhs)?)),
-        },
+        StmtKind::Assign(lhs, rhs) if lhs.steps.is_empty() && !s.display => {
+            match &strip(rhs).kind {
+                // a copy keeps the class of what it copies, so it is not a numeric program
+                ExprKind::Ident(src) => Some(ScalarStmt::Copy(lhs.var.slot.get(), src.slot.get())),
+                _ => Some(ScalarStmt::Assign(lhs.var.slot.get(), program(rhs)?)),
+            }
+        }
         StmtKind::If(arms, els) => {
-            let arms = arms.iter().map(|(c, b)| Some((program(c)?, compile_block(b)?))).collect::<Option<Vec<_>>>()?;
+            let arms = arms
+                .iter()
+                .map(|(c, b)| Some((program(c)?, compile_block(b)?)))
+                .collect::<Option<Vec<_>>>()?;
             let els = match els {
                 Some(b) => Some(compile_block(b)?),
                 None => None,
@@ -369,7 +398,12 @@ pub fn loop_body(s: &Stmt, body: &[Stmt]) -> Option<Rc<Vec<ScalarStmt>>> {
 impl Interp {
     /// Runs a lowered block; a statement whose program gives up runs through the general
     /// evaluator instead.
-    pub fn run_scalar_block(&mut self, f: &mut Frame, ast: &[Stmt], fast: &[ScalarStmt]) -> MResult<Flow> {
+    pub fn run_scalar_block(
+        &mut self,
+        f: &mut Frame,
+        ast: &[Stmt],
+        fast: &[ScalarStmt],
+    ) -> MResult<Flow> {
         for (s, fs) in ast.iter().zip(fast) {
             match fs {
                 ScalarStmt::Assign(slot, prog) => match run(prog, &f.vars) {
@@ -377,10 +411,21 @@ impl Interp {
                         let slot = *slot as usize;
                         match &mut f.vars[slot] {
                             Slot::Val(Value::Num(old)) if !prog.logical => *old = x,
-                            _ => self.store(f, slot, if prog.logical { Value::Bool(x != 0.0) } else { Value::Num(x) }),
+                            _ => self.store(
+                                f,
+                                slot,
+                                if prog.logical {
+                                    Value::Bool(x != 0.0)
+                                } else {
+                                    Value::Num(x)
+                                },
+                            ),
                         }
                     }
-                    None => match self.exec_stmt(f, s).map_err(|e| e.at(s.span, &f.unit.source))? {
+                    None => match self
+                        .exec_stmt(f, s)
+                        .map_err(|e| e.at(s.span, &f.unit.source))?
+                    {
                         Flow::Normal => {}
                         flow => return Ok(flow),
                     },
@@ -390,13 +435,18 @@ impl Interp {
                         let v = v.clone();
                         self.store(f, *dst as usize, v);
                     }
-                    _ => match self.exec_stmt(f, s).map_err(|e| e.at(s.span, &f.unit.source))? {
+                    _ => match self
+                        .exec_stmt(f, s)
+                        .map_err(|e| e.at(s.span, &f.unit.source))?
+                    {
                         Flow::Normal => {}
                         flow => return Ok(flow),
                     },
                 },
                 ScalarStmt::If(arms, els) => {
-                    let StmtKind::If(ast_arms, ast_els) = &s.kind else { continue };
+                    let StmtKind::If(ast_arms, ast_els) = &s.kind else {
+                        continue;
+                    };
                     let mut taken = None;
                     let mut fallback = false;
                     for (k, (cond, _)) in arms.iter().enumerate() {
@@ -415,7 +465,8 @@ impl Interp {
                     }
                     let flow = if fallback {
                         // conditions have no effects: evaluate the whole if generally
-                        self.exec_stmt(f, s).map_err(|e| e.at(s.span, &f.unit.source))?
+                        self.exec_stmt(f, s)
+                            .map_err(|e| e.at(s.span, &f.unit.source))?
                     } else if let Some(k) = taken {
                         self.run_scalar_block(f, &ast_arms[k].1, &arms[k].1)?
                     } else if let (Some(b), Some(ab)) = (els, ast_els) {

@@ -17,7 +17,10 @@ pub struct Ident {
 
 impl Ident {
     pub fn new(name: Name) -> Ident {
-        Ident { name, slot: Cell::new(UNRESOLVED) }
+        Ident {
+            name,
+            slot: Cell::new(UNRESOLVED),
+        }
     }
 }
 
@@ -153,7 +156,10 @@ pub enum ScalarStmt {
     Assign(u32, Rc<ScalarProgram>),
     /// `dst = src` between scalar variables.
     Copy(u32, u32),
-    If(Vec<(Rc<ScalarProgram>, Vec<ScalarStmt>)>, Option<Vec<ScalarStmt>>),
+    If(
+        Vec<(Rc<ScalarProgram>, Vec<ScalarStmt>)>,
+        Option<Vec<ScalarStmt>>,
+    ),
     Break,
     Continue,
 }
@@ -217,7 +223,11 @@ pub struct AnonDef {
 
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span, scalar: Default::default() }
+        Expr {
+            kind,
+            span,
+            scalar: Default::default(),
+        }
     }
     /// Whether `end` appears in this expression outside any nested index (so evaluating it
     /// needs the size of the value being indexed).
@@ -226,14 +236,18 @@ impl Expr {
             ExprKind::End => true,
             ExprKind::Unary(_, a) | ExprKind::Paren(a) => a.uses_end(),
             ExprKind::Binary(_, a, b) => a.uses_end() || b.uses_end(),
-            ExprKind::Range(a, s, b) => a.uses_end() || b.uses_end() || s.as_ref().is_some_and(|s| s.uses_end()),
+            ExprKind::Range(a, s, b) => {
+                a.uses_end() || b.uses_end() || s.as_ref().is_some_and(|s| s.uses_end())
+            }
             ExprKind::Call(base, args) | ExprKind::CellIndex(base, args) => {
                 // `x(end)` inside: that end belongs to x, unless base is a function call...
                 base.uses_end() || args.iter().any(|a| a.uses_end())
             }
             ExprKind::Field(b, _) => b.uses_end(),
             ExprKind::DynField(b, n) => b.uses_end() || n.uses_end(),
-            ExprKind::Matrix(rows) | ExprKind::CellLit(rows) => rows.iter().flatten().any(|e| e.uses_end()),
+            ExprKind::Matrix(rows) | ExprKind::CellLit(rows) => {
+                rows.iter().flatten().any(|e| e.uses_end())
+            }
             _ => false,
         }
     }

@@ -93,7 +93,12 @@ impl<'a> Lexer<'a> {
         *self.b.get(self.pos + k).unwrap_or(&0)
     }
     fn err(&self, start: usize, message: impl Into<String>, identifier: &'static str) -> LexError {
-        let len = self.src.get(start..).and_then(|r| r.chars().next()).map(|c| c.len_utf8()).unwrap_or(1);
+        let len = self
+            .src
+            .get(start..)
+            .and_then(|r| r.chars().next())
+            .map(|c| c.len_utf8())
+            .unwrap_or(1);
         LexError {
             span: Span::new(start, (start + len).min(self.b.len()).max(start)),
             message: message.into(),
@@ -115,7 +120,10 @@ impl<'a> Lexer<'a> {
         self.src[line_start..p].trim().is_empty()
     }
     fn line_end(&self, p: usize) -> usize {
-        self.src[p..].find('\n').map(|i| p + i).unwrap_or(self.b.len())
+        self.src[p..]
+            .find('\n')
+            .map(|i| p + i)
+            .unwrap_or(self.b.len())
     }
 
     /// Skips spaces, tabs, `...` continuations, and (inside parentheses) newlines.
@@ -143,7 +151,10 @@ impl<'a> Lexer<'a> {
         self.pos > start
     }
     fn newline_is_space(&self) -> bool {
-        matches!(self.stack.last(), Some((Ctx::Paren | Ctx::AnonParams | Ctx::BraceIdx, _)))
+        matches!(
+            self.stack.last(),
+            Some((Ctx::Paren | Ctx::AnonParams | Ctx::BraceIdx, _))
+        )
     }
 
     fn run(mut self) -> Result<Tokens, LexError> {
@@ -155,7 +166,10 @@ impl<'a> Lexer<'a> {
             let c = self.peek();
             let start = self.pos;
             if c == b'%' {
-                if self.at(1) == b'{' && self.at_line_start(start) && self.src[start..self.line_end(start)].trim() == "%{" {
+                if self.at(1) == b'{'
+                    && self.at_line_start(start)
+                    && self.src[start..self.line_end(start)].trim() == "%{"
+                {
                     self.block_comment()?;
                 } else {
                     self.pos = self.line_end(self.pos);
@@ -163,7 +177,11 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             if c == b'\n' || c == b'\r' {
-                self.pos += if c == b'\r' && self.at(1) == b'\n' { 2 } else { 1 };
+                self.pos += if c == b'\r' && self.at(1) == b'\n' {
+                    2
+                } else {
+                    1
+                };
                 if self.in_matrix() {
                     self.push(Tok::Semi, start);
                 } else if self.stack.is_empty() {
@@ -173,7 +191,12 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             let after_anon = std::mem::replace(&mut self.after_anon_params, false);
-            if self.in_matrix() && had_ws && self.last_ends_value() && self.starts_element() && !after_anon {
+            if self.in_matrix()
+                && had_ws
+                && self.last_ends_value()
+                && self.starts_element()
+                && !after_anon
+            {
                 self.toks.push((Tok::Comma, Span::new(start, start)));
             }
             let stmt_start = std::mem::replace(&mut self.at_stmt_start, false);
@@ -194,7 +217,9 @@ impl<'a> Lexer<'a> {
                 self.push(Tok::Str(s.into()), start);
             } else {
                 self.punct(had_ws)?;
-                if matches!(self.toks.last(), Some((Tok::Semi | Tok::Comma, _))) && self.stack.is_empty() {
+                if matches!(self.toks.last(), Some((Tok::Semi | Tok::Comma, _)))
+                    && self.stack.is_empty()
+                {
                     self.at_stmt_start = true;
                 }
             }
@@ -205,7 +230,11 @@ impl<'a> Lexer<'a> {
                 Ctx::Bracket => "bracket",
                 Ctx::BraceLit | Ctx::BraceIdx => "brace",
             };
-            let mut e = self.err(at, format!("Unmatched opening {what}: this input ends before it is closed."), "MATLAB:parse:unbalanced");
+            let mut e = self.err(
+                at,
+                format!("Unmatched opening {what}: this input ends before it is closed."),
+                "MATLAB:parse:unbalanced",
+            );
             e.incomplete = true;
             return Err(e);
         }
@@ -228,7 +257,11 @@ impl<'a> Lexer<'a> {
                 return Ok(());
             }
             if end >= self.b.len() {
-                let mut e = self.err(start, "Block comment is not terminated with %}.", "MATLAB:parse:blockComment");
+                let mut e = self.err(
+                    start,
+                    "Block comment is not terminated with %}.",
+                    "MATLAB:parse:blockComment",
+                );
                 e.incomplete = true;
                 return Err(e);
             }
@@ -243,7 +276,10 @@ impl<'a> Lexer<'a> {
             c if is_ident_start(c) => true,
             b'.' => c2.is_ascii_digit(),
             b'~' | b'!' => c2 != b'=',
-            b'+' | b'-' => !matches!(c2, b' ' | b'\t' | b'\n' | b'\r' | b'=') && !(c2 == b'.' && self.at(2) == b'.'),
+            b'+' | b'-' => {
+                !matches!(c2, b' ' | b'\t' | b'\n' | b'\r' | b'=')
+                    && !(c2 == b'.' && self.at(2) == b'.')
+            }
             _ => false,
         }
     }
@@ -302,7 +338,9 @@ impl<'a> Lexer<'a> {
         if c == b'.' && c2 == b'.' && self.b.get(p + 2) == Some(&b'.') {
             return None;
         }
-        let ops2: [&[u8]; 11] = [b"==", b"~=", b"!=", b"<=", b">=", b"&&", b"||", b".*", b"./", b".\\", b".^"];
+        let ops2: [&[u8]; 11] = [
+            b"==", b"~=", b"!=", b"<=", b">=", b"&&", b"||", b".*", b"./", b".\\", b".^",
+        ];
         let op_len = if ops2.iter().any(|o| self.b[p..].starts_with(o)) {
             2
         } else if b"+-*/\\^<>&|:=~!".contains(&c) {
@@ -375,13 +413,22 @@ impl<'a> Lexer<'a> {
 
     fn number(&mut self) -> Result<(), LexError> {
         let start = self.pos;
-        if self.peek() == b'0' && matches!(self.at(1), b'x' | b'X') && self.at(2).is_ascii_hexdigit() {
+        if self.peek() == b'0'
+            && matches!(self.at(1), b'x' | b'X')
+            && self.at(2).is_ascii_hexdigit()
+        {
             self.pos += 2;
             let ds = self.pos;
             while self.peek().is_ascii_hexdigit() {
                 self.pos += 1;
             }
-            let v = u64::from_str_radix(&self.src[ds..self.pos], 16).map_err(|_| self.err(start, "Hexadecimal literal is too large.", "MATLAB:parse:number"))?;
+            let v = u64::from_str_radix(&self.src[ds..self.pos], 16).map_err(|_| {
+                self.err(
+                    start,
+                    "Hexadecimal literal is too large.",
+                    "MATLAB:parse:number",
+                )
+            })?;
             self.push(Tok::Num(v as f64), start);
             return Ok(());
         }
@@ -412,7 +459,13 @@ impl<'a> Lexer<'a> {
             }
         }
         let text: String = self.src[start..self.pos].replace(['d', 'D'], "e");
-        let v: f64 = text.parse().map_err(|_| self.err(start, format!("Invalid number '{text}'."), "MATLAB:parse:number"))?;
+        let v: f64 = text.parse().map_err(|_| {
+            self.err(
+                start,
+                format!("Invalid number '{text}'."),
+                "MATLAB:parse:number",
+            )
+        })?;
         if matches!(self.peek(), b'i' | b'j' | b'I' | b'J') && !is_ident_char(self.at(1)) {
             self.pos += 1;
             self.push(Tok::Imag(v), start);
@@ -433,8 +486,16 @@ impl<'a> Lexer<'a> {
         loop {
             match self.b.get(self.pos) {
                 None | Some(b'\n') | Some(b'\r') => {
-                    let what = if q == b'\'' { "character vector" } else { "string" };
-                    return Err(self.err(start, format!("The {what} is missing its closing quote."), "MATLAB:parse:unterminatedString"));
+                    let what = if q == b'\'' {
+                        "character vector"
+                    } else {
+                        "string"
+                    };
+                    return Err(self.err(
+                        start,
+                        format!("The {what} is missing its closing quote."),
+                        "MATLAB:parse:unterminatedString",
+                    ));
                 }
                 Some(&c) if c == q => {
                     if self.at(1) == q {
@@ -492,12 +553,20 @@ impl<'a> Lexer<'a> {
         let (tok, len) = match (c, c2) {
             (b'(', _) => {
                 let anon = matches!(self.toks.last(), Some((Tok::At, _)));
-                return Ok(self.open(if anon { Ctx::AnonParams } else { Ctx::Paren }, Tok::LParen, start));
+                return Ok(self.open(
+                    if anon { Ctx::AnonParams } else { Ctx::Paren },
+                    Tok::LParen,
+                    start,
+                ));
             }
             (b'[', _) => return Ok(self.open(Ctx::Bracket, Tok::LBracket, start)),
             (b'{', _) => {
                 let idx = self.last_ends_value() && !(self.in_matrix() && had_ws);
-                return Ok(self.open(if idx { Ctx::BraceIdx } else { Ctx::BraceLit }, Tok::LBrace, start));
+                return Ok(self.open(
+                    if idx { Ctx::BraceIdx } else { Ctx::BraceLit },
+                    Tok::LBrace,
+                    start,
+                ));
             }
             (b')', _) => return self.close(Tok::RParen, start),
             (b']', _) => return self.close(Tok::RBracket, start),
@@ -566,7 +635,11 @@ fn assigned_names(toks: &Tokens) -> HashSet<String> {
                 continue;
             }
             Tok::Kw(Kw::For | Kw::Parfor) => {
-                let j = if matches!(toks.get(i + 1), Some((Tok::LParen, _))) { i + 2 } else { i + 1 };
+                let j = if matches!(toks.get(i + 1), Some((Tok::LParen, _))) {
+                    i + 2
+                } else {
+                    i + 1
+                };
                 if let Some((Tok::Ident(n), _)) = toks.get(j) {
                     out.insert(n.to_string());
                 }
@@ -637,7 +710,11 @@ fn assigned_names(toks: &Tokens) -> HashSet<String> {
 mod tests {
     use super::*;
     fn kinds(src: &str) -> Vec<Tok> {
-        lex(src, &|_| false).unwrap().into_iter().map(|(t, _)| t).collect()
+        lex(src, &|_| false)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
     }
     fn count_commas(src: &str) -> usize {
         kinds(src).iter().filter(|t| **t == Tok::Comma).count()
@@ -664,8 +741,14 @@ mod tests {
     }
     #[test]
     fn command_syntax() {
-        assert_eq!(kinds("format long")[0], Tok::Command("format".into(), vec!["long".into()]));
-        assert_eq!(kinds("disp 'hello world'")[0], Tok::Command("disp".into(), vec!["hello world".into()]));
+        assert_eq!(
+            kinds("format long")[0],
+            Tok::Command("format".into(), vec!["long".into()])
+        );
+        assert_eq!(
+            kinds("disp 'hello world'")[0],
+            Tok::Command("disp".into(), vec!["hello world".into()])
+        );
         assert!(matches!(kinds("a + b")[0], Tok::Ident(_)));
         assert!(matches!(kinds("x = 1; x -1")[4], Tok::Ident(_)));
         assert!(matches!(kinds("hold on;")[0], Tok::Command(..)));
@@ -694,7 +777,10 @@ mod tests {
     #[test]
     fn block_comments_and_continuations() {
         let t = kinds("x = 1 + ...\n 2;\n%{\nignored\n%}\ny = 3");
-        assert!(!t.iter().any(|t| matches!(t, Tok::Ident(n) if &**n == "ignored")));
+        assert!(
+            !t.iter()
+                .any(|t| matches!(t, Tok::Ident(n) if &**n == "ignored"))
+        );
         assert_eq!(t.iter().filter(|t| **t == Tok::Plus).count(), 1);
     }
     #[test]

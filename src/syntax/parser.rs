@@ -32,27 +32,53 @@ where
             .or(expr.clone());
         let args = arg.separated_by(just(Tok::Comma)).collect::<Vec<_>>();
 
-        let row = expr.clone().separated_by(just(Tok::Comma)).at_least(1).allow_trailing().collect::<Vec<_>>();
+        let row = expr
+            .clone()
+            .separated_by(just(Tok::Comma))
+            .at_least(1)
+            .allow_trailing()
+            .collect::<Vec<_>>();
         let rows = row
             .separated_by(just(Tok::Semi).repeated().at_least(1))
             .allow_leading()
             .allow_trailing()
             .collect::<Vec<_>>()
             .then_ignore(just(Tok::Comma).repeated());
-        let matrix = rows.clone().delimited_by(just(Tok::LBracket), just(Tok::RBracket)).map(ExprKind::Matrix);
-        let cell = rows.delimited_by(just(Tok::LBrace), just(Tok::RBrace)).map(ExprKind::CellLit);
+        let matrix = rows
+            .clone()
+            .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
+            .map(ExprKind::Matrix);
+        let cell = rows
+            .delimited_by(just(Tok::LBrace), just(Tok::RBrace))
+            .map(ExprKind::CellLit);
 
         let params = select! { Tok::Ident(n) => n, Tok::Not => Rc::from("~") }
             .separated_by(just(Tok::Comma))
             .collect::<Vec<_>>()
             .delimited_by(just(Tok::LParen), just(Tok::RParen));
         let src_text = src.clone();
-        let anon = just(Tok::At).ignore_then(params).then(expr.clone()).map(move |(params, body): (Vec<Name>, Expr)| {
-            let text = format!("@({}){}", params.join(","), super::unparse::expr(&body, &src_text));
-            ExprKind::AnonFunc(Rc::new(AnonDef { params, body, scope: Default::default(), text }))
-        });
+        let anon = just(Tok::At).ignore_then(params).then(expr.clone()).map(
+            move |(params, body): (Vec<Name>, Expr)| {
+                let text = format!(
+                    "@({}){}",
+                    params.join(","),
+                    super::unparse::expr(&body, &src_text)
+                );
+                ExprKind::AnonFunc(Rc::new(AnonDef {
+                    params,
+                    body,
+                    scope: Default::default(),
+                    text,
+                }))
+            },
+        );
         let handle = just(Tok::At)
-            .ignore_then(ident.separated_by(just(Tok::Dot)).at_least(1).collect::<Vec<_>>())
+            .ignore_then(
+                ident
+                    .separated_by(just(Tok::Dot))
+                    .at_least(1)
+                    .collect::<Vec<_>>(),
+            )
             .map(|parts: Vec<Name>| ExprKind::FuncHandle(parts.join(".").into()));
 
         let atom = choice((
@@ -84,11 +110,17 @@ where
             Dyn(Expr),
         }
         let post = choice((
-            args.clone().delimited_by(just(Tok::LParen), just(Tok::RParen)).map(Post::Call),
-            args.delimited_by(just(Tok::LBrace), just(Tok::RBrace)).map(Post::Brace),
+            args.clone()
+                .delimited_by(just(Tok::LParen), just(Tok::RParen))
+                .map(Post::Call),
+            args.delimited_by(just(Tok::LBrace), just(Tok::RBrace))
+                .map(Post::Brace),
             just(Tok::Dot).ignore_then(ident).map(Post::Field),
             just(Tok::Dot)
-                .ignore_then(expr.clone().delimited_by(just(Tok::LParen), just(Tok::RParen)))
+                .ignore_then(
+                    expr.clone()
+                        .delimited_by(just(Tok::LParen), just(Tok::RParen)),
+                )
                 .map(Post::Dyn),
         ));
         let postfix = atom
@@ -103,7 +135,8 @@ where
             })
             .boxed();
 
-        let prefix_op = select! { Tok::Minus => UnOp::Neg, Tok::Plus => UnOp::Plus, Tok::Not => UnOp::Not };
+        let prefix_op =
+            select! { Tok::Minus => UnOp::Neg, Tok::Plus => UnOp::Plus, Tok::Not => UnOp::Not };
         let power_operand = prefix_op
             .map_with(|op, e| (op, sp(e.span())))
             .repeated()
@@ -150,9 +183,10 @@ where
             P: Parser<'t, I, Expr, Extra<'t>> + Clone,
             O: Parser<'t, I, BinOp, Extra<'t>> + Clone,
         {
-            next.clone().foldl_with(ops.then(next).repeated(), |a, (op, b), e| {
-                Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), sp(e.span()))
-            })
+            next.clone()
+                .foldl_with(ops.then(next).repeated(), |a, (op, b), e| {
+                    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), sp(e.span()))
+                })
         }
         let mul = binary(
             unary,
@@ -162,16 +196,29 @@ where
             },
         )
         .boxed();
-        let add = binary(mul, select! { Tok::Plus => BinOp::Add, Tok::Minus => BinOp::Sub }).boxed();
+        let add = binary(
+            mul,
+            select! { Tok::Plus => BinOp::Add, Tok::Minus => BinOp::Sub },
+        )
+        .boxed();
         let range = add
             .clone()
-            .then(just(Tok::Colon).ignore_then(add.clone()).then(just(Tok::Colon).ignore_then(add).or_not()).or_not())
+            .then(
+                just(Tok::Colon)
+                    .ignore_then(add.clone())
+                    .then(just(Tok::Colon).ignore_then(add).or_not())
+                    .or_not(),
+            )
             .map_with(|(a, rest), e| match rest {
                 None => a,
-                Some((b, None)) => Expr::new(ExprKind::Range(Box::new(a), None, Box::new(b)), sp(e.span())),
-                Some((s, Some(b))) => {
-                    Expr::new(ExprKind::Range(Box::new(a), Some(Box::new(s)), Box::new(b)), sp(e.span()))
-                }
+                Some((b, None)) => Expr::new(
+                    ExprKind::Range(Box::new(a), None, Box::new(b)),
+                    sp(e.span()),
+                ),
+                Some((s, Some(b))) => Expr::new(
+                    ExprKind::Range(Box::new(a), Some(Box::new(s)), Box::new(b)),
+                    sp(e.span()),
+                ),
             })
             .boxed();
         let cmp = binary(
@@ -185,7 +232,9 @@ where
         let and = binary(cmp, just(Tok::Amp).to(BinOp::And)).boxed();
         let or = binary(and, just(Tok::Bar).to(BinOp::Or)).boxed();
         let andand = binary(or, just(Tok::AndAnd).to(BinOp::AndAnd)).boxed();
-        binary(andand, just(Tok::OrOr).to(BinOp::OrOr)).labelled("expression").boxed()
+        binary(andand, just(Tok::OrOr).to(BinOp::OrOr))
+            .labelled("expression")
+            .boxed()
     })
 }
 
@@ -223,133 +272,218 @@ where
         stops.rewind().to(true),
     ));
 
-    let block = recursive(|block: Recursive<dyn Parser<'t, I, Vec<Stmt>, Extra<'t>>>| {
-        let arg = just(Tok::Colon)
-            .then(one_of([Tok::Comma, Tok::RParen, Tok::RBrace]).rewind())
-            .map_with(|_, e| Expr::new(ExprKind::Colon, sp(e.span())))
-            .or(expr.clone());
-        let args = arg.separated_by(just(Tok::Comma)).collect::<Vec<_>>();
-        let step = choice((
-            args.clone().delimited_by(just(Tok::LParen), just(Tok::RParen)).map(LhsStep::Paren),
-            args.delimited_by(just(Tok::LBrace), just(Tok::RBrace)).map(LhsStep::Brace),
-            just(Tok::Dot).ignore_then(select! { Tok::Ident(n) => n }).map(LhsStep::Field),
-            just(Tok::Dot)
-                .ignore_then(expr.clone().delimited_by(just(Tok::LParen), just(Tok::RParen)))
-                .map(LhsStep::DynField),
-        ));
-        let lhs = ident
-            .then(step.repeated().collect::<Vec<_>>())
-            .map_with(|(var, steps), e| Lhs { var, steps, span: sp(e.span()) });
-        let lhs_item = just(Tok::Not).to(LhsItem::Ignore).or(lhs.clone().map(LhsItem::Target));
-        let multi = lhs_item
-            .separated_by(just(Tok::Comma))
-            .at_least(1)
-            .collect::<Vec<_>>()
-            .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-            .then_ignore(just(Tok::Assign))
-            .then(expr.clone())
-            .map(|(l, r)| StmtKind::MultiAssign(l, r));
-        let assign = lhs.then_ignore(just(Tok::Assign)).then(expr.clone()).map(|(l, r)| StmtKind::Assign(l, r));
-        let command = select! { Tok::Command(n, a) => StmtKind::Command(Ident::new(n), a) };
-        let simple = choice((assign, multi, command, expr.clone().map(StmtKind::Expr)))
-            .then(term)
-            .map_with(|(kind, display), e| Stmt { kind, span: sp(e.span()), display, fast: Default::default() });
-
-        let seps = sep.clone().repeated();
-        let if_stmt = just(Tok::Kw(Kw::If))
-            .ignore_then(expr.clone())
-            .then(block.clone())
-            .then(just(Tok::Kw(Kw::Elseif)).ignore_then(expr.clone()).then(block.clone()).repeated().collect::<Vec<_>>())
-            .then(just(Tok::Kw(Kw::Else)).ignore_then(block.clone()).or_not())
-            .then_ignore(block_end())
-            .map(|(((c, b), mut elifs), els)| {
-                elifs.insert(0, (c, b));
-                StmtKind::If(elifs, els)
-            });
-        let for_head = ident.then_ignore(just(Tok::Assign)).then(expr.clone());
-        let for_stmt = one_of([Tok::Kw(Kw::For), Tok::Kw(Kw::Parfor)])
-            .ignore_then(for_head.clone().delimited_by(just(Tok::LParen), just(Tok::RParen)).or(for_head))
-            .then(block.clone())
-            .then_ignore(block_end())
-            .map(|((v, e), b)| StmtKind::For(v, e, b));
-        let while_stmt = just(Tok::Kw(Kw::While))
-            .ignore_then(expr.clone())
-            .then(block.clone())
-            .then_ignore(block_end())
-            .map(|(c, b)| StmtKind::While(c, b));
-        let switch_stmt = just(Tok::Kw(Kw::Switch))
-            .ignore_then(expr.clone())
-            .then_ignore(seps.clone())
-            .then(just(Tok::Kw(Kw::Case)).ignore_then(expr.clone()).then(block.clone()).repeated().collect::<Vec<_>>())
-            .then(just(Tok::Kw(Kw::Otherwise)).ignore_then(block.clone()).or_not())
-            .then_ignore(block_end())
-            .map(|((s, cases), other)| StmtKind::Switch(s, cases, other));
-        let catch_var = ident.then_ignore(one_of([Tok::Semi, Tok::Comma, Tok::Newline]).rewind());
-        let try_stmt = just(Tok::Kw(Kw::Try))
-            .ignore_then(block.clone())
-            .then(just(Tok::Kw(Kw::Catch)).ignore_then(catch_var.or_not()).then(block.clone()).or_not())
-            .then_ignore(block_end())
-            .map(|(body, c)| match c {
-                Some((v, cb)) => StmtKind::Try(body, v, cb),
-                None => StmtKind::Try(body, None, vec![]),
-            });
-        let names = ident.repeated().at_least(1).collect::<Vec<_>>();
-        let decl = just(Tok::Kw(Kw::Global))
-            .ignore_then(names.clone())
-            .map(StmtKind::Global)
-            .or(just(Tok::Kw(Kw::Persistent)).ignore_then(names).map(StmtKind::Persistent));
-        let jump = select! {
-            Tok::Kw(Kw::Break) => StmtKind::Break,
-            Tok::Kw(Kw::Continue) => StmtKind::Continue,
-            Tok::Kw(Kw::Return) => StmtKind::Return,
-        };
-
-        // function [a, b] = name(x, y) ... [end]
-        let outputs = select! { Tok::Ident(n) => n }
-            .separated_by(just(Tok::Comma))
-            .collect::<Vec<_>>()
-            .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-            .or(select! { Tok::Ident(n) => n }.map(|n| vec![n]))
-            .then_ignore(just(Tok::Assign));
-        let fparams = select! { Tok::Ident(n) => n, Tok::Not => Rc::from("~") }
-            .separated_by(just(Tok::Comma))
-            .collect::<Vec<_>>()
-            .delimited_by(just(Tok::LParen), just(Tok::RParen));
-        let fname = select! { Tok::Ident(n) => n }
-            .separated_by(just(Tok::Dot))
-            .at_least(1)
-            .collect::<Vec<Name>>()
-            .map(|p| Name::from(p.join(".")));
-        let function = just(Tok::Kw(Kw::Function))
-            .ignore_then(outputs.or_not())
-            .then(fname)
-            .then(fparams.or_not())
-            .then(block.clone())
-            .then(block_end().or_not())
-            .map_with(|((((outs, name), params), body), end), e| {
-                StmtKind::Function(Rc::new(FunctionDef {
-                    name,
-                    params: params.unwrap_or_default(),
-                    outputs: outs.unwrap_or_default(),
-                    body,
+    let block = recursive(
+        |block: Recursive<dyn Parser<'t, I, Vec<Stmt>, Extra<'t>>>| {
+            let arg = just(Tok::Colon)
+                .then(one_of([Tok::Comma, Tok::RParen, Tok::RBrace]).rewind())
+                .map_with(|_, e| Expr::new(ExprKind::Colon, sp(e.span())))
+                .or(expr.clone());
+            let args = arg.separated_by(just(Tok::Comma)).collect::<Vec<_>>();
+            let step = choice((
+                args.clone()
+                    .delimited_by(just(Tok::LParen), just(Tok::RParen))
+                    .map(LhsStep::Paren),
+                args.delimited_by(just(Tok::LBrace), just(Tok::RBrace))
+                    .map(LhsStep::Brace),
+                just(Tok::Dot)
+                    .ignore_then(select! { Tok::Ident(n) => n })
+                    .map(LhsStep::Field),
+                just(Tok::Dot)
+                    .ignore_then(
+                        expr.clone()
+                            .delimited_by(just(Tok::LParen), just(Tok::RParen)),
+                    )
+                    .map(LhsStep::DynField),
+            ));
+            let lhs =
+                ident
+                    .then(step.repeated().collect::<Vec<_>>())
+                    .map_with(|(var, steps), e| Lhs {
+                        var,
+                        steps,
+                        span: sp(e.span()),
+                    });
+            let lhs_item = just(Tok::Not)
+                .to(LhsItem::Ignore)
+                .or(lhs.clone().map(LhsItem::Target));
+            let multi = lhs_item
+                .separated_by(just(Tok::Comma))
+                .at_least(1)
+                .collect::<Vec<_>>()
+                .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
+                .then_ignore(just(Tok::Assign))
+                .then(expr.clone())
+                .map(|(l, r)| StmtKind::MultiAssign(l, r));
+            let assign = lhs
+                .then_ignore(just(Tok::Assign))
+                .then(expr.clone())
+                .map(|(l, r)| StmtKind::Assign(l, r));
+            let command = select! { Tok::Command(n, a) => StmtKind::Command(Ident::new(n), a) };
+            let simple = choice((assign, multi, command, expr.clone().map(StmtKind::Expr)))
+                .then(term)
+                .map_with(|(kind, display), e| Stmt {
+                    kind,
                     span: sp(e.span()),
-                    has_end: end.is_some(),
-                    scope: Default::default(),
-                }))
+                    display,
+                    fast: Default::default(),
+                });
+
+            let seps = sep.clone().repeated();
+            let if_stmt = just(Tok::Kw(Kw::If))
+                .ignore_then(expr.clone())
+                .then(block.clone())
+                .then(
+                    just(Tok::Kw(Kw::Elseif))
+                        .ignore_then(expr.clone())
+                        .then(block.clone())
+                        .repeated()
+                        .collect::<Vec<_>>(),
+                )
+                .then(just(Tok::Kw(Kw::Else)).ignore_then(block.clone()).or_not())
+                .then_ignore(block_end())
+                .map(|(((c, b), mut elifs), els)| {
+                    elifs.insert(0, (c, b));
+                    StmtKind::If(elifs, els)
+                });
+            let for_head = ident.then_ignore(just(Tok::Assign)).then(expr.clone());
+            let for_stmt = one_of([Tok::Kw(Kw::For), Tok::Kw(Kw::Parfor)])
+                .ignore_then(
+                    for_head
+                        .clone()
+                        .delimited_by(just(Tok::LParen), just(Tok::RParen))
+                        .or(for_head),
+                )
+                .then(block.clone())
+                .then_ignore(block_end())
+                .map(|((v, e), b)| StmtKind::For(v, e, b));
+            let while_stmt = just(Tok::Kw(Kw::While))
+                .ignore_then(expr.clone())
+                .then(block.clone())
+                .then_ignore(block_end())
+                .map(|(c, b)| StmtKind::While(c, b));
+            let switch_stmt = just(Tok::Kw(Kw::Switch))
+                .ignore_then(expr.clone())
+                .then_ignore(seps.clone())
+                .then(
+                    just(Tok::Kw(Kw::Case))
+                        .ignore_then(expr.clone())
+                        .then(block.clone())
+                        .repeated()
+                        .collect::<Vec<_>>(),
+                )
+                .then(
+                    just(Tok::Kw(Kw::Otherwise))
+                        .ignore_then(block.clone())
+                        .or_not(),
+                )
+                .then_ignore(block_end())
+                .map(|((s, cases), other)| StmtKind::Switch(s, cases, other));
+            let catch_var =
+                ident.then_ignore(one_of([Tok::Semi, Tok::Comma, Tok::Newline]).rewind());
+            let try_stmt = just(Tok::Kw(Kw::Try))
+                .ignore_then(block.clone())
+                .then(
+                    just(Tok::Kw(Kw::Catch))
+                        .ignore_then(catch_var.or_not())
+                        .then(block.clone())
+                        .or_not(),
+                )
+                .then_ignore(block_end())
+                .map(|(body, c)| match c {
+                    Some((v, cb)) => StmtKind::Try(body, v, cb),
+                    None => StmtKind::Try(body, None, vec![]),
+                });
+            let names = ident.repeated().at_least(1).collect::<Vec<_>>();
+            let decl = just(Tok::Kw(Kw::Global))
+                .ignore_then(names.clone())
+                .map(StmtKind::Global)
+                .or(just(Tok::Kw(Kw::Persistent))
+                    .ignore_then(names)
+                    .map(StmtKind::Persistent));
+            let jump = select! {
+                Tok::Kw(Kw::Break) => StmtKind::Break,
+                Tok::Kw(Kw::Continue) => StmtKind::Continue,
+                Tok::Kw(Kw::Return) => StmtKind::Return,
+            };
+
+            let compound = choice((
+                if_stmt,
+                for_stmt,
+                while_stmt,
+                switch_stmt,
+                try_stmt,
+                decl,
+                jump,
+            ))
+            .map_with(|kind, e| Stmt {
+                kind,
+                span: sp(e.span()),
+                display: false,
+                fast: Default::default(),
             });
 
-        let compound = choice((if_stmt, for_stmt, while_stmt, switch_stmt, try_stmt, decl, jump, function))
-            .map_with(|kind, e| Stmt { kind, span: sp(e.span()), display: false, fast: Default::default() });
+            choice((compound, simple))
+                .map(Some)
+                .or(sep.to(None))
+                .repeated()
+                .collect::<Vec<_>>()
+                .map(|v| v.into_iter().flatten().collect())
+                .boxed()
+        },
+    );
+    // Function definitions come between runs of statements, never inside a block: a
+    // function's body ends at the next `function` (files without `end`) or at its `end`.
+    // function [a, b] = name(x, y) ... [end]
+    let outputs = select! { Tok::Ident(n) => n }
+        .separated_by(just(Tok::Comma))
+        .collect::<Vec<_>>()
+        .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
+        .or(select! { Tok::Ident(n) => n }.map(|n| vec![n]))
+        .then_ignore(just(Tok::Assign));
+    let fparams = select! { Tok::Ident(n) => n, Tok::Not => Rc::from("~") }
+        .separated_by(just(Tok::Comma))
+        .collect::<Vec<_>>()
+        .delimited_by(just(Tok::LParen), just(Tok::RParen));
+    let fname = select! { Tok::Ident(n) => n }
+        .separated_by(just(Tok::Dot))
+        .at_least(1)
+        .collect::<Vec<Name>>()
+        .map(|p| Name::from(p.join(".")));
+    let function = just(Tok::Kw(Kw::Function))
+        .ignore_then(outputs.or_not())
+        .then(fname)
+        .then(fparams.or_not())
+        .then(block.clone())
+        .then(block_end().or_not())
+        .map_with(|((((outs, name), params), body), end), e| {
+            StmtKind::Function(Rc::new(FunctionDef {
+                name,
+                params: params.unwrap_or_default(),
+                outputs: outs.unwrap_or_default(),
+                body,
+                span: sp(e.span()),
+                has_end: end.is_some(),
+                scope: Default::default(),
+            }))
+        });
 
-        choice((compound, simple))
-            .map(Some)
-            .or(sep.to(None))
-            .repeated()
-            .collect::<Vec<_>>()
-            .map(|v| v.into_iter().flatten().collect())
-            .boxed()
+    let function_stmt = function.map_with(|kind, e| Stmt {
+        kind,
+        span: sp(e.span()),
+        display: false,
+        fast: Default::default(),
     });
-    block.then_ignore(end())
+    block
+        .clone()
+        .then(function_stmt.then(block).repeated().collect::<Vec<_>>())
+        .map(|(mut first, rest)| {
+            for (f, stmts) in rest {
+                first.push(f);
+                first.extend(stmts);
+            }
+            first
+        })
+        .then_ignore(end())
 }
 
 /// A syntax error: where, what, and whether more input could complete it.
@@ -365,10 +499,19 @@ pub struct ParseError {
 /// `StmtKind::Function`; `split_functions` separates them).
 pub fn parse_tokens(toks: &[(Tok, Span)], src: &str) -> Result<Vec<Stmt>, ParseError> {
     let src_len = src.len();
-    let input: Vec<(Tok, SimpleSpan)> =
-        toks.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.start as usize..s.end as usize))).collect();
+    let input: Vec<(Tok, SimpleSpan)> = toks
+        .iter()
+        .map(|(t, s)| {
+            (
+                t.clone(),
+                SimpleSpan::from(s.start as usize..s.end as usize),
+            )
+        })
+        .collect();
     let eoi = SimpleSpan::from(src_len..src_len);
-    let result = program_parser(Rc::from(src)).parse(input.as_slice().map(eoi, |(t, s)| (t, s))).into_result();
+    let result = program_parser(Rc::from(src))
+        .parse(input.as_slice().map(eoi, |(t, s)| (t, s)))
+        .into_result();
     result.map_err(|errs| {
         let e = &errs[0];
         let span = sp(*e.span());

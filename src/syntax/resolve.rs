@@ -117,7 +117,9 @@ fn stmt(s: &Stmt, layout: &mut Layout) {
             }
             stmts(c, layout);
         }
-        StmtKind::Global(ids) | StmtKind::Persistent(ids) => ids.iter().for_each(|i| ident(i, layout)),
+        StmtKind::Global(ids) | StmtKind::Persistent(ids) => {
+            ids.iter().for_each(|i| ident(i, layout))
+        }
         StmtKind::Command(id, _) => ident(id, layout),
         StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Function(_) => {}
     }
@@ -144,7 +146,9 @@ fn expr(e: &Expr, layout: &mut Layout) {
             expr(b, layout);
             args.iter().for_each(|a| expr(a, layout));
         }
-        ExprKind::Matrix(rows) | ExprKind::CellLit(rows) => rows.iter().flatten().for_each(|a| expr(a, layout)),
+        ExprKind::Matrix(rows) | ExprKind::CellLit(rows) => {
+            rows.iter().flatten().for_each(|a| expr(a, layout))
+        }
         ExprKind::AnonFunc(def) => anon(def),
         ExprKind::Num(_)
         | ExprKind::Imag(_)

@@ -11,10 +11,16 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     pub fn join(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -40,7 +46,12 @@ pub struct Source {
 
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>, is_file: bool) -> Rc<Source> {
-        Rc::new(Source { name: name.into(), text: text.into(), is_file, first_line: 1 })
+        Rc::new(Source {
+            name: name.into(),
+            text: text.into(),
+            is_file,
+            first_line: 1,
+        })
     }
     /// The nearest character boundary at or before a byte offset.
     fn boundary(&self, offset: usize) -> usize {
@@ -63,7 +74,10 @@ impl Source {
     pub fn line_text(&self, offset: usize) -> &str {
         let offset = self.boundary(offset);
         let start = self.text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let end = self.text[offset..].find('\n').map(|i| offset + i).unwrap_or(self.text.len());
+        let end = self.text[offset..]
+            .find('\n')
+            .map(|i| offset + i)
+            .unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches('\r')
     }
     /// The source line with a caret line under `span` (clipped to that line).
@@ -74,7 +88,11 @@ impl Source {
         let col: usize = self.text[line_start..start].chars().count();
         let end = self.boundary((span.end as usize).clamp(start, line_start + line.len()));
         let width = self.text[start..end].chars().count().max(1);
-        let pad: String = line.chars().take(col).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let pad: String = line
+            .chars()
+            .take(col)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
         format!("{line}\n{pad}{}", "^".repeat(width))
     }
 }

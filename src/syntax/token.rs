@@ -33,7 +33,8 @@ impl Kw {
             "if" => Kw::If,
             "elseif" => Kw::Elseif,
             "else" => Kw::Else,
-            "end" | "endif" | "endfor" | "endwhile" | "endfunction" | "endswitch" | "end_try_catch" => Kw::End,
+            "end" | "endif" | "endfor" | "endwhile" | "endfunction" | "endswitch"
+            | "end_try_catch" => Kw::End,
             "for" => Kw::For,
             "parfor" => Kw::Parfor,
             "while" => Kw::While,
@@ -53,8 +54,26 @@ impl Kw {
     }
     /// Words MATLAB reserves (`iskeyword`).
     pub const WORDS: [&'static str; 20] = [
-        "break", "case", "catch", "classdef", "continue", "else", "elseif", "end", "for", "function", "global", "if",
-        "otherwise", "parfor", "persistent", "return", "spmd", "switch", "try", "while",
+        "break",
+        "case",
+        "catch",
+        "classdef",
+        "continue",
+        "else",
+        "elseif",
+        "end",
+        "for",
+        "function",
+        "global",
+        "if",
+        "otherwise",
+        "parfor",
+        "persistent",
+        "return",
+        "spmd",
+        "switch",
+        "try",
+        "while",
     ];
 }
 

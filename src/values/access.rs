@@ -32,9 +32,17 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
     let subs = index::to_subs(args)?;
     let (pos, shape) = index::plan_read(&v.shape(), &subs)?;
     Ok(match v {
-        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => Value::from(v.tensor()?.gather(&pos, shape)),
-        Value::Cell(c) => Value::from(CellArray::new(shape, pos.iter().map(|&i| c.data[i].clone()).collect())),
-        Value::Str(s) => Value::from(StrArray::new(shape, pos.iter().map(|&i| s.data[i].clone()).collect())),
+        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
+            Value::from(v.tensor()?.gather(&pos, shape))
+        }
+        Value::Cell(c) => Value::from(CellArray::new(
+            shape,
+            pos.iter().map(|&i| c.data[i].clone()).collect(),
+        )),
+        Value::Str(s) => Value::from(StrArray::new(
+            shape,
+            pos.iter().map(|&i| s.data[i].clone()).collect(),
+        )),
         Value::Struct(s) => Value::from(StructArray {
             shape,
             fields: s.fields.clone(),
@@ -44,7 +52,10 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
             if pos.iter().all(|&i| i == 0) && pos.len() == 1 {
                 v.clone()
             } else {
-                return Err(MError::new("MATLAB:badsubscript", "Index exceeds the number of array elements. Index must not exceed 1."));
+                return Err(MError::new(
+                    "MATLAB:badsubscript",
+                    "Index exceeds the number of array elements. Index must not exceed 1.",
+                ));
             }
         }
     })
@@ -55,7 +66,10 @@ pub fn brace(v: &Value, args: &[Value]) -> MResult<Vec<Value>> {
     let Value::Cell(c) = v else {
         return Err(MError::new(
             "MATLAB:cellRefFromNonCell",
-            format!("Brace indexing is not supported for variables of this type ({}).", v.class_name()),
+            format!(
+                "Brace indexing is not supported for variables of this type ({}).",
+                v.class_name()
+            ),
         ));
     };
     if let [Value::Num(k)] = args {
@@ -99,7 +113,11 @@ fn scatter_tensor(t: &mut Tensor, plan: &index::WritePlan, rhs: &Tensor) {
     if t.class() != class || (complex && !t.is_complex()) {
         *t = convert(t, class, complex);
     }
-    let rhs = if rhs.class() != class || rhs.is_complex() != complex { convert(rhs, class, complex) } else { rhs.clone() };
+    let rhs = if rhs.class() != class || rhs.is_complex() != complex {
+        convert(rhs, class, complex)
+    } else {
+        rhs.clone()
+    };
     if let Some(map) = index::relayout(&t.shape, &plan.shape) {
         let mut grown = Tensor::zeros(class, plan.shape.clone());
         if complex {
@@ -128,7 +146,9 @@ fn scatter_data(dst: &mut Data, pos: &[usize], src: &Data) {
             }
         };
     }
-    go!(F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char);
+    go!(
+        F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char
+    );
 }
 
 fn keep_data(d: &Data, keep: &[usize]) -> Data {
@@ -146,7 +166,12 @@ fn empty_like(rhs: &Value) -> Value {
 }
 
 /// `target(args...) = rhs`, where `target` may be undefined (None). Deletes when `rhs` is `[]`.
-pub fn assign_paren(target: Option<&mut Value>, args: &[Value], rhs: Value, delete: bool) -> MResult<Value> {
+pub fn assign_paren(
+    target: Option<&mut Value>,
+    args: &[Value],
+    rhs: Value,
+    delete: bool,
+) -> MResult<Value> {
     let mut fresh;
     let t: &mut Value = match target {
         Some(t) => t,
@@ -163,14 +188,28 @@ pub fn assign_paren(target: Option<&mut Value>, args: &[Value], rhs: Value, dele
                 let tt = t.tensor()?;
                 Value::from(Tensor::new(shape, keep_data(&tt.data, &keep)))
             }
-            Value::Cell(c) => Value::from(CellArray::new(shape, keep.iter().map(|&i| c.data[i].clone()).collect())),
-            Value::Str(s) => Value::from(StrArray::new(shape, keep.iter().map(|&i| s.data[i].clone()).collect())),
+            Value::Cell(c) => Value::from(CellArray::new(
+                shape,
+                keep.iter().map(|&i| c.data[i].clone()).collect(),
+            )),
+            Value::Str(s) => Value::from(StrArray::new(
+                shape,
+                keep.iter().map(|&i| s.data[i].clone()).collect(),
+            )),
             Value::Struct(s) => Value::from(StructArray {
                 shape,
                 fields: s.fields.clone(),
                 elems: keep.iter().map(|&i| s.elems[i].clone()).collect(),
             }),
-            other => return Err(MError::new("MATLAB:index:deleteUnsupported", format!("Deleting elements of a {} is not supported.", other.class_name()))),
+            other => {
+                return Err(MError::new(
+                    "MATLAB:index:deleteUnsupported",
+                    format!(
+                        "Deleting elements of a {} is not supported.",
+                        other.class_name()
+                    ),
+                ));
+            }
         };
         *t = out;
         return Ok(t.clone());
@@ -186,7 +225,10 @@ pub fn assign_paren(target: Option<&mut Value>, args: &[Value], rhs: Value, dele
         (Value::Cell(_), other) => {
             return Err(MError::new(
                 "MATLAB:invalidConversion",
-                format!("Conversion to cell from {} is not possible.", other.class_name()),
+                format!(
+                    "Conversion to cell from {} is not possible.",
+                    other.class_name()
+                ),
             ));
         }
         (Value::Str(s), r) if r.is_string() || r.is_char() || r.is_numeric_like() => {
@@ -209,10 +251,20 @@ pub fn assign_paren(target: Option<&mut Value>, args: &[Value], rhs: Value, dele
             for f in s.fields.clone() {
                 r.ensure_field(&f);
             }
-            let order: Vec<usize> = s.fields.iter().map(|f| r.field_index(f).unwrap_or(0)).collect();
-            let recs: Vec<Vec<Value>> = r.elems.iter().map(|e| order.iter().map(|&k| e[k].clone()).collect()).collect();
+            let order: Vec<usize> = s
+                .fields
+                .iter()
+                .map(|f| r.field_index(f).unwrap_or(0))
+                .collect();
+            let recs: Vec<Vec<Value>> = r
+                .elems
+                .iter()
+                .map(|e| order.iter().map(|&k| e[k].clone()).collect())
+                .collect();
             let nf = s.fields.len();
-            grow_values(&mut s.elems, &s.shape, &plan.shape, || vec![Value::empty(); nf]);
+            grow_values(&mut s.elems, &s.shape, &plan.shape, || {
+                vec![Value::empty(); nf]
+            });
             s.shape = plan.shape.clone();
             put_values(&mut s.elems, &plan.positions, &recs);
         }
@@ -231,7 +283,11 @@ pub fn assign_paren(target: Option<&mut Value>, args: &[Value], rhs: Value, dele
         (tv, r) => {
             return Err(MError::new(
                 "MATLAB:invalidConversion",
-                format!("Conversion to {} from {} is not possible.", tv.class_name(), r.class_name()),
+                format!(
+                    "Conversion to {} from {} is not possible.",
+                    tv.class_name(),
+                    r.class_name()
+                ),
             ));
         }
     }
@@ -269,7 +325,10 @@ pub fn assign_brace(target: Option<&mut Value>, args: &[Value], rhs: Value) -> M
         Some(t) => {
             return Err(MError::new(
                 "MATLAB:cellAssignToNonCell",
-                format!("Unable to perform assignment because brace indexing is not supported for variables of this type ({}).", t.class_name()),
+                format!(
+                    "Unable to perform assignment because brace indexing is not supported for variables of this type ({}).",
+                    t.class_name()
+                ),
             ));
         }
         None => &mut fresh,
@@ -289,7 +348,10 @@ pub fn assign_brace(target: Option<&mut Value>, args: &[Value], rhs: Value) -> M
         ));
     }
     let Value::Cell(c) = t else {
-        return Err(MError::new("MATLAB:cellAssignToNonCell", "Brace assignment needs a cell array."));
+        return Err(MError::new(
+            "MATLAB:cellAssignToNonCell",
+            "Brace assignment needs a cell array.",
+        ));
     };
     let c = Rc::make_mut(c);
     grow_values(&mut c.data, &c.shape, &plan.shape, Value::empty);

@@ -74,7 +74,10 @@ impl Class {
         self.is_float() || self.is_int()
     }
     pub fn is_signed_int(self) -> bool {
-        matches!(self, Class::Int8 | Class::Int16 | Class::Int32 | Class::Int64)
+        matches!(
+            self,
+            Class::Int8 | Class::Int16 | Class::Int32 | Class::Int64
+        )
     }
     /// Bytes per element, as `whos` reports them (complex doubles count twice).
     pub fn elem_bytes(self) -> usize {
@@ -106,7 +109,13 @@ impl Class {
 /// classes do not mix. Logical and char operands compute as double.
 pub fn arith_result(a: Class, b: Class, op: &str) -> Result<Class, MError> {
     use Class::*;
-    let norm = |c: Class| if matches!(c, Logical | Char) { Double } else { c };
+    let norm = |c: Class| {
+        if matches!(c, Logical | Char) {
+            Double
+        } else {
+            c
+        }
+    };
     let (x, y) = (norm(a), norm(b));
     Ok(match (x, y) {
         _ if x == y => x,

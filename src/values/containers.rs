@@ -14,7 +14,10 @@ pub struct StrArray {
 
 impl StrArray {
     pub fn scalar(s: String) -> StrArray {
-        StrArray { shape: Shape::scalar(), data: vec![s] }
+        StrArray {
+            shape: Shape::scalar(),
+            data: vec![s],
+        }
     }
     pub fn new(shape: Shape, data: Vec<String>) -> StrArray {
         StrArray { shape, data }
@@ -35,13 +38,22 @@ impl CellArray {
     /// A cell of the given shape filled with `[]`, as `cell(m, n)` makes.
     pub fn empties(shape: Shape) -> CellArray {
         let n = shape.numel();
-        CellArray { shape, data: vec![Value::empty(); n] }
+        CellArray {
+            shape,
+            data: vec![Value::empty(); n],
+        }
     }
     pub fn row(data: Vec<Value>) -> CellArray {
-        CellArray { shape: Shape::row(data.len()), data }
+        CellArray {
+            shape: Shape::row(data.len()),
+            data,
+        }
     }
     pub fn col(data: Vec<Value>) -> CellArray {
-        CellArray { shape: Shape::col(data.len()), data }
+        CellArray {
+            shape: Shape::col(data.len()),
+            data,
+        }
     }
 }
 
@@ -55,12 +67,20 @@ pub struct StructArray {
 
 impl StructArray {
     pub fn scalar() -> StructArray {
-        StructArray { shape: Shape::scalar(), fields: vec![], elems: vec![vec![]] }
+        StructArray {
+            shape: Shape::scalar(),
+            fields: vec![],
+            elems: vec![vec![]],
+        }
     }
     pub fn empty_with(fields: Vec<String>, shape: Shape) -> StructArray {
         let n = shape.numel();
         let nf = fields.len();
-        StructArray { shape, fields, elems: vec![vec![Value::empty(); nf]; n] }
+        StructArray {
+            shape,
+            fields,
+            elems: vec![vec![Value::empty(); nf]; n],
+        }
     }
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f == name)
@@ -87,7 +107,10 @@ impl StructArray {
         self.elems.len()
     }
     pub fn missing_field(name: &str) -> MError {
-        MError::new("MATLAB:nonExistentField", format!("Unrecognized field name \"{name}\"."))
+        MError::new(
+            "MATLAB:nonExistentField",
+            format!("Unrecognized field name \"{name}\"."),
+        )
     }
 }
 

@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 pub fn max_bytes() -> u128 {
     static MAX: OnceLock<u128> = OnceLock::new();
     *MAX.get_or_init(|| {
-        if let Some(v) = std::env::var("MATFUSE_MAX_ARRAY_BYTES").ok().and_then(|s| s.parse::<u128>().ok()) {
+        if let Some(v) = std::env::var("MATFUSE_MAX_ARRAY_BYTES")
+            .ok()
+            .and_then(|s| s.parse::<u128>().ok())
+        {
             return v;
         }
         std::fs::read_to_string("/proc/meminfo")
@@ -37,7 +40,11 @@ pub fn check_dims(dims: &[usize], elem_bytes: usize) -> Result<(), MError> {
     let bytes = n.saturating_mul(elem_bytes as u128);
     let max = max_bytes();
     if bytes > max || n > usize::MAX as u128 / 16 {
-        let text = dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
+        let text = dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
         return Err(MError::new(
             "MATLAB:array:SizeLimitExceeded",
             format!(

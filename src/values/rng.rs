@@ -54,7 +54,10 @@ pub enum Dist {
 
 #[inline]
 fn block(seed: u64, n: u64) -> [u32; 4] {
-    philox([n as u32, (n >> 32) as u32, 0, 0], [seed as u32, (seed >> 32) as u32])
+    philox(
+        [n as u32, (n >> 32) as u32, 0, 0],
+        [seed as u32, (seed >> 32) as u32],
+    )
 }
 
 /// A double in (0, 1) from two words (53 random bits, centred in their interval).
@@ -81,7 +84,11 @@ pub fn value(seed: u64, n: u64, dist: Dist) -> f64 {
             let u1 = u53(w[0], w[1]);
             let u2 = u53(w[2], w[3]);
             let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-            if dist == Dist::NormalSingle { z as f32 as f64 } else { z }
+            if dist == Dist::NormalSingle {
+                z as f32 as f64
+            } else {
+                z
+            }
         }
     }
 }
@@ -91,7 +98,9 @@ impl RngState {
     pub fn draw(&mut self, count: usize, dist: Dist) -> Vec<f64> {
         let start = self.offset;
         self.offset += count as u64;
-        (0..count as u64).map(|k| value(self.seed, start + k, dist)).collect()
+        (0..count as u64)
+            .map(|k| value(self.seed, start + k, dist))
+            .collect()
     }
 }
 
@@ -101,7 +110,10 @@ mod tests {
     #[test]
     fn philox_known_answer() {
         // Known-answer test from the Random123 distribution (philox4x32_10, zero inputs).
-        assert_eq!(philox([0, 0, 0, 0], [0, 0]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+        assert_eq!(
+            philox([0, 0, 0, 0], [0, 0]),
+            [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+        );
         assert_eq!(
             philox([0xffffffff; 4], [0xffffffff; 2]),
             [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]

@@ -76,6 +76,9 @@ impl Shape {
         self.0.iter().position(|&d| d != 1).unwrap_or(0)
     }
     pub fn with_dim(&self, d: usize, n: usize) -> Shape {
+        if d >= self.0.len() && n == 1 {
+            return self.clone();
+        }
         let mut v: SmallVec<[usize; 4]> = self.0.clone();
         while v.len() <= d {
             v.push(1);
@@ -95,14 +98,22 @@ impl Shape {
     }
     /// The shape `R×C` text MATLAB prints in headers, with the multiplication sign.
     pub fn size_text(&self) -> String {
-        self.0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("×")
+        self.0
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("×")
     }
     /// Shape of the result of implicit expansion, or MATLAB's error for incompatible sizes.
     pub fn broadcast_checked(a: &Shape, b: &Shape) -> Result<Shape, crate::interp::error::MError> {
         Shape::broadcast(a, b).ok_or_else(|| {
             crate::interp::error::MError::new(
                 "MATLAB:sizeDimensionsMustMatch",
-                format!("Arrays have incompatible sizes for this operation ({} and {}).", a.size_text(), b.size_text()),
+                format!(
+                    "Arrays have incompatible sizes for this operation ({} and {}).",
+                    a.size_text(),
+                    b.size_text()
+                ),
             )
         })
     }
@@ -131,7 +142,15 @@ impl Shape {
 
 impl fmt::Debug for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
+        write!(
+            f,
+            "{}",
+            self.0
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        )
     }
 }
 
@@ -153,7 +172,13 @@ impl BroadcastIter {
         let stride_of = |s: &Shape| {
             let st = s.strides();
             (0..n)
-                .map(|d| if s.dim(d) == 1 { 0 } else { st.get(d).copied().unwrap_or(0) })
+                .map(|d| {
+                    if s.dim(d) == 1 {
+                        0
+                    } else {
+                        st.get(d).copied().unwrap_or(0)
+                    }
+                })
                 .collect::<SmallVec<[usize; 4]>>()
         };
         BroadcastIter {

@@ -33,7 +33,9 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
             } else {
                 let (r, c) = (t.shape.rows(), t.shape.cols());
                 let text: Vec<char> = t.to_text().chars().collect();
-                let rows = (0..r).map(|i| (0..c).map(|j| text[i + j * r]).collect()).collect();
+                let rows = (0..r)
+                    .map(|i| (0..c).map(|j| text[i + j * r]).collect())
+                    .collect();
                 Ok(StrArray::new(Shape::col(r), rows))
             }
         }
@@ -45,7 +47,11 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
                         let z = t.get_c64(i);
                         crate::display::numeric::complex_text(z)
                     } else if t.class() == super::class::Class::Logical {
-                        if t.nonzero(i) { "true".into() } else { "false".into() }
+                        if t.nonzero(i) {
+                            "true".into()
+                        } else {
+                            "false".into()
+                        }
                     } else {
                         number_text(t.get_f64(i))
                     }
@@ -69,7 +75,10 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
         }
         other => Err(MError::new(
             "MATLAB:invalidConversion",
-            format!("Conversion to string from {} is not possible.", other.class_name()),
+            format!(
+                "Conversion to string from {} is not possible.",
+                other.class_name()
+            ),
         )),
     }
 }
@@ -81,7 +90,9 @@ pub fn string_binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
     let out = Shape::broadcast_checked(&sa.shape, &sb.shape)?;
     match op {
         Bin::Add => {
-            let r = map2(&idx(&sa), &sa.shape, &idx(&sb), &sb.shape, &out, |i, j| format!("{}{}", sa.data[i], sb.data[j]));
+            let r = map2(&idx(&sa), &sa.shape, &idx(&sb), &sb.shape, &out, |i, j| {
+                format!("{}{}", sa.data[i], sb.data[j])
+            });
             Ok(Value::from(StrArray::new(out, r)))
         }
         _ if op.kind() == BinKind::Compare => {
@@ -100,7 +111,10 @@ pub fn string_binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
         }
         _ => Err(MError::new(
             "MATLAB:UndefinedFunction",
-            format!("Operator '{}' is not supported for operands of type 'string'.", op.symbol()),
+            format!(
+                "Operator '{}' is not supported for operands of type 'string'.",
+                op.symbol()
+            ),
         )),
     }
 }

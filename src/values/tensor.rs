@@ -190,6 +190,10 @@ impl Tensor {
     pub fn is_empty(&self) -> bool {
         self.numel() == 0
     }
+    /// Length along `dim`, or along the default reduction dimension when None.
+    pub fn dims_len_along(&self, dim: Option<usize>) -> usize {
+        self.shape.dim(dim.unwrap_or_else(|| self.shape.first_nonsingleton()))
+    }
     pub fn reshaped(mut self, shape: Shape) -> Tensor {
         debug_assert_eq!(shape.numel(), self.numel());
         self.shape = shape;
@@ -239,12 +243,16 @@ impl Tensor {
             return self.clone();
         }
         let data = match (&self.data, class) {
-            (Data::C32(v), Class::Double) => {
-                Data::C64(v.iter().map(|z| Complex64::new(z.re as f64, z.im as f64)).collect())
-            }
-            (Data::C64(v), Class::Single) => {
-                Data::C32(v.iter().map(|z| Complex32::new(z.re as f32, z.im as f32)).collect())
-            }
+            (Data::C32(v), Class::Double) => Data::C64(
+                v.iter()
+                    .map(|z| Complex64::new(z.re as f64, z.im as f64))
+                    .collect(),
+            ),
+            (Data::C64(v), Class::Single) => Data::C32(
+                v.iter()
+                    .map(|z| Complex32::new(z.re as f32, z.im as f32))
+                    .collect(),
+            ),
             (Data::I64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
             (Data::U64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
             _ => Data::from_f64(class, self.to_f64().into_owned()),
@@ -363,12 +371,18 @@ impl Data {
                 }
             };
         }
-        go!(F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char);
+        go!(
+            F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char
+        );
     }
     /// Complex storage for a float class from complex values.
     pub fn from_c64(class: Class, v: Vec<Complex64>) -> Data {
         match class {
-            Class::Single => Data::C32(v.iter().map(|z| Complex32::new(z.re as f32, z.im as f32)).collect()),
+            Class::Single => Data::C32(
+                v.iter()
+                    .map(|z| Complex32::new(z.re as f32, z.im as f32))
+                    .collect(),
+            ),
             _ => Data::C64(v),
         }
     }

@@ -135,7 +135,10 @@ impl Value {
             Value::Tensor(t) => Ok(Cow::Borrowed(t.as_ref())),
             other => Err(MError::new(
                 "MATLAB:invalidType",
-                format!("Expected a numeric, logical or char array, but got a value of class {}.", other.class_name()),
+                format!(
+                    "Expected a numeric, logical or char array, but got a value of class {}.",
+                    other.class_name()
+                ),
             )),
         }
     }
@@ -151,10 +154,16 @@ impl Value {
             Value::Num(x) => Ok(*x),
             Value::Bool(b) => Ok(*b as u8 as f64),
             Value::Tensor(t) if t.numel() >= 1 => Ok(t.get_f64(0)),
-            Value::Tensor(_) => Err(MError::new("MATLAB:expectedScalar", "Expected a scalar value, but got an empty array.")),
+            Value::Tensor(_) => Err(MError::new(
+                "MATLAB:expectedScalar",
+                "Expected a scalar value, but got an empty array.",
+            )),
             other => Err(MError::new(
                 "MATLAB:invalidType",
-                format!("Expected a numeric value, but got a value of class {}.", other.class_name()),
+                format!(
+                    "Expected a numeric value, but got a value of class {}.",
+                    other.class_name()
+                ),
             )),
         }
     }
@@ -165,7 +174,10 @@ impl Value {
             Value::Str(s) if s.data.len() == 1 => Ok(s.data[0].clone()),
             other => Err(MError::new(
                 "MATLAB:invalidType",
-                format!("Expected text (a char vector or string scalar), but got a value of class {}.", other.class_name()),
+                format!(
+                    "Expected text (a char vector or string scalar), but got a value of class {}.",
+                    other.class_name()
+                ),
             )),
         }
     }
@@ -174,7 +186,10 @@ impl Value {
         match self {
             Value::Num(x) => {
                 if x.is_nan() {
-                    Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."))
+                    Err(MError::new(
+                        "MATLAB:nologicalnan",
+                        "NaN's cannot be converted to logicals.",
+                    ))
                 } else {
                     Ok(*x != 0.0)
                 }
@@ -186,7 +201,10 @@ impl Value {
                 }
                 for i in 0..t.numel() {
                     if t.class().is_float() && t.get_f64(i).is_nan() {
-                        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+                        return Err(MError::new(
+                            "MATLAB:nologicalnan",
+                            "NaN's cannot be converted to logicals.",
+                        ));
                     }
                     if !t.nonzero(i) {
                         return Ok(false);
@@ -200,7 +218,10 @@ impl Value {
             )),
             other => Err(MError::new(
                 "MATLAB:invalidConversion",
-                format!("Conversion to logical from {} is not possible.", other.class_name()),
+                format!(
+                    "Conversion to logical from {} is not possible.",
+                    other.class_name()
+                ),
             )),
         }
     }

@@ -45,7 +45,9 @@ pub fn var(code: &str, name: &str) -> Value {
     if let Err(e) = r {
         panic!("code failed: {code}\n{}", e.report());
     }
-    interp.var(name).unwrap_or_else(|| panic!("no variable {name} after: {code}"))
+    interp
+        .var(name)
+        .unwrap_or_else(|| panic!("no variable {name} after: {code}"))
 }
 
 /// A real scalar variable.
@@ -59,10 +61,17 @@ pub fn check_all(cases: &[(&str, &str)]) {
     for (code, want) in cases {
         let got = run(code);
         if got != *want {
-            failures.push(format!("--- code:\n{code}\n--- want:\n{want}\n--- got:\n{got}"));
+            failures.push(format!(
+                "--- code:\n{code}\n--- want:\n{want}\n--- got:\n{got}"
+            ));
         }
     }
     if !failures.is_empty() {
-        panic!("{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+        panic!(
+            "{} of {} cases failed:\n{}",
+            failures.len(),
+            cases.len(),
+            failures.join("\n")
+        );
     }
 }

@@ -9,7 +9,13 @@ use crate::values::value::Value;
 /// Number of elements of `a:s:b` (0 when empty), with MATLAB's tolerance so that
 /// `0:0.1:1` has 11 elements.
 pub fn count(a: f64, s: f64, b: f64) -> usize {
-    if s == 0.0 || a.is_nan() || s.is_nan() || b.is_nan() || (s > 0.0 && a > b) || (s < 0.0 && a < b) {
+    if s == 0.0
+        || a.is_nan()
+        || s.is_nan()
+        || b.is_nan()
+        || (s > 0.0 && a > b)
+        || (s < 0.0 && a < b)
+    {
         return 0;
     }
     let q = (b - a) / s;
@@ -64,7 +70,10 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
         if !v.is_numeric_like() {
             return Err(MError::new(
                 "MATLAB:colon:operandsNotRealScalar",
-                format!("Colon operands must be real scalars (got {}).", v.class_name()),
+                format!(
+                    "Colon operands must be real scalars (got {}).",
+                    v.class_name()
+                ),
             ));
         }
         v.scalar_f64()
@@ -77,11 +86,19 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
     if a.is_empty() || b.is_empty() || s.is_some_and(|s| s.is_empty()) {
         return Ok(Value::from(Tensor::f64(Shape::matrix(1, 0), vec![])));
     }
-    let classes: Vec<Class> = [Some(a), s, Some(b)].into_iter().flatten().filter_map(|v| v.num_class()).collect();
+    let classes: Vec<Class> = [Some(a), s, Some(b)]
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.num_class())
+        .collect();
     let cls = if classes.iter().all(|&c| c == Class::Char) {
         Class::Char
     } else {
-        let numeric: Vec<Class> = classes.iter().copied().filter(|c| *c != Class::Char && *c != Class::Logical).collect();
+        let numeric: Vec<Class> = classes
+            .iter()
+            .copied()
+            .filter(|c| *c != Class::Char && *c != Class::Logical)
+            .collect();
         let mut c = Class::Double;
         for k in numeric {
             c = class::arith_result(c, k, ":")?;
@@ -91,5 +108,8 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
     crate::values::limits::check_count(count(x, st, y), 8)?;
     let v = range_f64(x, st, y);
     let n = v.len();
-    Ok(Value::from(Tensor::new(Shape::row(n), Data::from_f64(cls, v))))
+    Ok(Value::from(Tensor::new(
+        Shape::row(n),
+        Data::from_f64(cls, v),
+    )))
 }

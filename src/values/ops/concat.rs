@@ -19,7 +19,9 @@ fn mismatch(dim: usize) -> MError {
         if what.is_empty() {
             "Dimensions of arrays being concatenated are not consistent.".to_string()
         } else {
-            format!("Dimensions of arrays being concatenated are not consistent ({what} concatenation).")
+            format!(
+                "Dimensions of arrays being concatenated are not consistent ({what} concatenation)."
+            )
         },
     )
 }
@@ -27,10 +29,14 @@ fn mismatch(dim: usize) -> MError {
 /// Output shape of concatenating `shapes` along `dim`, skipping empty arrays as MATLAB does.
 /// Returns the shape and which parts take part.
 fn cat_shape(shapes: &[Shape], dim: usize) -> MResult<(Shape, Vec<usize>)> {
-    let nonempty: Vec<usize> = (0..shapes.len()).filter(|&i| shapes[i].numel() > 0).collect();
+    let nonempty: Vec<usize> = (0..shapes.len())
+        .filter(|&i| shapes[i].numel() > 0)
+        .collect();
     let parts: Vec<usize> = if nonempty.is_empty() {
         // all empty: keep those that are not 0x0, if their other dimensions agree
-        let not00: Vec<usize> = (0..shapes.len()).filter(|&i| shapes[i].dims() != [0, 0]).collect();
+        let not00: Vec<usize> = (0..shapes.len())
+            .filter(|&i| shapes[i].dims() != [0, 0])
+            .collect();
         if not00.is_empty() {
             return Ok((shapes.first().cloned().unwrap_or_else(Shape::empty), vec![]));
         }
@@ -39,7 +45,12 @@ fn cat_shape(shapes: &[Shape], dim: usize) -> MResult<(Shape, Vec<usize>)> {
         nonempty
     };
     let first = &shapes[parts[0]];
-    let nd = parts.iter().map(|&i| shapes[i].ndims()).max().unwrap_or(2).max(dim + 1);
+    let nd = parts
+        .iter()
+        .map(|&i| shapes[i].ndims())
+        .max()
+        .unwrap_or(2)
+        .max(dim + 1);
     let mut out: Vec<usize> = (0..nd).map(|d| first.dim(d)).collect();
     out[dim] = 0;
     for &i in &parts {
@@ -59,8 +70,10 @@ fn cat_shape(shapes: &[Shape], dim: usize) -> MResult<(Shape, Vec<usize>)> {
 
 /// Positions of each part's elements in the output, in the part's column-major order.
 fn cat_positions(shapes: &[&Shape], out: &Shape, dim: usize) -> Vec<Vec<usize>> {
-    let inner: usize = (0..dim).map(|d| out.dim(d)).product();
-    let outer: usize = (dim + 1..out.ndims().max(dim + 1)).map(|d| out.dim(d)).product();
+    let inner: usize = out.dims()[..dim.min(out.ndims())].iter().product();
+    let outer: usize = (dim + 1..out.ndims().max(dim + 1))
+        .map(|d| out.dim(d))
+        .product();
     let out_block = inner * out.dim(dim);
     let mut offset = 0;
     let mut res = Vec::with_capacity(shapes.len());
@@ -123,10 +136,14 @@ pub fn cat(dim: usize, vals: &[Value]) -> MResult<Value> {
     if let Some(bad) = vals.iter().find(|v| !v.is_numeric_like()) {
         return Err(MError::new(
             "MATLAB:catenate:unsupported",
-            format!("Concatenation of values of class {} is not supported.", bad.class_name()),
+            format!(
+                "Concatenation of values of class {} is not supported.",
+                bad.class_name()
+            ),
         ));
     }
-    let tensors: Vec<std::borrow::Cow<Tensor>> = vals.iter().map(|v| v.tensor()).collect::<MResult<_>>()?;
+    let tensors: Vec<std::borrow::Cow<Tensor>> =
+        vals.iter().map(|v| v.tensor()).collect::<MResult<_>>()?;
     let shapes: Vec<Shape> = tensors.iter().map(|t| t.shape.clone()).collect();
     let (out, parts) = cat_shape(&shapes, dim)?;
     let classes: Vec<Class> = tensors.iter().map(|t| t.class()).collect();
@@ -136,12 +153,18 @@ pub fn cat(dim: usize, vals: &[Value]) -> MResult<Value> {
     let pos = cat_positions(&refs, &out, dim);
     let mut result = Tensor::zeros(cls, out.clone());
     if complex {
-        result = Tensor::new(out.clone(), Data::from_c64(cls, vec![Default::default(); out.numel()]));
+        result = Tensor::new(
+            out.clone(),
+            Data::from_c64(cls, vec![Default::default(); out.numel()]),
+        );
     }
     for (k, &i) in parts.iter().enumerate() {
         let mut part = tensors[i].cast(cls);
         if complex && !part.is_complex() {
-            part = Tensor::new(part.shape.clone(), Data::from_c64(cls, part.to_c64().into_owned()));
+            part = Tensor::new(
+                part.shape.clone(),
+                Data::from_c64(cls, part.to_c64().into_owned()),
+            );
         }
         put(&mut result.data, &pos[k], &part.data);
     }
@@ -157,7 +180,9 @@ fn put(dst: &mut Data, pos: &[usize], src: &Data) {
             }
         };
     }
-    go!(F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char);
+    go!(
+        F64, F32, C64, C32, I8, I16, I32, I64, U8, U16, U32, U64, Bool, Char
+    );
 }
 
 fn cat_structs(dim: usize, vals: &[Value]) -> MResult<Value> {
@@ -169,7 +194,10 @@ fn cat_structs(dim: usize, vals: &[Value]) -> MResult<Value> {
             other => {
                 return Err(MError::new(
                     "MATLAB:catenate:structAndNonStruct",
-                    format!("Concatenation of struct with {} is not supported.", other.class_name()),
+                    format!(
+                        "Concatenation of struct with {} is not supported.",
+                        other.class_name()
+                    ),
                 ));
             }
         }
@@ -194,18 +222,27 @@ fn cat_structs(dim: usize, vals: &[Value]) -> MResult<Value> {
     let mut elems = vec![vec![]; out.numel()];
     for (k, &i) in parts.iter().enumerate() {
         let s = &structs[i];
-        let order: Vec<usize> = fields.iter().map(|f| s.field_index(f).unwrap_or(0)).collect();
+        let order: Vec<usize> = fields
+            .iter()
+            .map(|f| s.field_index(f).unwrap_or(0))
+            .collect();
         for (j, &p) in pos[k].iter().enumerate() {
             elems[p] = order.iter().map(|&f| s.elems[j][f].clone()).collect();
         }
     }
-    Ok(Value::from(StructArray { shape: out, fields, elems }))
+    Ok(Value::from(StructArray {
+        shape: out,
+        fields,
+        elems,
+    }))
 }
 
 /// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.
 pub fn matrix_literal(rows: Vec<Vec<Value>>) -> MResult<Value> {
     // fast path: all real double scalars
-    let all_num = rows.iter().all(|r| r.iter().all(|v| matches!(v, Value::Num(_))));
+    let all_num = rows
+        .iter()
+        .all(|r| r.iter().all(|v| matches!(v, Value::Num(_))));
     if all_num && !rows.is_empty() {
         let nr = rows.len();
         let nc = rows[0].len();
@@ -226,7 +263,11 @@ pub fn matrix_literal(rows: Vec<Vec<Value>>) -> MResult<Value> {
     }
     let mut row_vals = Vec::with_capacity(rows.len());
     for r in rows {
-        row_vals.push(if r.len() == 1 { r.into_iter().next().unwrap_or_else(Value::empty) } else { cat(1, &r)? });
+        row_vals.push(if r.len() == 1 {
+            r.into_iter().next().unwrap_or_else(Value::empty)
+        } else {
+            cat(1, &r)?
+        });
     }
     if row_vals.len() == 1 {
         return Ok(row_vals.pop().unwrap_or_else(Value::empty));

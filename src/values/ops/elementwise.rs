@@ -9,7 +9,14 @@ use crate::values::value::Value;
 use num_complex::Complex64;
 
 /// Combines two operands elementwise with implicit expansion.
-pub fn map2<T: Copy, U: Copy, R>(a: &[T], sa: &Shape, b: &[U], sb: &Shape, out: &Shape, f: impl Fn(T, U) -> R) -> Vec<R> {
+pub fn map2<T: Copy, U: Copy, R>(
+    a: &[T],
+    sa: &Shape,
+    b: &[U],
+    sb: &Shape,
+    out: &Shape,
+    f: impl Fn(T, U) -> R,
+) -> Vec<R> {
     if sa == sb {
         a.iter().zip(b.iter()).map(|(&x, &y)| f(x, y)).collect()
     } else if a.len() == 1 && out == sb {
@@ -19,8 +26,21 @@ pub fn map2<T: Copy, U: Copy, R>(a: &[T], sa: &Shape, b: &[U], sb: &Shape, out: 
         let y = b[0];
         a.iter().map(|&x| f(x, y)).collect()
     } else {
-        BroadcastIter::new(out, sa, sb).map(|(i, j)| f(a[i], b[j])).collect()
+        BroadcastIter::new(out, sa, sb)
+            .map(|(i, j)| f(a[i], b[j]))
+            .collect()
     }
+}
+
+/// Whether x/y is within round-off of a whole number although y is not one (then MATLAB's
+/// mod and rem return exactly 0, as in mod(0.3, 0.1)).
+fn near_whole_quotient(x: f64, y: f64) -> bool {
+    if y.fract() == 0.0 {
+        return false;
+    }
+    let q = x / y;
+    let r = q.round();
+    r != 0.0 && ((q - r) / r).abs() < f64::EPSILON
 }
 
 /// MATLAB's `mod`: the result has the sign of the divisor; `mod(x, 0)` is `x`.
@@ -34,9 +54,11 @@ pub fn mod_f64(x: f64, y: f64) -> f64 {
     if y.is_infinite() {
         return if x == 0.0 || x.signum() == y.signum() { x } else { y };
     }
-    let r = x - (x / y).floor() * y;
-    // guard against round-off that lands exactly on y
-    if r != 0.0 && (r - y).abs() < f64::EPSILON * y.abs() { 0.0 } else { r }
+    if near_whole_quotient(x, y) {
+        return 0.0;
+    }
+    let r = x % y;
+    if r != 0.0 && (r < 0.0) != (y < 0.0) { r + y } else if r == 0.0 { 0.0 } else { r }
 }
 
 /// MATLAB's `rem`: the result has the sign of the dividend; `rem(x, 0)` is NaN.
@@ -47,7 +69,10 @@ pub fn rem_f64(x: f64, y: f64) -> f64 {
     if y.is_infinite() {
         return x;
     }
-    x - (x / y).trunc() * y
+    if near_whole_quotient(x, y) {
+        return 0.0f64.copysign(x);
+    }
+    x % y
 }
 
 /// max/min ignoring NaN unless both are NaN.
@@ -103,13 +128,19 @@ pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
 fn type_error(op: &str, v: &Value) -> MError {
     MError::new(
         "MATLAB:UndefinedFunction",
-        format!("Operator '{op}' is not supported for operands of type '{}'.", v.class_name()),
+        format!(
+            "Operator '{op}' is not supported for operands of type '{}'.",
+            v.class_name()
+        ),
     )
 }
 
 fn check_nan_logical(t: &Tensor) -> MResult<()> {
     if t.class().is_float() && t.to_f64().iter().any(|x| x.is_nan()) {
-        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+        return Err(MError::new(
+            "MATLAB:nologicalnan",
+            "NaN's cannot be converted to logicals.",
+        ));
     }
     Ok(())
 }
@@ -140,7 +171,10 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
             }
             _ => {
                 if op.kind() == BinKind::Logic && (x.is_nan() || y.is_nan()) {
-                    return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+                    return Err(MError::new(
+                        "MATLAB:nologicalnan",
+                        "NaN's cannot be converted to logicals.",
+                    ));
                 }
                 Value::Bool(r != 0.0)
             }
@@ -184,13 +218,20 @@ pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
                 return Ok(Tensor::bools(out, r));
             }
             if let (Some(x), Some(y)) = (exact_ints(ta), exact_ints(tb)) {
-                if ta.class().is_int() && tb.class().is_int() || needs_exact(ta.class()) || needs_exact(tb.class()) {
-                    let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| cmp_i128(op, p, q));
+                if ta.class().is_int() && tb.class().is_int()
+                    || needs_exact(ta.class())
+                    || needs_exact(tb.class())
+                {
+                    let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| {
+                        cmp_i128(op, p, q)
+                    });
                     return Ok(Tensor::bools(out, r));
                 }
             }
             let (x, y) = (ta.to_f64(), tb.to_f64());
-            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| f64_op(op, p, q) != 0.0);
+            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| {
+                f64_op(op, p, q) != 0.0
+            });
             Ok(Tensor::bools(out, r))
         }
         BinKind::Arith => arith(op, ta, tb, out),
@@ -224,7 +265,10 @@ fn exact_ints(t: &Tensor) -> Option<Vec<i128>> {
     if let Some(v) = t.data.as_i128() {
         return Some(v);
     }
-    if matches!(t.data, Data::F64(_) | Data::F32(_) | Data::Bool(_) | Data::Char(_)) {
+    if matches!(
+        t.data,
+        Data::F64(_) | Data::F32(_) | Data::Bool(_) | Data::Char(_)
+    ) {
         let v = t.to_f64();
         if v.iter().all(|x| x.fract() == 0.0 && x.abs() < 1.7e38) {
             return Some(v.iter().map(|&x| x as i128).collect());
@@ -244,9 +288,16 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         }
         return complex_arith(op, ta, tb, out, rc);
     }
-    if needs_exact(rc) && matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Max | Bin::Min | Bin::Mod | Bin::Rem) {
+    if needs_exact(rc)
+        && matches!(
+            op,
+            Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Max | Bin::Min | Bin::Mod | Bin::Rem
+        )
+    {
         if let (Some(x), Some(y)) = (exact_ints(ta), exact_ints(tb)) {
-            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| int_op(op, p, q, rc));
+            let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| {
+                int_op(op, p, q, rc)
+            });
             return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter())));
         }
     }
@@ -257,9 +308,11 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         } else {
             let xs_neg = x.iter().any(|&v| v < 0.0);
             xs_neg && y.iter().any(|&v| v.fract() != 0.0 && v.is_finite()) && {
-                map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| p < 0.0 && q.fract() != 0.0 && q.is_finite())
-                    .into_iter()
-                    .any(|c| c)
+                map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| {
+                    p < 0.0 && q.fract() != 0.0 && q.is_finite()
+                })
+                .into_iter()
+                .any(|c| c)
             }
         };
         if needs_complex {
@@ -324,7 +377,11 @@ fn int_op(op: Bin, p: i128, q: i128, rc: Class) -> i128 {
                 }
             } else {
                 let (d, r) = (p / q, p % q);
-                if 2 * r.abs() >= q.abs() { d + if (p < 0) == (q < 0) { 1 } else { -1 } } else { d }
+                if 2 * r.abs() >= q.abs() {
+                    d + if (p < 0) == (q < 0) { 1 } else { -1 }
+                } else {
+                    d
+                }
             }
         }
         Bin::Max => p.max(q),
@@ -365,7 +422,9 @@ fn complex_arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape, rc: Class) -> MR
         Bin::Max => go!(|p: Complex64, q: Complex64| if cmp_complex(p, q) >= 0 { p } else { q }),
         Bin::Min => go!(|p: Complex64, q: Complex64| if cmp_complex(p, q) <= 0 { p } else { q }),
         Bin::Atan2 => go!(|p: Complex64, q: Complex64| Complex64::new(p.re.atan2(q.re), 0.0)),
-        Bin::Hypot => go!(|p: Complex64, q: Complex64| Complex64::new(p.norm().hypot(q.norm()), 0.0)),
+        Bin::Hypot => {
+            go!(|p: Complex64, q: Complex64| Complex64::new(p.norm().hypot(q.norm()), 0.0))
+        }
         Bin::Mod => go!(|p: Complex64, q: Complex64| Complex64::new(mod_f64(p.re, q.re), 0.0)),
         Bin::Rem => go!(|p: Complex64, q: Complex64| Complex64::new(rem_f64(p.re, q.re), 0.0)),
         _ => unreachable_op(op)?,
@@ -374,7 +433,10 @@ fn complex_arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape, rc: Class) -> MR
 }
 
 fn unreachable_op(op: Bin) -> MResult<Vec<Complex64>> {
-    Err(MError::new("MATLAB:internal", format!("Operation {op:?} has no complex kernel.")))
+    Err(MError::new(
+        "MATLAB:internal",
+        format!("Operation {op:?} has no complex kernel."),
+    ))
 }
 
 /// Complex division that keeps MATLAB's results for division by a real zero.
@@ -400,10 +462,18 @@ pub fn cpow(p: Complex64, q: Complex64) -> Complex64 {
             base *= base;
             k >>= 1;
         }
-        return if n < 0 { cdiv(Complex64::new(1.0, 0.0), r) } else { r };
+        return if n < 0 {
+            cdiv(Complex64::new(1.0, 0.0), r)
+        } else {
+            r
+        };
     }
     if p == Complex64::new(0.0, 0.0) {
-        return if q.re > 0.0 { Complex64::new(0.0, 0.0) } else { Complex64::new(f64::INFINITY, 0.0) };
+        return if q.re > 0.0 {
+            Complex64::new(0.0, 0.0)
+        } else {
+            Complex64::new(f64::INFINITY, 0.0)
+        };
     }
     p.powc(q)
 }
@@ -436,7 +506,10 @@ pub fn unary(op: Un, a: &Value) -> MResult<Value> {
                 Un::Neg => return Ok(Value::Num(-x)),
                 Un::Not => {
                     if x.is_nan() {
-                        return Err(MError::new("MATLAB:nologicalnan", "NaN's cannot be converted to logicals."));
+                        return Err(MError::new(
+                            "MATLAB:nologicalnan",
+                            "NaN's cannot be converted to logicals.",
+                        ));
                     }
                     return Ok(Value::Bool(x == 0.0));
                 }
@@ -447,6 +520,7 @@ pub fn unary(op: Un, a: &Value) -> MResult<Value> {
                     if !needs_complex_domain(op, x) {
                         return Ok(Value::Num(real_un(op, x)));
                     }
+                    return Ok(Value::complex(real_to_complex(op, x)));
                 }
             }
         }
@@ -459,7 +533,11 @@ pub fn unary(op: Un, a: &Value) -> MResult<Value> {
             Un::Not => type_error("~", a),
             _ => MError::new(
                 "MATLAB:UndefinedFunction",
-                format!("Incorrect argument data type in call to function '{}': a value of class {} is not supported.", op.name(), a.class_name()),
+                format!(
+                    "Incorrect argument data type in call to function '{}': a value of class {} is not supported.",
+                    op.name(),
+                    a.class_name()
+                ),
             ),
         });
     }
@@ -541,7 +619,11 @@ pub fn real_un(op: Un, x: f64) -> f64 {
 
 fn gamma(x: f64) -> f64 {
     if x == 0.0 {
-        return if x.is_sign_negative() { f64::NEG_INFINITY } else { f64::INFINITY };
+        return if x.is_sign_negative() {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
     }
     if x < 0.0 && x.fract() == 0.0 {
         return f64::INFINITY;
@@ -557,6 +639,33 @@ fn gamma(x: f64) -> f64 {
         return r;
     }
     libm::tgamma(x)
+}
+
+/// A real argument outside a function's real domain, on the branch MATLAB uses for real
+/// inputs (imaginary parts of asin/acos/acosh/atanh as MATLAB returns them).
+fn real_to_complex(op: Un, x: f64) -> Complex64 {
+    if !needs_complex_domain(op, x) {
+        return Complex64::new(real_un(op, x), 0.0);
+    }
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    let c = |re: f64, im: f64| Complex64::new(re, im);
+    match op {
+        Un::Asin => {
+            let s = x.signum();
+            c(s * half_pi, -s * (x.abs() + (x * x - 1.0).sqrt()).ln())
+        }
+        Un::Acos => {
+            let s = x.signum();
+            c(half_pi - s * half_pi, s * (x.abs() + (x * x - 1.0).sqrt()).ln())
+        }
+        Un::Acosh => {
+            let z = complex_un(Un::Acosh, c(x, 0.0));
+            c(z.re.abs(), z.im.abs())
+        }
+        // atanh(x) = log((1+x)/(1-x))/2, whose argument is negative here
+        Un::Atanh => c(0.5 * ((1.0 + x) / (x - 1.0)).abs().ln(), half_pi),
+        _ => complex_un(op, c(x, 0.0)),
+    }
 }
 
 fn complex_un(op: Un, z: Complex64) -> Complex64 {
@@ -610,7 +719,10 @@ pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
     match op {
         Un::Not => {
             check_nan_logical(t)?;
-            return Ok(Tensor::bools(shape, (0..t.numel()).map(|i| !t.nonzero(i)).collect()));
+            return Ok(Tensor::bools(
+                shape,
+                (0..t.numel()).map(|i| !t.nonzero(i)).collect(),
+            ));
         }
         Un::IsNan | Un::IsInf | Un::IsFinite => {
             let f = |x: f64| match op {
@@ -636,11 +748,18 @@ pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
     if cls.is_int() && !op.integer_ok() {
         return Err(MError::new(
             "MATLAB:UndefinedFunction",
-            format!("Check for incorrect argument data type or missing argument in call to function '{}'.", op.name()),
+            format!(
+                "Check for incorrect argument data type or missing argument in call to function '{}'.",
+                op.name()
+            ),
         ));
     }
     // Result class: integers and single keep theirs, logical and char compute as double.
-    let rc = if cls.is_int() || cls == Class::Single { cls } else { Class::Double };
+    let rc = if cls.is_int() || cls == Class::Single {
+        cls
+    } else {
+        Class::Double
+    };
     if cls.is_int() {
         if let Some(v) = t.data.as_i128() {
             let r = v.into_iter().map(|x| match op {
@@ -657,11 +776,18 @@ pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
         let z = t.to_c64();
         let r: Vec<Complex64> = z.iter().map(|&z| complex_un(op, z)).collect();
         let out = Tensor::new(shape, Data::from_c64(rc, r));
-        return Ok(if matches!(op, Un::Conj | Un::Neg) { out } else { demote_complex(out) });
+        return Ok(if matches!(op, Un::Conj | Un::Neg) {
+            out
+        } else {
+            demote_complex(out)
+        });
     }
     let x = t.to_f64();
     if x.iter().any(|&v| needs_complex_domain(op, v)) {
-        let r: Vec<Complex64> = x.iter().map(|&v| complex_un(op, Complex64::new(v, 0.0))).collect();
+        let r: Vec<Complex64> = x
+            .iter()
+            .map(|&v| complex_un(op, Complex64::new(v, 0.0)))
+            .collect();
         return Ok(demote_complex(Tensor::new(shape, Data::from_c64(rc, r))));
     }
     let r: Vec<f64> = x.iter().map(|&v| real_un(op, v)).collect();

@@ -40,11 +40,16 @@ impl Sub {
 
 fn invalid_index(pos: usize, nargs: usize) -> MError {
     if nargs == 1 {
-        MError::new("MATLAB:badsubscript", "Array indices must be positive integers or logical values.")
+        MError::new(
+            "MATLAB:badsubscript",
+            "Array indices must be positive integers or logical values.",
+        )
     } else {
         MError::new(
             "MATLAB:badsubscript",
-            format!("Index in position {pos} is invalid. Array indices must be positive integers or logical values."),
+            format!(
+                "Index in position {pos} is invalid. Array indices must be positive integers or logical values."
+            ),
         )
     }
 }
@@ -60,15 +65,31 @@ pub fn to_sub(v: &Value, pos: usize, nargs: usize) -> MResult<Sub> {
                 Err(invalid_index(pos, nargs))
             }
         }
-        Value::Bool(b) => Ok(Sub::List(if *b { vec![0] } else { vec![] }, if *b { Shape::scalar() } else { Shape::matrix(0, 0) })),
+        Value::Bool(b) => Ok(Sub::List(
+            if *b { vec![0] } else { vec![] },
+            if *b {
+                Shape::scalar()
+            } else {
+                Shape::matrix(0, 0)
+            },
+        )),
         Value::Tensor(t) => {
             if t.class() == Class::Char && t.numel() == 1 && t.get_f64(0) == ':' as u32 as f64 {
                 return Ok(Sub::All);
             }
             if let Data::Bool(m) = &t.data {
-                let pos: Vec<usize> = m.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect();
+                let pos: Vec<usize> = m
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b)
+                    .map(|(i, _)| i)
+                    .collect();
                 let n = pos.len();
-                let shape = if t.shape.is_row() { Shape::row(n) } else { Shape::col(n) };
+                let shape = if t.shape.is_row() {
+                    Shape::row(n)
+                } else {
+                    Shape::col(n)
+                };
                 return Ok(Sub::List(pos, shape));
             }
             if t.is_complex() {
@@ -86,13 +107,19 @@ pub fn to_sub(v: &Value, pos: usize, nargs: usize) -> MResult<Sub> {
         }
         other => Err(MError::new(
             "MATLAB:badsubscript",
-            format!("Unable to use a value of type {} as an index.", other.class_name()),
+            format!(
+                "Unable to use a value of type {} as an index.",
+                other.class_name()
+            ),
         )),
     }
 }
 
 pub fn to_subs(args: &[Value]) -> MResult<Vec<Sub>> {
-    args.iter().enumerate().map(|(k, a)| to_sub(a, k + 1, args.len())).collect()
+    args.iter()
+        .enumerate()
+        .map(|(k, a)| to_sub(a, k + 1, args.len()))
+        .collect()
 }
 
 /// Dimensions seen by `k` subscripts: the trailing ones fold into the last.
@@ -117,13 +144,23 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
                     if m >= numel {
                         return Err(MError::new(
                             "MATLAB:badsubscript",
-                            format!("Index exceeds the number of array elements. Index must not exceed {numel}."),
+                            format!(
+                                "Index exceeds the number of array elements. Index must not exceed {numel}."
+                            ),
                         ));
                     }
                 }
                 let n = v.len();
-                let out = if shape.is_vector() && numel != 1 && (ishape.is_vector() || n == 0) && ishape.ndims() == 2 {
-                    if shape.is_row() { Shape::row(n) } else { Shape::col(n) }
+                let out = if shape.is_vector()
+                    && numel != 1
+                    && (ishape.is_vector() || n == 0)
+                    && ishape.ndims() == 2
+                {
+                    if shape.is_row() {
+                        Shape::row(n)
+                    } else {
+                        Shape::col(n)
+                    }
                 } else {
                     ishape.clone()
                 };
@@ -137,7 +174,11 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
                     if m >= dims[i] {
                         return Err(MError::new(
                             "MATLAB:badsubscript",
-                            format!("Index in position {} exceeds array bounds. Index must not exceed {}.", i + 1, dims[i]),
+                            format!(
+                                "Index in position {} exceeds array bounds. Index must not exceed {}.",
+                                i + 1,
+                                dims[i]
+                            ),
                         ));
                     }
                 }
@@ -197,12 +238,17 @@ fn numel_mismatch() -> MError {
 }
 
 fn dims_text(d: &[usize]) -> String {
-    d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("-by-")
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("-by-")
 }
 
 pub fn plan_write(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<WritePlan> {
     // a growing array must stay within the size limit (checked before any shape arithmetic)
-    let mut ext: Vec<usize> = (0..subs.len().max(shape.ndims())).map(|d| shape.dim(d)).collect();
+    let mut ext: Vec<usize> = (0..subs.len().max(shape.ndims()))
+        .map(|d| shape.dim(d))
+        .collect();
     for (i, s) in subs.iter().enumerate() {
         if let Some(m) = s.max() {
             if subs.len() == 1 {
@@ -220,7 +266,10 @@ fn plan_write_checked(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<Write
     let numel = shape.numel();
     let rn = rhs.numel();
     match subs.len() {
-        0 => Err(MError::new("MATLAB:index:noSubscripts", "Indexed assignment needs at least one index.")),
+        0 => Err(MError::new(
+            "MATLAB:index:noSubscripts",
+            "Indexed assignment needs at least one index.",
+        )),
         1 => {
             let (positions, new_shape) = match &subs[0] {
                 Sub::All => {
@@ -242,7 +291,9 @@ fn plan_write_checked(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<Write
                                     "Attempt to grow array along ambiguous dimension.",
                                 ));
                             }
-                            if shape.cols() == 1 && shape.rows() >= 1 && !(shape.rows() == 1) || shape.dims() == [0, 1] {
+                            if shape.cols() == 1 && shape.rows() >= 1 && !(shape.rows() == 1)
+                                || shape.dims() == [0, 1]
+                            {
                                 Shape::col(n)
                             } else {
                                 Shape::row(n)
@@ -256,15 +307,23 @@ fn plan_write_checked(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<Write
             if rn != 1 && rn != positions.len() {
                 return Err(numel_mismatch());
             }
-            Ok(WritePlan { shape: new_shape, positions })
+            Ok(WritePlan {
+                shape: new_shape,
+                positions,
+            })
         }
         k => {
             let folded = shape.ndims() > k;
             let mut dims = folded_dims(shape, k);
             // `:` over an empty extent of [] takes its length from the right-hand side
-            let unknown: Vec<usize> = (0..k).filter(|&i| matches!(subs[i], Sub::All) && dims[i] == 0).collect();
+            let unknown: Vec<usize> = (0..k)
+                .filter(|&i| matches!(subs[i], Sub::All) && dims[i] == 0)
+                .collect();
             if shape.dims() == [0, 0] && !unknown.is_empty() {
-                let known: usize = (0..k).filter(|i| !unknown.contains(i)).map(|i| subs[i].len(dims[i].max(subs[i].max().map(|m| m + 1).unwrap_or(0)))).product();
+                let known: usize = (0..k)
+                    .filter(|i| !unknown.contains(i))
+                    .map(|i| subs[i].len(dims[i].max(subs[i].max().map(|m| m + 1).unwrap_or(0))))
+                    .product();
                 for (j, &i) in unknown.iter().enumerate() {
                     dims[i] = if rn == 1 {
                         1
@@ -318,7 +377,10 @@ fn plan_write_checked(shape: &Shape, subs: &[Sub], rhs: &Shape) -> MResult<Write
             } else {
                 Shape::new(&dims)
             };
-            Ok(WritePlan { shape: new_shape, positions: positions(subs, &dims, &lens) })
+            Ok(WritePlan {
+                shape: new_shape,
+                positions: positions(subs, &dims, &lens),
+            })
         }
     }
 }
@@ -330,7 +392,10 @@ pub fn relayout(old: &Shape, new: &Shape) -> Option<Vec<usize>> {
         return None;
     }
     let n = old.numel();
-    if old.ndims() <= 2 && new.ndims() <= 2 && (old.rows() == new.rows() || old.cols() <= 1 && new.cols() <= 1) {
+    if old.ndims() <= 2
+        && new.ndims() <= 2
+        && (old.rows() == new.rows() || old.cols() <= 1 && new.cols() <= 1)
+    {
         if old.rows() == new.rows() || n == 0 {
             return Some((0..n).collect());
         }
@@ -368,7 +433,9 @@ pub fn plan_delete(shape: &Shape, subs: &[Sub]) -> MResult<(Shape, Vec<usize>)> 
                     if m >= numel {
                         return Err(MError::new(
                             "MATLAB:badsubscript",
-                            format!("Index exceeds the number of array elements. Index must not exceed {numel}."),
+                            format!(
+                                "Index exceeds the number of array elements. Index must not exceed {numel}."
+                            ),
                         ));
                     }
                 }
@@ -381,7 +448,11 @@ pub fn plan_delete(shape: &Shape, subs: &[Sub]) -> MResult<(Shape, Vec<usize>)> 
                 }
                 let keep: Vec<usize> = (0..numel).filter(|&i| !del[i]).collect();
                 let n = keep.len();
-                let out = if shape.is_col() && shape.cols() == 1 && shape.rows() != 1 { Shape::col(n) } else { Shape::row(n) };
+                let out = if shape.is_col() && shape.cols() == 1 && shape.rows() != 1 {
+                    Shape::col(n)
+                } else {
+                    Shape::row(n)
+                };
                 Ok((out, keep))
             }
         },
@@ -398,7 +469,11 @@ pub fn plan_delete(shape: &Shape, subs: &[Sub]) -> MResult<(Shape, Vec<usize>)> 
                             if x >= dims[i] {
                                 return Err(MError::new(
                                     "MATLAB:badsubscript",
-                                    format!("Index in position {} exceeds array bounds. Index must not exceed {}.", i + 1, dims[i]),
+                                    format!(
+                                        "Index in position {} exceeds array bounds. Index must not exceed {}.",
+                                        i + 1,
+                                        dims[i]
+                                    ),
                                 ));
                             }
                             seen[x] = true;
@@ -437,7 +512,13 @@ pub fn plan_delete(shape: &Shape, subs: &[Sub]) -> MResult<(Shape, Vec<usize>)> 
             let mut nd = dims.clone();
             nd[d] = kept.len();
             let subs2: Vec<Sub> = (0..k)
-                .map(|i| if i == d { Sub::List(kept.clone(), Shape::row(kept.len())) } else { Sub::All })
+                .map(|i| {
+                    if i == d {
+                        Sub::List(kept.clone(), Shape::row(kept.len()))
+                    } else {
+                        Sub::All
+                    }
+                })
                 .collect();
             Ok((Shape::new(&nd), positions(&subs2, &dims, &nd)))
         }
@@ -461,11 +542,19 @@ mod tests {
     fn grow_vector_and_matrix() {
         let w = plan_write(&Shape::row(3), &[list(&[4])], &Shape::scalar()).unwrap();
         assert_eq!(w.shape, Shape::row(5));
-        let w = plan_write(&Shape::matrix(2, 2), &[list(&[2]), list(&[2])], &Shape::scalar()).unwrap();
+        let w = plan_write(
+            &Shape::matrix(2, 2),
+            &[list(&[2]), list(&[2])],
+            &Shape::scalar(),
+        )
+        .unwrap();
         assert_eq!(w.shape, Shape::matrix(3, 3));
         assert_eq!(w.positions, vec![8]);
         assert!(plan_write(&Shape::matrix(2, 2), &[list(&[6])], &Shape::scalar()).is_err());
-        assert_eq!(relayout(&Shape::matrix(2, 2), &Shape::matrix(3, 3)).unwrap(), vec![0, 1, 3, 4]);
+        assert_eq!(
+            relayout(&Shape::matrix(2, 2), &Shape::matrix(3, 3)).unwrap(),
+            vec![0, 1, 3, 4]
+        );
     }
     #[test]
     fn delete_columns() {

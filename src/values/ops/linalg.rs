@@ -47,17 +47,25 @@ fn float_class(a: &Tensor, b: &Tensor, op: &str) -> MResult<Class> {
     if ca.is_int() || cb.is_int() {
         return Err(MError::new(
             "MATLAB:mixedClasses",
-            format!("{op} is not fully supported for integer data types. At least one input must be scalar."),
+            format!(
+                "{op} is not fully supported for integer data types. At least one input must be scalar."
+            ),
         ));
     }
-    Ok(if ca == Class::Single || cb == Class::Single { Class::Single } else { Class::Double })
+    Ok(if ca == Class::Single || cb == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    })
 }
 
 fn require_2d(t: &Tensor, op: &str) -> MResult<()> {
     if t.shape.ndims() > 2 {
         return Err(MError::new(
             "MATLAB:mtimes:inputsMustBe2D",
-            format!("Arguments must be 2-D, or at least one argument must be scalar. Use {op} for elementwise operations."),
+            format!(
+                "Arguments must be 2-D, or at least one argument must be scalar. Use {op} for elementwise operations."
+            ),
         ));
     }
     Ok(())
@@ -92,7 +100,10 @@ pub fn mtimes(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
                 }
             }
         }
-        return Ok(super::elementwise::demote_complex(Tensor::new(Shape::matrix(m, n), Data::from_c64(cls, out))));
+        return Ok(super::elementwise::demote_complex(Tensor::new(
+            Shape::matrix(m, n),
+            Data::from_c64(cls, out),
+        )));
     }
     let (x, y) = (a.to_f64(), b.to_f64());
     let out = if m * n * k > 32 * 32 * 32 {
@@ -117,7 +128,10 @@ pub fn mtimes(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
 
 fn warn_singular(rcond_bad: bool) {
     if rcond_bad {
-        crate::interp::warning::emit("MATLAB:singularMatrix", "Matrix is singular to working precision.");
+        crate::interp::warning::emit(
+            "MATLAB:singularMatrix",
+            "Matrix is singular to working precision.",
+        );
     }
 }
 
@@ -138,7 +152,11 @@ pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
     let square = a.shape.rows() == a.shape.cols();
     if a.is_complex() || b.is_complex() {
         let (ma, mb) = (to_cmat(a), to_cmat(b));
-        let x = if square { ma.partial_piv_lu().solve(&mb) } else { ma.qr().solve_lstsq(&mb) };
+        let x = if square {
+            ma.partial_piv_lu().solve(&mb)
+        } else {
+            ma.qr().solve_lstsq(&mb)
+        };
         return Ok(from_cmat(&x, cls));
     }
     let (ma, mb) = (to_mat(a), to_mat(b));
@@ -183,7 +201,10 @@ pub fn mrdivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
     let at = transpose2d(a)?;
     let bt = transpose2d(b)?;
     if at.shape.rows() != bt.shape.rows() {
-        return Err(MError::new("MATLAB:dimagree", "Matrix dimensions must agree."));
+        return Err(MError::new(
+            "MATLAB:dimagree",
+            "Matrix dimensions must agree.",
+        ));
     }
     transpose2d(&mldivide(&bt, &at)?)
 }
@@ -193,7 +214,11 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
     if a.shape.rows() != a.shape.cols() {
         return Err(MError::new("MATLAB:square", "Matrix must be square."));
     }
-    let cls = if a.class() == Class::Single { Class::Single } else { Class::Double };
+    let cls = if a.class() == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    };
     if a.is_complex() {
         return Ok(from_cmat(&to_cmat(a).partial_piv_lu().inverse(), cls));
     }
@@ -209,7 +234,10 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
     }
     if n > 0 && mind == 0.0 {
         warn_singular(true);
-        return Ok(Tensor::new(a.shape.clone(), Data::from_f64(cls, vec![f64::INFINITY; n * n])));
+        return Ok(Tensor::new(
+            a.shape.clone(),
+            Data::from_f64(cls, vec![f64::INFINITY; n * n]),
+        ));
     }
     warn_singular(n > 0 && mind / maxd < f64::EPSILON);
     Ok(from_mat(&lu.inverse(), cls))
@@ -234,7 +262,12 @@ pub fn mpower(a: &Tensor, p: &Tensor) -> MResult<Tensor> {
         ));
     }
     let n = a.shape.rows();
-    let mut result = Tensor::f64(Shape::matrix(n, n), (0..n * n).map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.0 }).collect());
+    let mut result = Tensor::f64(
+        Shape::matrix(n, n),
+        (0..n * n)
+            .map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.0 })
+            .collect(),
+    );
     let mut base = if e < 0.0 { inverse(a)? } else { a.clone() };
     let mut k = e.abs() as u64;
     while k > 0 {

@@ -177,7 +177,22 @@ impl Un {
     /// Operations that keep an integer operand's class (the rest refuse integers).
     pub fn integer_ok(self) -> bool {
         use Un::*;
-        matches!(self, Neg | Not | Abs | Sign | Floor | Ceil | Round | Fix | Real | Imag | Conj | IsNan | IsInf | IsFinite)
+        matches!(
+            self,
+            Neg | Not
+                | Abs
+                | Sign
+                | Floor
+                | Ceil
+                | Round
+                | Fix
+                | Real
+                | Imag
+                | Conj
+                | IsNan
+                | IsInf
+                | IsFinite
+        )
     }
     /// Operations whose result is logical.
     pub fn is_predicate(self) -> bool {

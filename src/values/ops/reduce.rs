@@ -12,9 +12,10 @@ use num_complex::Complex64;
 /// (inner, len, outer): element (i, k, o) of the lanes along `dim` sits at
 /// `i + k*inner + o*inner*len`.
 pub fn lanes(shape: &Shape, dim: usize) -> (usize, usize, usize) {
-    let inner: usize = (0..dim).map(|d| shape.dim(d)).product();
+    let dims = shape.dims();
+    let inner: usize = dims[..dim.min(dims.len())].iter().product();
     let len = shape.dim(dim);
-    let outer: usize = (dim + 1..shape.ndims().max(dim + 1)).map(|d| shape.dim(d)).product();
+    let outer: usize = dims.get(dim + 1..).map(|r| r.iter().product()).unwrap_or(1);
     (inner, len, outer)
 }
 
@@ -26,8 +27,9 @@ pub fn default_dim(shape: &Shape) -> usize {
 fn out_class(op: Red, c: Class) -> Class {
     match op {
         Red::Any | Red::All => Class::Logical,
+        // integers, logicals and chars sum in double unless 'native' is asked for
         Red::Sum | Red::Prod => {
-            if c.is_int() || c == Class::Single {
+            if c == Class::Single {
                 c
             } else {
                 Class::Double
@@ -65,7 +67,11 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
     }
     let d = dim.unwrap_or_else(|| default_dim(&t.shape));
     let (inner, len, outer) = lanes(&t.shape, d);
-    let out_shape = if len == 0 && matches!(op, Red::Max | Red::Min) { t.shape.with_dim(d, 0) } else { t.shape.with_dim(d, 1) };
+    let out_shape = if len == 0 && matches!(op, Red::Max | Red::Min) {
+        t.shape.with_dim(d, 0)
+    } else {
+        t.shape.with_dim(d, 1)
+    };
     if matches!(op, Red::Max | Red::Min) && len == 0 {
         return Ok(Tensor::zeros(cls, out_shape));
     }
@@ -77,8 +83,8 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                 let mut acc = op == Red::All;
                 for k in 0..len {
                     let p = i + k * inner + o * inner * len;
-                    // NaN counts as nonzero for any/all
-                    let nz = t.nonzero(p);
+                    // any ignores NaN; for all a NaN is nonzero
+                    let nz = t.nonzero(p) && !(op == Red::Any && t.class().is_float() && t.get_f64(p).is_nan());
                     if op == Red::Any && nz {
                         acc = true;
                         break;
@@ -100,10 +106,14 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
             for i in 0..inner {
                 let lane = (0..len).map(|k| z[i + k * inner + o * inner * len]);
                 r.push(match op {
-                    Red::Sum => lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).fold(Complex64::new(0.0, 0.0), |a, b| a + b),
+                    Red::Sum => lane
+                        .filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan())))
+                        .fold(Complex64::new(0.0, 0.0), |a, b| a + b),
                     Red::Prod => lane.product(),
                     Red::Mean => {
-                        let v: Vec<Complex64> = lane.filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan()))).collect();
+                        let v: Vec<Complex64> = lane
+                            .filter(|v| !(omitnan && (v.re.is_nan() || v.im.is_nan())))
+                            .collect();
                         v.iter().sum::<Complex64>() / v.len() as f64
                     }
                     _ => {
@@ -116,7 +126,11 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                                 None => v,
                                 Some(b) => {
                                     let c = cmp_complex(v, b);
-                                    if (op == Red::Max && c > 0) || (op == Red::Min && c < 0) { v } else { b }
+                                    if (op == Red::Max && c > 0) || (op == Red::Min && c < 0) {
+                                        v
+                                    } else {
+                                        b
+                                    }
                                 }
                             });
                         }
@@ -125,19 +139,10 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                 });
             }
         }
-        return Ok(super::elementwise::demote_complex(Tensor::new(out_shape, Data::from_c64(cls, r))));
-    }
-    if cls.is_int() && matches!(op, Red::Sum | Red::Prod) {
-        if let Some(v) = t.data.as_i128() {
-            let mut r = Vec::with_capacity(n);
-            for o in 0..outer {
-                for i in 0..inner {
-                    let lane = (0..len).map(|k| v[i + k * inner + o * inner * len]);
-                    r.push(if op == Red::Sum { lane.sum::<i128>() } else { lane.fold(1i128, |a, b| a.saturating_mul(b)) });
-                }
-            }
-            return Ok(Tensor::new(out_shape, Data::from_i128(cls, r.into_iter())));
-        }
+        return Ok(super::elementwise::demote_complex(Tensor::new(
+            out_shape,
+            Data::from_c64(cls, r),
+        )));
     }
     let x = t.to_f64();
     let mut r = Vec::with_capacity(n);
@@ -162,7 +167,13 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                     }
                 }
                 Red::Mean => {
-                    let (s, c) = lane.fold((0.0, 0usize), |(s, c), v| if omitnan && v.is_nan() { (s, c) } else { (s + v, c + 1) });
+                    let (s, c) = lane.fold((0.0, 0usize), |(s, c), v| {
+                        if omitnan && v.is_nan() {
+                            (s, c)
+                        } else {
+                            (s + v, c + 1)
+                        }
+                    });
                     s / c as f64
                 }
                 Red::Max | Red::Min => {
@@ -176,7 +187,10 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                             }
                             continue;
                         }
-                        if best.is_nan() || (op == Red::Max && v > best) || (op == Red::Min && v < best) {
+                        if best.is_nan()
+                            || (op == Red::Max && v > best)
+                            || (op == Red::Min && v < best)
+                        {
                             best = v;
                         }
                     }
@@ -189,8 +203,36 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
     Ok(Tensor::new(out_shape, Data::from_f64(cls, r)))
 }
 
+/// sum/prod of an integer array in its own class ('native'), exact and saturating.
+pub fn reduce_native_int(op: Red, t: &Tensor, dim: Option<usize>) -> MResult<Tensor> {
+    let cls = t.class();
+    let Some(v) = t.data.as_i128() else {
+        return reduce(op, t, dim, false);
+    };
+    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
+    let (inner, len, outer) = lanes(&t.shape, d);
+    let (lo, hi) = cls.int_range();
+    let mut r = Vec::with_capacity(inner * outer);
+    for o in 0..outer {
+        for i in 0..inner {
+            let lane = (0..len).map(|k| v[i + k * inner + o * inner * len]);
+            r.push(if op == Red::Sum {
+                lane.fold(0i128, |a, b| (a + b).clamp(lo, hi))
+            } else {
+                lane.fold(1i128, |a, b| a.saturating_mul(b).clamp(lo, hi))
+            });
+        }
+    }
+    Ok(Tensor::new(t.shape.with_dim(d, 1), Data::from_i128(cls, r.into_iter())))
+}
+
 /// max/min along `dim` with the (1-based) index of the first extreme element.
-pub fn extreme_with_index(t: &Tensor, dim: Option<usize>, is_max: bool, omitnan: bool) -> MResult<(Tensor, Tensor)> {
+pub fn extreme_with_index(
+    t: &Tensor,
+    dim: Option<usize>,
+    is_max: bool,
+    omitnan: bool,
+) -> MResult<(Tensor, Tensor)> {
     let cls = out_class(if is_max { Red::Max } else { Red::Min }, t.class());
     if dim.is_none() && t.shape.dims() == [0, 0] {
         return Ok((Tensor::zeros(cls, Shape::empty()), Tensor::empty()));
@@ -199,7 +241,10 @@ pub fn extreme_with_index(t: &Tensor, dim: Option<usize>, is_max: bool, omitnan:
     let (inner, len, outer) = lanes(&t.shape, d);
     if len == 0 {
         let s = t.shape.with_dim(d, 0);
-        return Ok((Tensor::zeros(cls, s.clone()), Tensor::zeros(Class::Double, s)));
+        return Ok((
+            Tensor::zeros(cls, s.clone()),
+            Tensor::zeros(Class::Double, s),
+        ));
     }
     let out_shape = t.shape.with_dim(d, 1);
     let complex = t.is_complex();
@@ -245,7 +290,11 @@ pub fn extreme_with_index(t: &Tensor, dim: Option<usize>, is_max: bool, omitnan:
                     best = Some(k);
                 }
             }
-            let k = if !omitnan && nan_at.is_some() { nan_at } else { best.or(nan_at) };
+            let k = if !omitnan && nan_at.is_some() {
+                nan_at
+            } else {
+                best.or(nan_at)
+            };
             idx.push(k.unwrap_or(0));
         }
     }
@@ -271,7 +320,11 @@ pub fn cumulative(t: &Tensor, dim: Option<usize>, product: bool, omitnan: bool) 
         let mut z = t.to_c64().into_owned();
         for o in 0..outer {
             for i in 0..inner {
-                let mut acc = if product { Complex64::new(1.0, 0.0) } else { Complex64::new(0.0, 0.0) };
+                let mut acc = if product {
+                    Complex64::new(1.0, 0.0)
+                } else {
+                    Complex64::new(0.0, 0.0)
+                };
                 for k in 0..len {
                     let p = i + k * inner + o * inner * len;
                     acc = if product { acc * z[p] } else { acc + z[p] };

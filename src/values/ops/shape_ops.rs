@@ -18,7 +18,10 @@ pub fn permute_plan(shape: &Shape, order: &[usize]) -> (Vec<usize>, Shape) {
         }
         s
     };
-    let out_dims: Vec<usize> = order.iter().map(|&d| in_dims.get(d).copied().unwrap_or(1)).collect();
+    let out_dims: Vec<usize> = order
+        .iter()
+        .map(|&d| in_dims.get(d).copied().unwrap_or(1))
+        .collect();
     let out_shape = Shape::new(&out_dims);
     let n = shape.numel();
     let mut pos = Vec::with_capacity(n);
@@ -46,9 +49,17 @@ pub fn permute_plan(shape: &Shape, order: &[usize]) -> (Vec<usize>, Shape) {
 /// Applies a position plan to any value.
 pub fn gather_value(v: &Value, pos: &[usize], shape: Shape) -> MResult<Value> {
     Ok(match v {
-        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => Value::from(v.tensor()?.gather(pos, shape)),
-        Value::Cell(c) => Value::from(CellArray::new(shape, pos.iter().map(|&i| c.data[i].clone()).collect())),
-        Value::Str(s) => Value::from(StrArray::new(shape, pos.iter().map(|&i| s.data[i].clone()).collect())),
+        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
+            Value::from(v.tensor()?.gather(pos, shape))
+        }
+        Value::Cell(c) => Value::from(CellArray::new(
+            shape,
+            pos.iter().map(|&i| c.data[i].clone()).collect(),
+        )),
+        Value::Str(s) => Value::from(StrArray::new(
+            shape,
+            pos.iter().map(|&i| s.data[i].clone()).collect(),
+        )),
         Value::Struct(s) => Value::from(StructArray {
             shape,
             fields: s.fields.clone(),
@@ -60,10 +71,15 @@ pub fn gather_value(v: &Value, pos: &[usize], shape: Shape) -> MResult<Value> {
 
 pub fn transpose(t: &Tensor) -> MResult<Tensor> {
     if t.shape.ndims() > 2 {
-        return Err(MError::new("MATLAB:transpose:ndArray", "Transpose on ND array is not defined. Use PERMUTE instead."));
+        return Err(MError::new(
+            "MATLAB:transpose:ndArray",
+            "Transpose on ND array is not defined. Use PERMUTE instead.",
+        ));
     }
     if t.shape.rows() == 1 || t.shape.cols() == 1 {
-        return Ok(t.clone().reshaped(Shape::matrix(t.shape.cols(), t.shape.rows())));
+        return Ok(t
+            .clone()
+            .reshaped(Shape::matrix(t.shape.cols(), t.shape.rows())));
     }
     let (pos, shape) = permute_plan(&t.shape, &[1, 0]);
     Ok(t.gather(&pos, shape))
@@ -77,7 +93,10 @@ pub fn transpose_value(v: &Value) -> MResult<Value> {
         _ => {
             let s = v.shape();
             if s.ndims() > 2 {
-                return Err(MError::new("MATLAB:transpose:ndArray", "Transpose on ND array is not defined. Use PERMUTE instead."));
+                return Err(MError::new(
+                    "MATLAB:transpose:ndArray",
+                    "Transpose on ND array is not defined. Use PERMUTE instead.",
+                ));
             }
             let (pos, shape) = permute_plan(&s, &[1, 0]);
             gather_value(v, &pos, shape)
@@ -89,7 +108,9 @@ pub fn transpose_value(v: &Value) -> MResult<Value> {
 pub fn repmat_plan(shape: &Shape, reps: &[usize]) -> (Vec<usize>, Shape) {
     let nd = reps.len().max(shape.ndims());
     let in_dims: Vec<usize> = (0..nd).map(|d| shape.dim(d)).collect();
-    let out_dims: Vec<usize> = (0..nd).map(|d| in_dims[d] * reps.get(d).copied().unwrap_or(1)).collect();
+    let out_dims: Vec<usize> = (0..nd)
+        .map(|d| in_dims[d] * reps.get(d).copied().unwrap_or(1))
+        .collect();
     let out = Shape::new(&out_dims);
     let strides = shape.strides();
     let n = out.numel();
