@@ -9,6 +9,7 @@ mod linalg;
 mod math;
 mod query;
 mod reduce;
+mod sets;
 mod strings;
 mod structs;
 mod types;
@@ -63,7 +64,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 13] = [
+        let tables: [Vec<Builtin>; 14] = [
             cells::table(),
             construct::table(),
             errors::table(),
@@ -72,6 +73,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             math::table(),
             query::table(),
             reduce::table(),
+            sets::table(),
             strings::table(),
             structs::table(),
             types::table(),

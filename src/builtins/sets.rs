@@ -1,0 +1,506 @@
+//! Ordering and sets: sort sortrows issorted unique ismember setdiff intersect union setxor.
+//! Elements compare through one key type, so integers (exact to 64 bits), doubles, complex
+//! numbers (by magnitude, then angle), text and whole rows all sort the same way.
+
+use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::Class;
+use crate::values::containers::{CellArray, StrArray};
+use crate::values::ops::reduce::{default_dim, lanes};
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use std::cmp::Ordering;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("sort", 1, 5, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).", sort),
+        b("sortrows", 1, 3, 2, "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).", sortrows),
+        b("issorted", 1, 3, 1, "issorted(A): true if the elements are in ascending order.", issorted),
+        b("unique", 1, 4, 3, "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.", unique),
+        b("ismember", 2, 3, 2, "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.", ismember),
+        b("setdiff", 2, 4, 2, "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.", setdiff),
+        b("intersect", 2, 4, 3, "intersect(A, B), [C, ia, ib] = intersect(...): values in both A and B.", intersect),
+        b("union", 2, 4, 3, "union(A, B): values in A or B.", union),
+        b("setxor", 2, 4, 3, "setxor(A, B): values in exactly one of A and B.", setxor),
+    ]
+}
+
+#[derive(Clone, Debug)]
+enum Key {
+    Int(i128),
+    Num(f64),
+    Cplx(f64, f64),
+    Text(String),
+    Row(Vec<Key>),
+}
+
+impl Key {
+    fn is_nan(&self) -> bool {
+        match self {
+            Key::Num(x) => x.is_nan(),
+            Key::Cplx(r, i) => r.is_nan() || i.is_nan(),
+            Key::Row(v) => v.iter().any(|k| k.is_nan()),
+            _ => false,
+        }
+    }
+}
+
+fn num_cmp(x: f64, y: f64) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Total order used by sorting and sets (NaN after everything).
+fn key_cmp(a: &Key, b: &Key) -> Ordering {
+    match (a, b) {
+        (Key::Int(x), Key::Int(y)) => x.cmp(y),
+        (Key::Num(x), Key::Num(y)) => num_cmp(*x, *y),
+        (Key::Int(x), Key::Num(y)) => num_cmp(*x as f64, *y).then(if y.fract() == 0.0 && y.is_finite() { x.cmp(&(*y as i128)) } else { Ordering::Equal }),
+        (Key::Num(_), Key::Int(_)) => key_cmp(b, a).reverse(),
+        (Key::Cplx(ar, ai), Key::Cplx(br, bi)) => {
+            let (ma, mb) = (ar.hypot(*ai), br.hypot(*bi));
+            num_cmp(ma, mb).then(num_cmp(ai.atan2(*ar), bi.atan2(*br)))
+        }
+        (Key::Cplx(..), _) => key_cmp(a, &as_cplx(b)),
+        (_, Key::Cplx(..)) => key_cmp(&as_cplx(a), b),
+        (Key::Text(x), Key::Text(y)) => x.cmp(y),
+        (Key::Row(x), Key::Row(y)) => {
+            for (p, q) in x.iter().zip(y) {
+                let o = key_cmp(p, q);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        (Key::Text(_), _) => Ordering::Greater,
+        (_, Key::Text(_)) => Ordering::Less,
+        (Key::Row(_), _) => Ordering::Greater,
+        (_, Key::Row(_)) => Ordering::Less,
+    }
+}
+
+fn as_cplx(k: &Key) -> Key {
+    match k {
+        Key::Int(x) => Key::Cplx(*x as f64, 0.0),
+        Key::Num(x) => Key::Cplx(*x, 0.0),
+        other => other.clone(),
+    }
+}
+
+/// Equality for sets: NaN is never equal to anything.
+fn key_eq(a: &Key, b: &Key) -> bool {
+    !a.is_nan() && !b.is_nan() && key_cmp(a, b) == Ordering::Equal
+}
+
+fn text_list(c: &CellArray) -> MResult<Vec<String>> {
+    c.data
+        .iter()
+        .map(|v| v.text().map_err(|_| MError::new("MATLAB:sort:InputType", "Only cell arrays of character vectors can be sorted.")))
+        .collect()
+}
+
+/// The keys of a value's elements (or rows, with `rows`).
+fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
+    let elems: Vec<Key> = match v {
+        Value::Cell(c) => text_list(c)?.into_iter().map(Key::Text).collect(),
+        Value::Str(s) => s.data.iter().cloned().map(Key::Text).collect(),
+        v if v.is_numeric_like() => {
+            let t = v.tensor()?;
+            if t.is_complex() {
+                t.to_c64().iter().map(|z| Key::Cplx(z.re, z.im)).collect()
+            } else if let Some(ints) = t.data.as_i128() {
+                ints.into_iter().map(Key::Int).collect()
+            } else {
+                t.to_f64().iter().map(|&x| Key::Num(x)).collect()
+            }
+        }
+        other => return Err(bad_arg("unique", format!("Sets of {} values are not supported.", other.class_name()))),
+    };
+    if !rows {
+        return Ok(elems);
+    }
+    let s = v.shape();
+    if s.ndims() > 2 {
+        return Err(bad_arg("unique", "'rows' needs a 2-D matrix."));
+    }
+    let (r, c) = (s.rows(), s.cols());
+    Ok((0..r).map(|i| Key::Row((0..c).map(|j| elems[i + j * r].clone()).collect())).collect())
+}
+
+/// Builds a value of the same kind as `like` from element keys, in `shape`.
+fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
+    let flat: Vec<Key> = keys
+        .iter()
+        .flat_map(|k| match k {
+            Key::Row(v) => v.clone(),
+            other => vec![other.clone()],
+        })
+        .collect();
+    // rows come out row-major: transpose into column-major storage
+    let flat = if matches!(keys.first(), Some(Key::Row(_))) {
+        let (r, c) = (shape.rows(), shape.cols());
+        let mut cm = vec![Key::Num(0.0); r * c];
+        for i in 0..r {
+            for j in 0..c {
+                cm[i + j * r] = flat[i * c + j].clone();
+            }
+        }
+        cm
+    } else {
+        flat
+    };
+    match like {
+        Value::Cell(_) => Value::from(CellArray::new(
+            shape,
+            flat.into_iter().map(|k| if let Key::Text(s) = k { Value::str(&s) } else { Value::empty() }).collect(),
+        )),
+        Value::Str(_) => Value::from(StrArray::new(shape, flat.into_iter().map(|k| if let Key::Text(s) = k { s } else { String::new() }).collect())),
+        v => {
+            let cls = v.num_class().unwrap_or(Class::Double);
+            let data = if flat.iter().any(|k| matches!(k, Key::Cplx(..))) {
+                let z: Vec<num_complex::Complex64> = flat
+                    .iter()
+                    .map(|k| match k {
+                        Key::Cplx(r, i) => num_complex::Complex64::new(*r, *i),
+                        Key::Num(x) => num_complex::Complex64::new(*x, 0.0),
+                        Key::Int(x) => num_complex::Complex64::new(*x as f64, 0.0),
+                        _ => num_complex::Complex64::new(0.0, 0.0),
+                    })
+                    .collect();
+                Data::from_c64(cls, z)
+            } else if cls.is_int() {
+                Data::from_i128(cls, flat.iter().map(|k| match k {
+                    Key::Int(x) => *x,
+                    Key::Num(x) => *x as i128,
+                    _ => 0,
+                }))
+            } else {
+                Data::from_f64(cls, flat.iter().map(|k| match k {
+                    Key::Num(x) => *x,
+                    Key::Int(x) => *x as f64,
+                    _ => 0.0,
+                }).collect())
+            };
+            Value::from(Tensor::new(shape, data))
+        }
+    }
+}
+
+/// Shape of a set result holding `n` elements (or rows of `width`).
+fn result_shape(a: &Value, n: usize, rows: bool, width: usize, force_col: bool) -> Shape {
+    if rows {
+        Shape::matrix(n, width)
+    } else if force_col || (!a.shape().is_row() && a.numel() > 0) || matches!(a, Value::Cell(_)) && !a.shape().is_row() {
+        Shape::col(n)
+    } else {
+        Shape::row(n)
+    }
+}
+
+struct SetOpts {
+    rows: bool,
+    stable: bool,
+    last: bool,
+}
+
+fn set_opts(flags: &[String], name: &str) -> MResult<SetOpts> {
+    let mut o = SetOpts { rows: false, stable: false, last: false };
+    for f in flags {
+        match f.as_str() {
+            "rows" => o.rows = true,
+            "stable" => o.stable = true,
+            "sorted" => o.stable = false,
+            "last" => o.last = true,
+            "first" | "legacy" => {}
+            other => return Err(bad_arg(name, format!("Unrecognized option '{other}'."))),
+        }
+    }
+    Ok(o)
+}
+
+fn width_of(v: &Value) -> usize {
+    v.shape().cols()
+}
+
+fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (pos, flags) = split_flags(a);
+    let o = set_opts(&flags, "unique")?;
+    let keys = keys_of(&pos[0], o.rows)?;
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&i, &j| key_cmp(&keys[i], &keys[j]).then(i.cmp(&j)));
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        match groups.last_mut() {
+            Some(g) if key_eq(&keys[g[0]], &keys[i]) => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    if o.stable {
+        groups.sort_by_key(|g| *g.iter().min().unwrap_or(&0));
+    }
+    let uniq: Vec<Key> = groups.iter().map(|g| keys[g[0]].clone()).collect();
+    let shape = result_shape(&pos[0], uniq.len(), o.rows, width_of(&pos[0]), false);
+    let mut out = vec![from_keys(&pos[0], &uniq, shape)];
+    if nargout > 1 {
+        let ia: Vec<f64> = groups
+            .iter()
+            .map(|g| (if o.last { *g.iter().max().unwrap_or(&0) } else { *g.iter().min().unwrap_or(&0) } + 1) as f64)
+            .collect();
+        out.push(Value::col(ia));
+    }
+    if nargout > 2 {
+        let mut ic = vec![0.0; keys.len()];
+        for (gi, g) in groups.iter().enumerate() {
+            for &i in g {
+                ic[i] = (gi + 1) as f64;
+            }
+        }
+        out.push(Value::col(ic));
+    }
+    Ok(out)
+}
+
+fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let rows = match a.get(2) {
+        Some(v) => v.text()? == "rows",
+        None => false,
+    };
+    // one text against a cell of texts is a scalar question
+    let scalar_text = a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) && !rows;
+    let ka = if scalar_text { vec![Key::Text(a[0].text()?)] } else { keys_of(&a[0], rows)? };
+    let ks = keys_of(&a[1], rows)?;
+    let mut sorted: Vec<usize> = (0..ks.len()).collect();
+    sorted.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
+    let mut tf = Vec::with_capacity(ka.len());
+    let mut loc = Vec::with_capacity(ka.len());
+    for k in &ka {
+        // binary search for the lowest index among equal keys
+        let p = sorted.partition_point(|&i| key_cmp(&ks[i], k) == Ordering::Less);
+        match sorted.get(p) {
+            Some(&i) if key_eq(&ks[i], k) => {
+                tf.push(true);
+                loc.push((i + 1) as f64);
+            }
+            _ => {
+                tf.push(false);
+                loc.push(0.0);
+            }
+        }
+    }
+    let shape = if scalar_text {
+        Shape::scalar()
+    } else if rows {
+        Shape::col(ka.len())
+    } else {
+        a[0].shape()
+    };
+    let mut out = vec![Value::from(Tensor::bools(shape.clone(), tf))];
+    if nargout > 1 {
+        out.push(Value::from(Tensor::f64(shape, loc)));
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SetOp {
+    Diff,
+    Intersect,
+    Union,
+    Xor,
+}
+
+fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
+    let (pos, flags) = split_flags(a);
+    if pos.len() < 2 {
+        return Err(crate::interp::error::errors::not_enough_inputs(name));
+    }
+    let o = set_opts(&flags, name)?;
+    let ka = keys_of(&pos[0], o.rows)?;
+    let kb = keys_of(&pos[1], o.rows)?;
+    let member = |set: &[Key], k: &Key| set.iter().any(|x| key_eq(x, k));
+    // candidates with their origin (false: A, true: B) and index
+    let mut picked: Vec<(Key, bool, usize)> = Vec::new();
+    let consider = |k: &Key, from_b: bool, i: usize, picked: &mut Vec<(Key, bool, usize)>| {
+        let keep = match op {
+            SetOp::Diff => !from_b && !member(&kb, k),
+            SetOp::Intersect => !from_b && member(&kb, k),
+            SetOp::Union => true,
+            SetOp::Xor => if from_b { !member(&ka, k) } else { !member(&kb, k) },
+        };
+        // NaNs are all distinct; other keys appear once
+        if keep && (k.is_nan() || !picked.iter().any(|(p, _, _)| key_eq(p, k))) {
+            picked.push((k.clone(), from_b, i));
+        }
+    };
+    for (i, k) in ka.iter().enumerate() {
+        consider(k, false, i, &mut picked);
+    }
+    if matches!(op, SetOp::Union | SetOp::Xor) {
+        for (i, k) in kb.iter().enumerate() {
+            consider(k, true, i, &mut picked);
+        }
+    }
+    if !o.stable {
+        picked.sort_by(|x, y| key_cmp(&x.0, &y.0));
+    }
+    let keys: Vec<Key> = picked.iter().map(|p| p.0.clone()).collect();
+    // a row result only when both inputs are rows (or one is a row and the other scalar/empty)
+    let is_row = |v: &Value| v.shape().is_row() || v.numel() <= 1 && !v.shape().is_col();
+    let row = is_row(&pos[0]) && is_row(&pos[1]) || (op == SetOp::Diff || op == SetOp::Intersect) && pos[0].shape().is_row() && pos[0].numel() > 1;
+    let n = keys.len();
+    let shape = if o.rows { Shape::matrix(n, width_of(&pos[0])) } else if row { Shape::row(n) } else { Shape::col(n) };
+    let mut out = vec![from_keys(&pos[0], &keys, shape)];
+    if nargout > 1 {
+        out.push(Value::col(picked.iter().map(|p| if p.1 { 0.0 } else { (p.2 + 1) as f64 }).collect()));
+    }
+    if nargout > 2 {
+        out.push(Value::col(
+            picked
+                .iter()
+                .map(|p| kb.iter().position(|x| key_eq(x, &p.0)).map(|i| (i + 1) as f64).unwrap_or(0.0))
+                .collect(),
+        ));
+    }
+    Ok(out)
+}
+
+fn setdiff(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(a, SetOp::Diff, n, "setdiff")
+}
+fn intersect(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(a, SetOp::Intersect, n, "intersect")
+}
+fn union(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(a, SetOp::Union, n, "union")
+}
+fn setxor(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    set_op(a, SetOp::Xor, n, "setxor")
+}
+
+/// Stable order of keys (ascending or descending; NaN last ascending, first descending).
+fn order_of(keys: &[Key], descend: bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by(|&i, &j| {
+        let o = key_cmp(&keys[i], &keys[j]);
+        if descend { o.reverse() } else { o }
+    });
+    idx
+}
+
+fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (pos, flags) = split_flags(a);
+    let mut descend = false;
+    let mut by_abs = false;
+    let mut k = 0;
+    while k < flags.len() {
+        match flags[k].as_str() {
+            "descend" => descend = true,
+            "ascend" => descend = false,
+            "comparisonmethod" => {
+                by_abs = flags.get(k + 1).is_some_and(|m| m == "abs");
+                k += 1;
+            }
+            other => return Err(bad_arg("sort", format!("Unrecognized option '{other}'."))),
+        }
+        k += 1;
+    }
+    let v = &pos[0];
+    let shape = v.shape();
+    let mut keys = keys_of(v, false)?;
+    if by_abs {
+        keys = keys
+            .into_iter()
+            .map(|k| match k {
+                Key::Num(x) => Key::Cplx(x, 0.0),
+                Key::Int(x) => Key::Cplx(x as f64, 0.0),
+                other => other,
+            })
+            .collect();
+    }
+    let d = match pos.get(1) {
+        Some(dv) => dim_arg(dv)?,
+        None => default_dim(&shape),
+    };
+    let (inner, len, outer) = lanes(&shape, d);
+    let mut positions = vec![0usize; shape.numel()];
+    let mut index = vec![0f64; shape.numel()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
+            let lane: Vec<Key> = lane_pos.iter().map(|&p| keys[p].clone()).collect();
+            for (k, &src) in order_of(&lane, descend).iter().enumerate() {
+                positions[lane_pos[k]] = lane_pos[src];
+                index[lane_pos[k]] = (src + 1) as f64;
+            }
+        }
+    }
+    let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape.clone())?;
+    let mut out = vec![sorted];
+    if nargout > 1 {
+        out.push(Value::from(Tensor::f64(shape, index)));
+    }
+    Ok(out)
+}
+
+fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let (pos, flags) = split_flags(a);
+    let v = &pos[0];
+    let shape = v.shape();
+    if shape.ndims() > 2 {
+        return Err(bad_arg("sortrows", "The input must be a 2-D matrix."));
+    }
+    let (r, c) = (shape.rows(), shape.cols());
+    let keys = keys_of(v, false)?;
+    let descend_all = flags.iter().any(|f| f == "descend");
+    let cols: Vec<(usize, bool)> = match pos.get(1) {
+        Some(cv) if !cv.is_empty() => {
+            let t = cv.tensor()?;
+            t.to_f64()
+                .iter()
+                .map(|&x| {
+                    let j = x.abs() as usize;
+                    if j == 0 || j > c || x.fract() != 0.0 {
+                        Err(bad_arg("sortrows", "Column indices must be integers within the number of columns."))
+                    } else {
+                        Ok((j - 1, (x < 0.0) != descend_all))
+                    }
+                })
+                .collect::<MResult<_>>()?
+        }
+        _ => (0..c).map(|j| (j, descend_all)).collect(),
+    };
+    let mut idx: Vec<usize> = (0..r).collect();
+    idx.sort_by(|&p, &q| {
+        for &(j, desc) in &cols {
+            let o = key_cmp(&keys[p + j * r], &keys[q + j * r]);
+            let o = if desc { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+    let positions: Vec<usize> = (0..c).flat_map(|j| idx.iter().map(move |&i| i + j * r)).collect();
+    let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape)?;
+    let mut out = vec![sorted];
+    if nargout > 1 {
+        out.push(Value::col(idx.iter().map(|&i| (i + 1) as f64).collect()));
+    }
+    Ok(out)
+}
+
+fn issorted(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let keys = keys_of(&a[0], false)?;
+    one(Value::Bool(keys.windows(2).all(|w| key_cmp(&w[0], &w[1]) != Ordering::Greater)))
+}
