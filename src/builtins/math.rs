@@ -3,7 +3,7 @@
 
 use super::{Builtin, b, bad_arg, one};
 use crate::interp::Interp;
-use crate::interp::error::{MError, MResult};
+use crate::interp::error::MResult;
 use crate::interp::function::Frame;
 use crate::syntax::ast::BinOp;
 use crate::values::class::Class;
@@ -733,30 +733,52 @@ fn factor_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::row(out))
 }
 
-fn bitop(a: &[Value], name: &str, f: impl Fn(u64, u64) -> u64) -> MResult<Value> {
-    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    for t in [&x, &y] {
-        if t.to_f64().iter().any(|&v| v < 0.0 || v.fract() != 0.0) {
-            return Err(bad_arg(name, "Inputs must be nonnegative integers."));
-        }
+/// Exact integer values of a bit-function argument (integers, or doubles holding
+/// nonnegative integers up to flintmax).
+fn bit_ints(t: &Tensor, name: &str) -> MResult<Vec<i128>> {
+    if let Some(v) = t.data.as_i128() {
+        return Ok(v);
     }
-    let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
-    let r = elementwise::map2(
-        &x.to_f64(),
-        &x.shape,
-        &y.to_f64(),
-        &y.shape,
-        &out,
-        |p, q| f(p as u64, q as u64) as f64,
-    );
-    let cls = if x.class().is_int() {
-        x.class()
-    } else if y.class().is_int() {
-        y.class()
-    } else {
-        Class::Double
+    t.to_f64()
+        .iter()
+        .map(|&v| {
+            if v < 0.0 || v.fract() != 0.0 || v > 9_007_199_254_740_992.0 {
+                Err(bad_arg(name, "Double inputs must be nonnegative integers no larger than flintmax."))
+            } else {
+                Ok(v as i128)
+            }
+        })
+        .collect()
+}
+
+/// The integer class of a bit operation's result, and its width in bits.
+fn bit_class(x: &Tensor, y: &Tensor, name: &str) -> MResult<(Class, u32)> {
+    let cls = match (x.class().is_int(), y.class().is_int()) {
+        (true, true) if x.class() != y.class() => {
+            return Err(bad_arg(name, "Integer inputs must have the same class."));
+        }
+        (true, _) => x.class(),
+        (_, true) => y.class(),
+        _ => Class::Double,
     };
-    Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
+    let bits = if cls.is_int() { (cls.elem_bytes() * 8) as u32 } else { 53 };
+    Ok((cls, bits))
+}
+
+/// A bit operation on two's-complement patterns of the class's width.
+fn bitop(a: &[Value], name: &str, f: impl Fn(u128, u128) -> u128) -> MResult<Value> {
+    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
+    let (cls, bits) = bit_class(&x, &y, name)?;
+    let (xv, yv) = (bit_ints(&x, name)?, bit_ints(&y, name)?);
+    let out = Shape::broadcast_checked(&x.shape, &y.shape)?;
+    let mask: u128 = (1u128 << bits) - 1;
+    let signed = cls.is_signed_int();
+    let r = elementwise::map2(&xv, &x.shape, &yv, &y.shape, &out, |p, q| {
+        let v = f(p as u128 & mask, q as u128 & mask) & mask;
+        // back from the bit pattern to the class's value
+        if signed && v >> (bits - 1) & 1 == 1 { v as i128 - (1i128 << bits) } else { v as i128 }
+    });
+    Ok(Value::from(Tensor::new(out, Data::from_i128(cls, r.into_iter()))))
 }
 
 fn bitand_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -772,47 +794,25 @@ fn bitxor_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn bitshift_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let x = a[0].tensor()?;
     let k = a[1].tensor()?;
-    let cls = x.class();
-    let bits: u32 = match cls {
-        Class::Int8 | Class::UInt8 => 8,
-        Class::Int16 | Class::UInt16 => 16,
-        Class::Int32 | Class::UInt32 => 32,
-        Class::Int64 | Class::UInt64 => 64,
-        _ => 53,
-    };
-    let out = Shape::broadcast_checked(&x.shape, &k.shape)?;
-    let mask: u64 = if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    let r = elementwise::map2(
-        &x.to_f64(),
-        &x.shape,
-        &k.to_f64(),
-        &k.shape,
-        &out,
-        |v, s| {
-            let v = v.max(0.0) as u64;
-            let s = s as i64;
-            let r = if s >= 0 {
-                if s >= 64 { 0 } else { v.wrapping_shl(s as u32) }
-            } else if -s >= 64 {
-                0
-            } else {
-                v >> (-s) as u32
-            };
-            (r & mask) as f64
-        },
-    );
-    if !matches!(cls, Class::Double | Class::Single | Class::Logical) && !cls.is_int() {
-        return Err(MError::new(
-            "MATLAB:bitshift:invalidType",
-            "Inputs must be integers.",
-        ));
+    if k.to_f64().iter().any(|v| v.fract() != 0.0) {
+        return Err(bad_arg("bitshift", "The shift must be an integer."));
     }
-    one(Tensor::new(
-        out,
-        Data::from_f64(if cls.is_int() { cls } else { Class::Double }, r),
-    ))
+    let (cls, bits) = bit_class(&x, &Tensor::scalar_f64(0.0), "bitshift")?;
+    let xv = bit_ints(&x, "bitshift")?;
+    let kv: Vec<i128> = k.to_f64().iter().map(|&v| v as i128).collect();
+    let out = Shape::broadcast_checked(&x.shape, &k.shape)?;
+    let mask: u128 = (1u128 << bits) - 1;
+    let signed = cls.is_signed_int();
+    let r = elementwise::map2(&xv, &x.shape, &kv, &k.shape, &out, |v, s| {
+        if s >= 0 {
+            let p = if s >= 128 { 0 } else { ((v as u128) << s) & mask };
+            if signed && p >> (bits - 1) & 1 == 1 { p as i128 - (1i128 << bits) } else { p as i128 }
+        } else if signed {
+            // arithmetic shift keeps the sign
+            v >> (-s).min(127)
+        } else {
+            if -s >= 128 { 0 } else { ((v as u128 & mask) >> -s) as i128 }
+        }
+    });
+    one(Tensor::new(out, Data::from_i128(cls, r.into_iter())))
 }

@@ -422,6 +422,15 @@ fn tensors_equal(p: &Tensor, q: &Tensor, nan_equal: bool) -> bool {
     if let (Some(x), Some(y)) = (p.data.as_i128(), q.data.as_i128()) {
         return x == y;
     }
+    // one side integer: compare exactly (an integer never equals a fraction)
+    let exact = |t: &Tensor, other: &Tensor| -> Option<bool> {
+        let ints = t.data.as_i128()?;
+        let xs = other.to_f64();
+        Some(ints.iter().zip(xs.iter()).all(|(&i, &x)| x.fract() == 0.0 && x.is_finite() && x.abs() < 1.8e38 && i == x as i128))
+    };
+    if let Some(r) = exact(p, q).or_else(|| exact(q, p)) {
+        return r;
+    }
     let (x, y) = (p.to_f64(), q.to_f64());
     x.iter()
         .zip(y.iter())

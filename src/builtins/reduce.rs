@@ -147,7 +147,7 @@ pub fn table() -> Vec<Builtin> {
         b(
             "accumarray",
             2,
-            4,
+            6,
             1,
             "accumarray(subs, vals, sz, func): accumulate values into bins.",
             accumarray,
@@ -655,67 +655,76 @@ fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut t = a[0].tensor()?.into_owned();
     let n = match a.get(1) {
-        Some(v) if !v.is_empty() => v.scalar_f64()? as usize,
+        Some(v) if !v.is_empty() => {
+            let n = v.scalar_f64()?;
+            if n < 0.0 || n.fract() != 0.0 {
+                return Err(bad_arg("diff", "Difference order N must be a positive integer scalar."));
+            }
+            n as usize
+        }
         _ => 1,
     };
-    let dim = match a.get(2) {
-        Some(v) => Some(dim_arg(v)?),
-        None => None,
+    // the dimension is chosen once, from the input's shape
+    let d = match a.get(2) {
+        Some(v) => dim_arg(v)?,
+        None => red::default_dim(&t.shape),
     };
+    let cls = if t.class() == Class::Single || t.class().is_int() { t.class() } else { Class::Double };
     for _ in 0..n {
-        let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
         let (inner, len, outer) = lanes(&t.shape, d);
         if len == 0 {
             break;
         }
-        let x = t.to_f64();
-        let mut out = Vec::with_capacity(inner * (len - 1) * outer);
-        for o in 0..outer {
-            for k in 0..len - 1 {
-                for i in 0..inner {
-                    let p = i + k * inner + o * inner * len;
-                    out.push(x[p + inner] - x[p]);
+        let pairs = |f: &mut dyn FnMut(usize, usize)| {
+            for o in 0..outer {
+                for k in 0..len - 1 {
+                    for i in 0..inner {
+                        let p = i + k * inner + o * inner * len;
+                        f(p, p + inner);
+                    }
                 }
             }
-        }
-        let cls = if t.class() == Class::Single {
-            Class::Single
-        } else {
-            Class::Double
         };
-        t = Tensor::new(t.shape.with_dim(d, len - 1), Data::from_f64(cls, out));
+        let data = if let Some(v) = t.data.as_i128() {
+            // integer differences are exact and saturate in the class
+            let mut out = Vec::with_capacity(inner * (len - 1) * outer);
+            pairs(&mut |p, q| out.push(v[q] - v[p]));
+            Data::from_i128(cls, out.into_iter())
+        } else if t.is_complex() {
+            let z = t.to_c64();
+            let mut out = Vec::with_capacity(inner * (len - 1) * outer);
+            pairs(&mut |p, q| out.push(z[q] - z[p]));
+            Data::from_c64(cls, out)
+        } else {
+            let x = t.to_f64();
+            let mut out = Vec::with_capacity(inner * (len - 1) * outer);
+            pairs(&mut |p, q| out.push(x[q] - x[p]));
+            Data::from_f64(cls, out)
+        };
+        t = Tensor::new(t.shape.with_dim(d, len - 1), data);
     }
     one(t)
 }
 
 fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    if x.numel() != y.numel() {
-        return Err(MError::new(
-            "MATLAB:dot:InputSizeMismatch",
-            "A and B must be the same size.",
-        ));
+    if x.numel() != y.numel() || (x.shape != y.shape && !(x.shape.is_vector() && y.shape.is_vector())) {
+        return Err(MError::new("MATLAB:dot:InputSizeMismatch", "A and B must be the same size."));
     }
-    if x.shape.is_vector() && y.shape.is_vector() || x.numel() <= 1 {
-        if x.is_complex() || y.is_complex() {
-            let s: num_complex::Complex64 = x
-                .to_c64()
-                .iter()
-                .zip(y.to_c64().iter())
-                .map(|(p, q)| p.conj() * q)
-                .sum();
-            return one(Value::complex(s));
-        }
-        return one(Value::Num(
-            x.to_f64()
-                .iter()
-                .zip(y.to_f64().iter())
-                .map(|(p, q)| p * q)
-                .fold(0.0, |a, b| a + b),
-        ));
-    }
-    let prod = elementwise::binary_tensor(Bin::Mul, &x, &y)?;
-    one(red::reduce(Red::Sum, &prod, None, false)?)
+    // conj(A) .* B summed along the dimension (vectors: all of it)
+    let conj_x = if x.is_complex() { elementwise::unary_tensor(crate::values::ops::Un::Conj, &x)? } else { x.into_owned() };
+    let (xv, yv) = if conj_x.shape.is_vector() && y.shape.is_vector() {
+        let n = conj_x.numel();
+        (conj_x.reshaped(Shape::col(n)), y.into_owned().reshaped(Shape::col(n)))
+    } else {
+        (conj_x, y.into_owned())
+    };
+    let prod = elementwise::binary_tensor(Bin::Mul, &xv, &yv)?;
+    let dim = match a.get(2) {
+        Some(v) => Some(dim_arg(v)?),
+        None => None,
+    };
+    one(red::reduce(Red::Sum, &prod, dim, false)?)
 }
 
 fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -843,21 +852,21 @@ fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let subs = a[0].tensor()?;
     let vals = a[1].tensor()?;
-    let (n, ncol) = if subs.shape.is_vector() {
-        (subs.numel(), 1)
-    } else {
-        (subs.shape.rows(), subs.shape.cols())
-    };
+    // a column lists 1-D subscripts; a matrix (or a row) holds one subscript per row
+    let (n, ncol) = if subs.shape.is_col() { (subs.numel(), 1) } else { (subs.shape.rows(), subs.shape.cols()) };
+    if ncol == 0 {
+        return one(Value::empty());
+    }
     let sx = subs.to_f64();
+    if vals.numel() != 1 && vals.numel() != n {
+        return Err(MError::new("MATLAB:accumarray:dimMismatch", "Second input VAL must be a vector with one element for each row in SUBS, or a scalar."));
+    }
     let mut dims = vec![0usize; ncol.max(2)];
     for j in 0..ncol {
         for i in 0..n {
             let s = sx[i + j * n];
             if s < 1.0 || s.fract() != 0.0 {
-                return Err(MError::new(
-                    "MATLAB:accumarray:nonPosIntSubs",
-                    "First input SUBS must contain positive integer subscripts.",
-                ));
+                return Err(MError::new("MATLAB:accumarray:nonPosIntSubs", "First input SUBS must contain positive integer subscripts."));
             }
             dims[j] = dims[j].max(s as usize);
         }
@@ -870,13 +879,17 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             let s = sz.tensor()?;
             for (k, x) in s.to_f64().iter().enumerate() {
                 if k < dims.len() {
-                    dims[k] = dims[k].max(*x as usize);
+                    if (*x as usize) < dims[k] {
+                        return Err(MError::new("MATLAB:accumarray:invalidSize", "Third input SZ must be at least as large as the largest subscript."));
+                    }
+                    dims[k] = *x as usize;
                 } else {
                     dims.push(*x as usize);
                 }
             }
         }
     }
+    crate::values::limits::check_dims(&dims, 8)?;
     let shape = Shape::new(&dims);
     let strides = shape.strides();
     let total = shape.numel();
@@ -885,25 +898,23 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     for i in 0..n {
         let mut p = 0;
         for j in 0..ncol {
-            p += (sx[i + j * n] as usize - 1) * strides[j];
+            p += (sx[i + j * n] as usize - 1) * strides.get(j).copied().unwrap_or(0);
         }
-        bins[p].push(if v.len() == 1 {
-            v[0]
-        } else {
-            v.get(i).copied().unwrap_or(0.0)
-        });
+        bins[p].push(if v.len() == 1 { v[0] } else { v[i] });
     }
     let func = a.get(3).filter(|x| !x.is_empty()).cloned();
-    let mut out = vec![0.0; total];
+    let fill = match a.get(4) {
+        Some(x) if !x.is_empty() => x.scalar_f64()?,
+        _ => 0.0,
+    };
+    let mut out = vec![fill; total];
     for (p, bin) in bins.into_iter().enumerate() {
         if bin.is_empty() {
             continue;
         }
         out[p] = match &func {
-            None => bin.iter().sum(),
-            Some(fv) => interp
-                .call_value1(f, fv, vec![Value::col(bin)])?
-                .scalar_f64()?,
+            None => bin.iter().fold(0.0, |a, b| a + b),
+            Some(fv) => interp.call_value1(f, fv, vec![Value::col(bin)])?.scalar_f64()?,
         };
     }
     one(Tensor::f64(shape, out))

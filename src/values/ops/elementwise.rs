@@ -300,6 +300,33 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
             });
             return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter())));
         }
+        // a 64-bit integer with a fractional double: exact binary arithmetic
+        if matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div) {
+            let int_left = ta.class().is_int();
+            let (it, ft) = if int_left { (ta, tb) } else { (tb, ta) };
+            if let (Some(iv), Data::F64(fv)) = (it.data.as_i128(), &ft.data) {
+                let (sa, sb) = if int_left { (&ta.shape, &tb.shape) } else { (&tb.shape, &ta.shape) };
+                let r = map2(&iv, sa, fv, sb, &out, |p, y| mixed_int_op(op, p, y, int_left, rc));
+                if r.iter().all(|v| v.is_some()) {
+                    return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter().map(|v| v.unwrap_or(0)))));
+                }
+            }
+        }
+    }
+    if needs_exact(rc) && op == Bin::Pow {
+        if let (Some(x), Some(y)) = (exact_ints(ta), exact_ints(tb)) {
+            if y.iter().all(|&e| e >= 0) {
+                let (lo, hi) = rc.int_range();
+                let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, e| {
+                    let mut acc: i128 = 1;
+                    for _ in 0..e.min(200) {
+                        acc = acc.saturating_mul(p).clamp(lo.saturating_mul(4), hi.saturating_mul(4));
+                    }
+                    acc.clamp(lo, hi)
+                });
+                return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter())));
+            }
+        }
     }
     let (x, y) = (ta.to_f64(), tb.to_f64());
     if op == Bin::Pow && !rc.is_int() {
@@ -357,6 +384,79 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         r
     };
     Ok(Tensor::new(out, Data::from_f64(rc, r)))
+}
+
+/// `x / 2^k` rounded half away from zero.
+fn shift_round(v: i128, k: u32) -> i128 {
+    if k == 0 {
+        return v;
+    }
+    if k >= 126 {
+        return 0;
+    }
+    let a = v.unsigned_abs();
+    let q = a >> k;
+    let rem = a & ((1u128 << k) - 1);
+    let q = if rem >= 1u128 << (k - 1) { q + 1 } else { q };
+    if v < 0 { -(q as i128) } else { q as i128 }
+}
+
+/// `p op y` (or `y op p` when `int_left` is false) for a 64-bit integer p and a double y,
+/// computed exactly from y's binary representation and rounded once. None when the double
+/// is not finite or the exact value would not fit.
+fn mixed_int_op(op: Bin, p: i128, y: f64, int_left: bool, rc: Class) -> Option<i128> {
+    if !y.is_finite() {
+        return None;
+    }
+    let (lo, hi) = rc.int_range();
+    if y == 0.0 {
+        return match op {
+            Bin::Add | Bin::Sub if int_left => Some(p),
+            Bin::Sub => Some((-p).clamp(lo, hi)),
+            Bin::Add => Some(p),
+            Bin::Mul => Some(0),
+            _ => None,
+        };
+    }
+    // y = m * 2^e with m an integer below 2^53
+    let bits = y.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = (bits & ((1u64 << 52) - 1)) as i128;
+    let (mut m, mut e) = if exp == 0 { (frac, -1074) } else { (frac | (1 << 52), exp - 1075) };
+    while m & 1 == 0 && e < 0 {
+        m >>= 1;
+        e += 1;
+    }
+    let m = if y < 0.0 { -m } else { m };
+    if e >= 0 {
+        return None; // an integer double: the exact integer path handles it
+    }
+    let k = (-e) as u32;
+    let r = match op {
+        Bin::Mul => shift_round(p.checked_mul(m)?, k),
+        Bin::Add | Bin::Sub => {
+            if k > 60 {
+                // |y| < 2^-7: adding it cannot change the rounded result
+                if int_left || op == Bin::Add { p } else { -p }
+            } else {
+                let scaled = p.checked_mul(1i128 << k)?;
+                let v = match (op, int_left) {
+                    (Bin::Add, _) => scaled + m,
+                    (Bin::Sub, true) => scaled - m,
+                    _ => m - scaled,
+                };
+                shift_round(v, k)
+            }
+        }
+        Bin::Div if int_left && k <= 60 => {
+            // p / (m 2^-k) = p 2^k / m, rounded half away from zero
+            let num = p.checked_mul(1i128 << k)?;
+            let (q, rem) = (num / m, num % m);
+            if 2 * rem.abs() >= m.abs() { q + if (num < 0) == (m < 0) { 1 } else { -1 } } else { q }
+        }
+        _ => return None,
+    };
+    Some(r.clamp(lo, hi))
 }
 
 /// Exact integer arithmetic for int64/uint64 (saturating; division rounds half away).

@@ -152,11 +152,13 @@ pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
     let square = a.shape.rows() == a.shape.cols();
     if a.is_complex() || b.is_complex() {
         let (ma, mb) = (to_cmat(a), to_cmat(b));
-        let x = if square {
-            ma.partial_piv_lu().solve(&mb)
-        } else {
-            ma.qr().solve_lstsq(&mb)
-        };
+        if !square && ma.nrows() < ma.ncols() {
+            return Err(MError::new(
+                "MATLAB:mldivide:complexUnderdetermined",
+                "Underdetermined complex systems are not supported yet.",
+            ));
+        }
+        let x = if square { ma.partial_piv_lu().solve(&mb) } else { ma.qr().solve_lstsq(&mb) };
         return Ok(from_cmat(&x, cls));
     }
     let (ma, mb) = (to_mat(a), to_mat(b));
@@ -184,9 +186,56 @@ pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
         let x = lu.solve(&mb);
         Ok(from_mat(&x, cls))
     } else {
-        let x = ma.qr().solve_lstsq(&mb);
-        Ok(from_mat(&x, cls))
+        Ok(from_mat(&lstsq_basic(&ma, &mb), cls))
     }
+}
+
+/// Least-squares solution of a rectangular or rank-deficient system with at most rank(A)
+/// nonzero components (MATLAB's "basic" solution), by QR with column pivoting.
+pub fn lstsq_basic(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
+    let (m, n, k) = (a.nrows(), a.ncols(), b.ncols());
+    if m == 0 || n == 0 {
+        return Mat::zeros(n, k);
+    }
+    let qr = a.col_piv_qr();
+    let q = qr.compute_Q();
+    let r = qr.R();
+    let (fwd, inv) = qr.P().arrays();
+    let p = m.min(n);
+    let r00 = r[(0, 0)].abs();
+    let tol = m.max(n) as f64 * f64::EPSILON * r00;
+    let rank = (0..p).take_while(|&i| r[(i, i)].abs() > tol).count();
+    if rank < p {
+        crate::interp::warning::emit(
+            "MATLAB:rankDeficientMatrix",
+            &format!("Rank deficient, rank = {rank}, tol = {}.", crate::display::printf::format_e(tol, 6, false)),
+        );
+    }
+    let qtb = q.transpose() * b;
+    // back-substitution on the leading rank×rank block
+    let mut z = Mat::<f64>::zeros(rank, k);
+    for c in 0..k {
+        for i in (0..rank).rev() {
+            let mut acc = qtb[(i, c)];
+            for j in i + 1..rank {
+                acc -= r[(i, j)] * z[(j, c)];
+            }
+            z[(i, c)] = acc / r[(i, i)];
+        }
+    }
+    let place = |map: &[usize]| {
+        let mut x = Mat::<f64>::zeros(n, k);
+        for j in 0..rank {
+            for c in 0..k {
+                x[(map[j], c)] = z[(j, c)];
+            }
+        }
+        x
+    };
+    let (x1, x2) = (place(fwd), place(inv));
+    // the permutation's direction is checked by the residual
+    let res = |x: &Mat<f64>| (a * x - b).norm_l2();
+    if res(&x1) <= res(&x2) { x1 } else { x2 }
 }
 
 pub fn transpose2d(t: &Tensor) -> MResult<Tensor> {
