@@ -43,6 +43,27 @@ fn lcg(state: &mut u64) -> u64 {
     *state >> 33
 }
 
+/// Runs `code` in a fresh session; a panic escaping the interpreter, or one it caught and
+/// reported as an internal error, is a failure.
+fn internal_failure(code: &str) -> Option<String> {
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let mut interp = Interp::new();
+        output::begin_capture();
+        let r = interp.run_str(code);
+        output::end_capture();
+        r.err()
+            .filter(|e| e.is_internal())
+            .map(|e| e.message().to_string())
+    }));
+    match r {
+        Ok(internal) => internal,
+        Err(_) => {
+            output::end_capture();
+            Some("panic escaped".into())
+        }
+    }
+}
+
 #[test]
 fn builtins_never_panic() {
     let mut rng = 12345u64;
@@ -62,15 +83,8 @@ fn builtins_never_panic() {
             let code = format!("[o1, o2] = {name}({});", args.join(", "));
             let code1 = format!("o1 = {name}({});", args.join(", "));
             for c in [code, code1] {
-                let r = catch_unwind(AssertUnwindSafe(|| {
-                    let mut interp = Interp::new();
-                    output::begin_capture();
-                    let _ = interp.run_str(&c);
-                    output::end_capture();
-                }));
-                if r.is_err() {
-                    output::end_capture();
-                    failures.push(c);
+                if let Some(why) = internal_failure(&c) {
+                    failures.push(format!("{c}  -> {why}"));
                 }
             }
         }
@@ -137,15 +151,8 @@ fn malformed_programs_never_panic() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
     for p in programs {
-        let r = catch_unwind(AssertUnwindSafe(|| {
-            let mut interp = Interp::new();
-            output::begin_capture();
-            let _ = interp.run_str(p);
-            output::end_capture();
-        }));
-        if r.is_err() {
-            output::end_capture();
-            failures.push(p);
+        if let Some(why) = internal_failure(p) {
+            failures.push(format!("{p}  -> {why}"));
         }
     }
     std::panic::set_hook(hook);

@@ -461,7 +461,10 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => {
             let n = v.scalar_f64()?.floor();
             if n.is_nan() || n.is_infinite() {
-                return Err(bad_arg("linspace", "The number of points must be a finite real scalar."));
+                return Err(bad_arg(
+                    "linspace",
+                    "The number of points must be a finite real scalar.",
+                ));
             }
             n.max(0.0) as usize
         }
@@ -477,12 +480,22 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             let d = y - x;
             let mut v: Vec<f64> = if d.is_infinite() {
                 // opposite-signed extremes overflow their difference
-                (0..n).map(|k| x + (y / n1) * k as f64 - (x / n1) * k as f64).collect()
+                (0..n)
+                    .map(|k| x + (y / n1) * k as f64 - (x / n1) * k as f64)
+                    .collect()
             } else {
                 // the first half counts up from x, the second down from y, so symmetric
                 // intervals give symmetric points
                 let step = d / n1;
-                (0..n).map(|k| if k < n / 2 { x + k as f64 * step } else { y - (n - 1 - k) as f64 * step }).collect()
+                (0..n)
+                    .map(|k| {
+                        if k < n / 2 {
+                            x + k as f64 * step
+                        } else {
+                            y - (n - 1 - k) as f64 * step
+                        }
+                    })
+                    .collect()
             };
             if x == y {
                 v.iter_mut().for_each(|e| *e = x);
@@ -494,7 +507,10 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
     };
     let len = v.len();
-    one(Tensor::new(Shape::row(len), Data::from_f64(if single { Class::Single } else { Class::Double }, v)))
+    one(Tensor::new(
+        Shape::row(len),
+        Data::from_f64(if single { Class::Single } else { Class::Double }, v),
+    ))
 }
 
 fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -772,7 +788,8 @@ fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
     }
     let shape = Shape::new(&dims);
     let n = shape.numel();
-    let strides = shape.strides();
+    // strides of the full nd dims: Shape drops trailing singletons
+    let strides: Vec<usize> = (0..nd).map(|k| dims[..k].iter().product()).collect();
     Ok((0..nd)
         .map(|k| {
             let axis = if swap_xy && k < 2 { 1 - k } else { k };

@@ -234,13 +234,21 @@ fn sprintf(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 /// of the blank columns common to all rows, as num2str lays out a matrix.
 fn rows_with_format(t: &Tensor, fmt: &str, repeat: bool) -> MResult<Vec<String>> {
     let (r, c) = (t.shape.rows(), t.shape.cols());
-    let row_fmt = if repeat { format!("{}", fmt.repeat(c).trim_end()) } else { fmt.to_string() };
+    let row_fmt = if repeat {
+        format!("{}", fmt.repeat(c).trim_end())
+    } else {
+        fmt.to_string()
+    };
     let mut rows = Vec::with_capacity(r);
     for i in 0..r {
         let vals: Vec<Value> = (0..c)
             .map(|j| match &t.data {
-                Data::I64(v) => Value::from(Tensor::new(Shape::scalar(), Data::I64(vec![v[i + j * r]]))),
-                Data::U64(v) => Value::from(Tensor::new(Shape::scalar(), Data::U64(vec![v[i + j * r]]))),
+                Data::I64(v) => {
+                    Value::from(Tensor::new(Shape::scalar(), Data::I64(vec![v[i + j * r]])))
+                }
+                Data::U64(v) => {
+                    Value::from(Tensor::new(Shape::scalar(), Data::U64(vec![v[i + j * r]])))
+                }
                 _ => Value::Num(t.get_f64(i + j * r)),
             })
             .collect();
@@ -253,8 +261,15 @@ fn rows_with_format(t: &Tensor, fmt: &str, repeat: bool) -> MResult<Vec<String>>
 /// char matrix).
 fn trim_common(rows: Vec<String>) -> Vec<String> {
     let rows: Vec<String> = rows.into_iter().map(|s| s.trim_end().to_string()).collect();
-    let lead = rows.iter().filter(|s| !s.is_empty()).map(|s| s.len() - s.trim_start().len()).min().unwrap_or(0);
-    rows.into_iter().map(|s| s.get(lead..).unwrap_or("").to_string()).collect()
+    let lead = rows
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| s.len() - s.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    rows.into_iter()
+        .map(|s| s.get(lead..).unwrap_or("").to_string())
+        .collect()
 }
 
 /// The format num2str picks for a real array: integers as `%Nd` sized by the largest
@@ -263,7 +278,11 @@ fn num2str_format(t: &Tensor) -> String {
     let x = t.to_f64();
     let finite: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
     let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let mut ndgt = if max == 0.0 { 0 } else { max.log10().floor() as i64 };
+    let mut ndgt = if max == 0.0 {
+        0
+    } else {
+        max.log10().floor() as i64
+    };
     let integral = finite.iter().all(|v| v.fract() == 0.0);
     if ndgt > 15 || !integral {
         ndgt = (ndgt + 5).clamp(5, 16);
@@ -273,7 +292,11 @@ fn num2str_format(t: &Tensor) -> String {
         if finite.len() < x.len() {
             ndgt = ndgt.max(5);
         }
-        if t.class().is_float() { format!("%{ndgt}.0f") } else { format!("%{ndgt}d") }
+        if t.class().is_float() {
+            format!("%{ndgt}.0f")
+        } else {
+            format!("%{ndgt}d")
+        }
     }
 }
 
@@ -282,7 +305,10 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
         return Ok(v.clone());
     }
     if !v.is_numeric_like() {
-        return Err(MError::new("MATLAB:num2str:nonNumericInput", "Input must be numeric, logical or char."));
+        return Err(MError::new(
+            "MATLAB:num2str:nonNumericInput",
+            "Input must be numeric, logical or char.",
+        ));
     }
     let t = v.tensor()?;
     if t.numel() == 0 {
@@ -312,7 +338,15 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
                             None => scalar_text(x),
                         };
                         let im = part(w.im.abs());
-                        format!("{}{}{im}i", part(w.re), if w.im < 0.0 || (w.im == 0.0 && w.im.is_sign_negative()) { "-" } else { "+" })
+                        format!(
+                            "{}{}{im}i",
+                            part(w.re),
+                            if w.im < 0.0 || (w.im == 0.0 && w.im.is_sign_negative()) {
+                                "-"
+                            } else {
+                                "+"
+                            }
+                        )
                     })
                     .collect::<Vec<_>>()
                     .join("  ")
@@ -325,10 +359,17 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
         Some(a) => {
             let p = a.scalar_f64()?;
             if p < 0.0 || p.fract() != 0.0 {
-                return Err(MError::new("MATLAB:num2str:invalidPrecision", "Precision must be a scalar integer >= 0."));
+                return Err(MError::new(
+                    "MATLAB:num2str:invalidPrecision",
+                    "Precision must be a scalar integer >= 0.",
+                ));
             }
             let p = (p as usize).min(340);
-            let fmt = if t.class().is_float() { format!("%{}.{}g", p + 7, p) } else { format!("%{p}d") };
+            let fmt = if t.class().is_float() {
+                format!("%{}.{}g", p + 7, p)
+            } else {
+                format!("%{p}d")
+            };
             rows_with_format(&t, &fmt, true)?
         }
         None => {
@@ -491,8 +532,13 @@ fn toc(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Some(v) => {
             let t = v.tensor()?;
             let start = match &t.data {
-                Data::U64(x) => x[0],
-                _ => t.get_f64(0) as u64,
+                Data::U64(x) if x.len() == 1 => x[0],
+                _ => {
+                    return Err(MError::new(
+                        "MATLAB:toc:callTicFirstNoInputs",
+                        "Input argument must be a uint64 value returned by tic.",
+                    ));
+                }
             };
             let now = EPOCH.with(|e| Instant::now().duration_since(*e).as_micros() as u64);
             now.saturating_sub(start) as f64 / 1e6

@@ -649,10 +649,27 @@ fn pairwise(a: &[Value], f: impl Fn(f64, f64) -> f64) -> MResult<Value> {
     Ok(Value::from(Tensor::new(out, Data::from_f64(cls, r))))
 }
 
+/// gcd and lcm are defined on real integers only; NaN or Inf would never terminate.
+fn require_integers(a: &[Value], name: &str) -> MResult<()> {
+    for v in a.iter().take(2) {
+        let t = v.tensor()?;
+        if t.is_complex()
+            || t.to_f64()
+                .iter()
+                .any(|x| !x.is_finite() || x.fract() != 0.0)
+        {
+            return Err(bad_arg(name, "Inputs must be real integers."));
+        }
+    }
+    Ok(())
+}
+
 fn gcd_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    require_integers(&a, "gcd")?;
     one(pairwise(&a, gcd2)?)
 }
 fn lcm_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    require_integers(&a, "lcm")?;
     one(pairwise(&a, |x, y| {
         if x == 0.0 || y == 0.0 {
             0.0
@@ -693,7 +710,15 @@ fn isprime_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn primes_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[0].scalar_f64()?.floor();
-    let n = if n < 0.0 { 0 } else { n as usize };
+    if n.is_nan() {
+        return Err(bad_arg("primes", "Input must be a real scalar."));
+    }
+    let n = if n < 0.0 {
+        0
+    } else {
+        n.min(u64::MAX as f64) as usize
+    };
+    crate::values::limits::check_count(n.saturating_add(1), 1)?;
     let mut sieve = vec![true; n + 1];
     let mut out = Vec::new();
     for i in 2..=n {
@@ -711,8 +736,11 @@ fn primes_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn factor_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let x = a[0].scalar_f64()?;
-    if x < 0.0 || x.fract() != 0.0 {
-        return Err(bad_arg("factor", "N must be a nonnegative integer."));
+    if !(x >= 0.0) || x.fract() != 0.0 {
+        return Err(bad_arg("factor", "N must be a real nonnegative integer."));
+    }
+    if x > 2f64.powi(53) {
+        return Err(bad_arg("factor", "The maximum value of N allowed is 2^53."));
     }
     let mut n = x as u64;
     let mut out = Vec::new();
@@ -743,7 +771,10 @@ fn bit_ints(t: &Tensor, name: &str) -> MResult<Vec<i128>> {
         .iter()
         .map(|&v| {
             if v < 0.0 || v.fract() != 0.0 || v > 9_007_199_254_740_992.0 {
-                Err(bad_arg(name, "Double inputs must be nonnegative integers no larger than flintmax."))
+                Err(bad_arg(
+                    name,
+                    "Double inputs must be nonnegative integers no larger than flintmax.",
+                ))
             } else {
                 Ok(v as i128)
             }
@@ -761,7 +792,11 @@ fn bit_class(x: &Tensor, y: &Tensor, name: &str) -> MResult<(Class, u32)> {
         (_, true) => y.class(),
         _ => Class::Double,
     };
-    let bits = if cls.is_int() { (cls.elem_bytes() * 8) as u32 } else { 53 };
+    let bits = if cls.is_int() {
+        (cls.elem_bytes() * 8) as u32
+    } else {
+        53
+    };
     Ok((cls, bits))
 }
 
@@ -776,9 +811,16 @@ fn bitop(a: &[Value], name: &str, f: impl Fn(u128, u128) -> u128) -> MResult<Val
     let r = elementwise::map2(&xv, &x.shape, &yv, &y.shape, &out, |p, q| {
         let v = f(p as u128 & mask, q as u128 & mask) & mask;
         // back from the bit pattern to the class's value
-        if signed && v >> (bits - 1) & 1 == 1 { v as i128 - (1i128 << bits) } else { v as i128 }
+        if signed && v >> (bits - 1) & 1 == 1 {
+            v as i128 - (1i128 << bits)
+        } else {
+            v as i128
+        }
     });
-    Ok(Value::from(Tensor::new(out, Data::from_i128(cls, r.into_iter()))))
+    Ok(Value::from(Tensor::new(
+        out,
+        Data::from_i128(cls, r.into_iter()),
+    )))
 }
 
 fn bitand_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -805,13 +847,25 @@ fn bitshift_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let signed = cls.is_signed_int();
     let r = elementwise::map2(&xv, &x.shape, &kv, &k.shape, &out, |v, s| {
         if s >= 0 {
-            let p = if s >= 128 { 0 } else { ((v as u128) << s) & mask };
-            if signed && p >> (bits - 1) & 1 == 1 { p as i128 - (1i128 << bits) } else { p as i128 }
+            let p = if s >= 128 {
+                0
+            } else {
+                ((v as u128) << s) & mask
+            };
+            if signed && p >> (bits - 1) & 1 == 1 {
+                p as i128 - (1i128 << bits)
+            } else {
+                p as i128
+            }
         } else if signed {
             // arithmetic shift keeps the sign
             v >> (-s).min(127)
         } else {
-            if -s >= 128 { 0 } else { ((v as u128 & mask) >> -s) as i128 }
+            if -s >= 128 {
+                0
+            } else {
+                ((v as u128 & mask) >> -s) as i128
+            }
         }
     });
     one(Tensor::new(out, Data::from_i128(cls, r.into_iter())))

@@ -7,9 +7,12 @@ mod errors;
 mod io;
 mod linalg;
 mod math;
+mod mathx;
+mod moving;
 mod query;
 mod reduce;
 mod sets;
+mod stats;
 mod strings;
 mod structs;
 mod types;
@@ -64,16 +67,19 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 14] = [
+        let tables: [Vec<Builtin>; 17] = [
             cells::table(),
             construct::table(),
             errors::table(),
             io::table(),
             linalg::table(),
             math::table(),
+            mathx::table(),
+            moving::table(),
             query::table(),
             reduce::table(),
             sets::table(),
+            stats::table(),
             strings::table(),
             structs::table(),
             types::table(),

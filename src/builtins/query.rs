@@ -426,7 +426,9 @@ fn tensors_equal(p: &Tensor, q: &Tensor, nan_equal: bool) -> bool {
     let exact = |t: &Tensor, other: &Tensor| -> Option<bool> {
         let ints = t.data.as_i128()?;
         let xs = other.to_f64();
-        Some(ints.iter().zip(xs.iter()).all(|(&i, &x)| x.fract() == 0.0 && x.is_finite() && x.abs() < 1.8e38 && i == x as i128))
+        Some(ints.iter().zip(xs.iter()).all(|(&i, &x)| {
+            x.fract() == 0.0 && x.is_finite() && x.abs() < 1.8e38 && i == x as i128
+        }))
     };
     if let Some(r) = exact(p, q).or_else(|| exact(q, p)) {
         return r;

@@ -169,14 +169,6 @@ pub fn table() -> Vec<Builtin> {
             cummin,
         ),
         b("range", 1, 2, 1, "range(A, dim): max(A) - min(A).", range),
-        b(
-            "histc",
-            2,
-            3,
-            1,
-            "histc(x, edges): counts of x in bins given by edges.",
-            histc,
-        ),
     ]
 }
 
@@ -195,7 +187,10 @@ struct RedArgs {
 /// `t` with the dimensions `dims` merged into dimension 0, and the shape a reduction over them
 /// leaves.
 fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
-    let nd = t.shape.ndims().max(dims.iter().map(|d| d + 1).max().unwrap_or(0));
+    let nd = t
+        .shape
+        .ndims()
+        .max(dims.iter().map(|d| d + 1).max().unwrap_or(0));
     let mut order: Vec<usize> = dims.to_vec();
     order.sort();
     order.dedup();
@@ -205,7 +200,15 @@ fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
     let merged: usize = order.iter().map(|&d| t.shape.dim(d)).product();
     let mut new_dims = vec![merged];
     new_dims.extend(rest.iter().map(|&d| t.shape.dim(d)));
-    let out: Vec<usize> = (0..nd).map(|d| if order.contains(&d) { 1 } else { t.shape.dim(d) }).collect();
+    let out: Vec<usize> = (0..nd)
+        .map(|d| {
+            if order.contains(&d) {
+                1
+            } else {
+                t.shape.dim(d)
+            }
+        })
+        .collect();
     (t.gather(&pos, Shape::new(&new_dims)), Shape::new(&out))
 }
 
@@ -213,7 +216,10 @@ fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
 fn dims_arg(v: &Value) -> MResult<Vec<usize>> {
     let t = v.tensor()?;
     if t.numel() == 0 {
-        return Err(MError::new("MATLAB:getdimarg:invalidDim", "Dimension argument must be a positive integer scalar or a vector of unique positive integers."));
+        return Err(MError::new(
+            "MATLAB:getdimarg:invalidDim",
+            "Dimension argument must be a positive integer scalar or a vector of unique positive integers.",
+        ));
     }
     let mut out = Vec::with_capacity(t.numel());
     for &x in t.to_f64().iter() {
@@ -239,7 +245,14 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
     if pos.len() > k + 1 {
         return Err(crate::interp::error::errors::too_many_inputs("sum"));
     }
-    let mut r = RedArgs { t, dim: None, omitnan: false, includenan_given: false, native: None, out_shape: None };
+    let mut r = RedArgs {
+        t,
+        dim: None,
+        omitnan: false,
+        includenan_given: false,
+        native: None,
+        out_shape: None,
+    };
     let mut all = false;
     for f in flags {
         match f.as_str() {
@@ -338,7 +351,11 @@ fn per_lane(
         }
     }
     // median and mode keep integer and single classes
-    let cls = if t.class() == Class::Single || t.class().is_int() { t.class() } else { Class::Double };
+    let cls = if t.class() == Class::Single || t.class().is_int() {
+        t.class()
+    } else {
+        Class::Double
+    };
     Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out))
 }
 
@@ -502,7 +519,12 @@ fn variance(a: A) -> MResult<Tensor> {
                 match wt.get_f64(0) {
                     x if x == 0.0 => W::Zero,
                     x if x == 1.0 => W::One,
-                    _ => return Err(bad_arg("var", "W must be 0, 1, or a vector of nonnegative weights.")),
+                    _ => {
+                        return Err(bad_arg(
+                            "var",
+                            "W must be 0, 1, or a vector of nonnegative weights.",
+                        ));
+                    }
                 }
             } else {
                 let ws = wt.to_f64().into_owned();
@@ -534,7 +556,10 @@ fn variance(a: A) -> MResult<Tensor> {
     if t.dims_len_along(dim) > 0 {
         if let W::Vec(ws) = &w {
             if ws.len() != t.dims_len_along(dim) {
-                return Err(bad_arg("var", "The length of the weight vector must match the dimension being operated on."));
+                return Err(bad_arg(
+                    "var",
+                    "The length of the weight vector must match the dimension being operated on.",
+                ));
             }
         }
     }
@@ -563,12 +588,22 @@ fn variance(a: A) -> MResult<Tensor> {
             let n = lane.len() as f64;
             let v = if lane.is_empty() {
                 f64::NAN
-            } else if lane.iter().any(|(x, _)| !x.re.is_finite() || !x.im.is_finite()) {
+            } else if lane
+                .iter()
+                .any(|(x, _)| !x.re.is_finite() || !x.im.is_finite())
+            {
                 f64::NAN
             } else {
                 let wsum: f64 = lane.iter().map(|(_, w)| w).fold(0.0, |a, b| a + b);
-                let mean = lane.iter().map(|(x, w)| x * *w).fold(num_complex::Complex64::new(0.0, 0.0), |a, b| a + b) / wsum;
-                let ss: f64 = lane.iter().map(|(x, w)| w * (x - mean).norm_sqr()).fold(0.0, |a, b| a + b);
+                let mean = lane
+                    .iter()
+                    .map(|(x, w)| x * *w)
+                    .fold(num_complex::Complex64::new(0.0, 0.0), |a, b| a + b)
+                    / wsum;
+                let ss: f64 = lane
+                    .iter()
+                    .map(|(x, w)| w * (x - mean).norm_sqr())
+                    .fold(0.0, |a, b| a + b);
                 match &w {
                     W::Zero if lane.len() > 1 => ss / (n - 1.0),
                     W::Zero => 0.0,
@@ -580,7 +615,11 @@ fn variance(a: A) -> MResult<Tensor> {
         }
     }
     let _ = complex;
-    let cls = if t.class() == Class::Single { Class::Single } else { Class::Double };
+    let cls = if t.class() == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    };
     let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out));
     Ok(match out_shape {
         Some(s) if s.numel() == res.numel() => res.reshaped(s),
@@ -658,7 +697,10 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) if !v.is_empty() => {
             let n = v.scalar_f64()?;
             if n < 0.0 || n.fract() != 0.0 {
-                return Err(bad_arg("diff", "Difference order N must be a positive integer scalar."));
+                return Err(bad_arg(
+                    "diff",
+                    "Difference order N must be a positive integer scalar.",
+                ));
             }
             n as usize
         }
@@ -669,7 +711,11 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => dim_arg(v)?,
         None => red::default_dim(&t.shape),
     };
-    let cls = if t.class() == Class::Single || t.class().is_int() { t.class() } else { Class::Double };
+    let cls = if t.class() == Class::Single || t.class().is_int() {
+        t.class()
+    } else {
+        Class::Double
+    };
     for _ in 0..n {
         let (inner, len, outer) = lanes(&t.shape, d);
         if len == 0 {
@@ -708,14 +754,26 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    if x.numel() != y.numel() || (x.shape != y.shape && !(x.shape.is_vector() && y.shape.is_vector())) {
-        return Err(MError::new("MATLAB:dot:InputSizeMismatch", "A and B must be the same size."));
+    if x.numel() != y.numel()
+        || (x.shape != y.shape && !(x.shape.is_vector() && y.shape.is_vector()))
+    {
+        return Err(MError::new(
+            "MATLAB:dot:InputSizeMismatch",
+            "A and B must be the same size.",
+        ));
     }
     // conj(A) .* B summed along the dimension (vectors: all of it)
-    let conj_x = if x.is_complex() { elementwise::unary_tensor(crate::values::ops::Un::Conj, &x)? } else { x.into_owned() };
+    let conj_x = if x.is_complex() {
+        elementwise::unary_tensor(crate::values::ops::Un::Conj, &x)?
+    } else {
+        x.into_owned()
+    };
     let (xv, yv) = if conj_x.shape.is_vector() && y.shape.is_vector() {
         let n = conj_x.numel();
-        (conj_x.reshaped(Shape::col(n)), y.into_owned().reshaped(Shape::col(n)))
+        (
+            conj_x.reshaped(Shape::col(n)),
+            y.into_owned().reshaped(Shape::col(n)),
+        )
     } else {
         (conj_x, y.into_owned())
     };
@@ -853,20 +911,30 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let subs = a[0].tensor()?;
     let vals = a[1].tensor()?;
     // a column lists 1-D subscripts; a matrix (or a row) holds one subscript per row
-    let (n, ncol) = if subs.shape.is_col() { (subs.numel(), 1) } else { (subs.shape.rows(), subs.shape.cols()) };
+    let (n, ncol) = if subs.shape.is_col() {
+        (subs.numel(), 1)
+    } else {
+        (subs.shape.rows(), subs.shape.cols())
+    };
     if ncol == 0 {
         return one(Value::empty());
     }
     let sx = subs.to_f64();
     if vals.numel() != 1 && vals.numel() != n {
-        return Err(MError::new("MATLAB:accumarray:dimMismatch", "Second input VAL must be a vector with one element for each row in SUBS, or a scalar."));
+        return Err(MError::new(
+            "MATLAB:accumarray:dimMismatch",
+            "Second input VAL must be a vector with one element for each row in SUBS, or a scalar.",
+        ));
     }
     let mut dims = vec![0usize; ncol.max(2)];
     for j in 0..ncol {
         for i in 0..n {
             let s = sx[i + j * n];
             if s < 1.0 || s.fract() != 0.0 {
-                return Err(MError::new("MATLAB:accumarray:nonPosIntSubs", "First input SUBS must contain positive integer subscripts."));
+                return Err(MError::new(
+                    "MATLAB:accumarray:nonPosIntSubs",
+                    "First input SUBS must contain positive integer subscripts.",
+                ));
             }
             dims[j] = dims[j].max(s as usize);
         }
@@ -880,7 +948,10 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             for (k, x) in s.to_f64().iter().enumerate() {
                 if k < dims.len() {
                     if (*x as usize) < dims[k] {
-                        return Err(MError::new("MATLAB:accumarray:invalidSize", "Third input SZ must be at least as large as the largest subscript."));
+                        return Err(MError::new(
+                            "MATLAB:accumarray:invalidSize",
+                            "Third input SZ must be at least as large as the largest subscript.",
+                        ));
                     }
                     dims[k] = *x as usize;
                 } else {
@@ -914,7 +985,9 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         }
         out[p] = match &func {
             None => bin.iter().fold(0.0, |a, b| a + b),
-            Some(fv) => interp.call_value1(f, fv, vec![Value::col(bin)])?.scalar_f64()?,
+            Some(fv) => interp
+                .call_value1(f, fv, vec![Value::col(bin)])?
+                .scalar_f64()?,
         };
     }
     one(Tensor::f64(shape, out))
@@ -924,33 +997,4 @@ fn range(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mx = extreme(a.clone(), 1, true)?;
     let mn = extreme(a, 1, false)?;
     one(elementwise::binary(Bin::Sub, &mx[0], &mn[0])?)
-}
-
-fn histc(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let x = a[0].tensor()?;
-    let e = a[1].tensor()?;
-    let edges = e.to_f64();
-    let mut counts = vec![0.0; edges.len()];
-    for &v in x.to_f64().iter() {
-        if let Some(last) = edges.last() {
-            if v == *last {
-                if let Some(c) = counts.last_mut() {
-                    *c += 1.0;
-                }
-                continue;
-            }
-        }
-        for k in 0..edges.len().saturating_sub(1) {
-            if v >= edges[k] && v < edges[k + 1] {
-                counts[k] += 1.0;
-                break;
-            }
-        }
-    }
-    let shape = if e.shape.is_col() {
-        Shape::col(counts.len())
-    } else {
-        Shape::row(counts.len())
-    };
-    one(Tensor::f64(shape, counts))
 }

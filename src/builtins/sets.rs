@@ -19,15 +19,71 @@ type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("sort", 1, 5, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).", sort),
-        b("sortrows", 1, 3, 2, "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).", sortrows),
-        b("issorted", 1, 3, 1, "issorted(A): true if the elements are in ascending order.", issorted),
-        b("unique", 1, 4, 3, "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.", unique),
-        b("ismember", 2, 3, 2, "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.", ismember),
-        b("setdiff", 2, 4, 2, "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.", setdiff),
-        b("intersect", 2, 4, 3, "intersect(A, B), [C, ia, ib] = intersect(...): values in both A and B.", intersect),
+        b(
+            "sort",
+            1,
+            5,
+            2,
+            "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).",
+            sort,
+        ),
+        b(
+            "sortrows",
+            1,
+            3,
+            2,
+            "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).",
+            sortrows,
+        ),
+        b(
+            "issorted",
+            1,
+            3,
+            1,
+            "issorted(A): true if the elements are in ascending order.",
+            issorted,
+        ),
+        b(
+            "unique",
+            1,
+            4,
+            3,
+            "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.",
+            unique,
+        ),
+        b(
+            "ismember",
+            2,
+            3,
+            2,
+            "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.",
+            ismember,
+        ),
+        b(
+            "setdiff",
+            2,
+            4,
+            2,
+            "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.",
+            setdiff,
+        ),
+        b(
+            "intersect",
+            2,
+            4,
+            3,
+            "intersect(A, B), [C, ia, ib] = intersect(...): values in both A and B.",
+            intersect,
+        ),
         b("union", 2, 4, 3, "union(A, B): values in A or B.", union),
-        b("setxor", 2, 4, 3, "setxor(A, B): values in exactly one of A and B.", setxor),
+        b(
+            "setxor",
+            2,
+            4,
+            3,
+            "setxor(A, B): values in exactly one of A and B.",
+            setxor,
+        ),
     ]
 }
 
@@ -65,7 +121,13 @@ fn key_cmp(a: &Key, b: &Key) -> Ordering {
     match (a, b) {
         (Key::Int(x), Key::Int(y)) => x.cmp(y),
         (Key::Num(x), Key::Num(y)) => num_cmp(*x, *y),
-        (Key::Int(x), Key::Num(y)) => num_cmp(*x as f64, *y).then(if y.fract() == 0.0 && y.is_finite() { x.cmp(&(*y as i128)) } else { Ordering::Equal }),
+        (Key::Int(x), Key::Num(y)) => {
+            num_cmp(*x as f64, *y).then(if y.fract() == 0.0 && y.is_finite() {
+                x.cmp(&(*y as i128))
+            } else {
+                Ordering::Equal
+            })
+        }
         (Key::Num(_), Key::Int(_)) => key_cmp(b, a).reverse(),
         (Key::Cplx(ar, ai), Key::Cplx(br, bi)) => {
             let (ma, mb) = (ar.hypot(*ai), br.hypot(*bi));
@@ -106,7 +168,14 @@ fn key_eq(a: &Key, b: &Key) -> bool {
 fn text_list(c: &CellArray) -> MResult<Vec<String>> {
     c.data
         .iter()
-        .map(|v| v.text().map_err(|_| MError::new("MATLAB:sort:InputType", "Only cell arrays of character vectors can be sorted.")))
+        .map(|v| {
+            v.text().map_err(|_| {
+                MError::new(
+                    "MATLAB:sort:InputType",
+                    "Only cell arrays of character vectors can be sorted.",
+                )
+            })
+        })
         .collect()
 }
 
@@ -125,7 +194,12 @@ fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
                 t.to_f64().iter().map(|&x| Key::Num(x)).collect()
             }
         }
-        other => return Err(bad_arg("unique", format!("Sets of {} values are not supported.", other.class_name()))),
+        other => {
+            return Err(bad_arg(
+                "unique",
+                format!("Sets of {} values are not supported.", other.class_name()),
+            ));
+        }
     };
     if !rows {
         return Ok(elems);
@@ -135,7 +209,9 @@ fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
         return Err(bad_arg("unique", "'rows' needs a 2-D matrix."));
     }
     let (r, c) = (s.rows(), s.cols());
-    Ok((0..r).map(|i| Key::Row((0..c).map(|j| elems[i + j * r].clone()).collect())).collect())
+    Ok((0..r)
+        .map(|i| Key::Row((0..c).map(|j| elems[i + j * r].clone()).collect()))
+        .collect())
 }
 
 /// Builds a value of the same kind as `like` from element keys, in `shape`.
@@ -163,9 +239,28 @@ fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
     match like {
         Value::Cell(_) => Value::from(CellArray::new(
             shape,
-            flat.into_iter().map(|k| if let Key::Text(s) = k { Value::str(&s) } else { Value::empty() }).collect(),
+            flat.into_iter()
+                .map(|k| {
+                    if let Key::Text(s) = k {
+                        Value::str(&s)
+                    } else {
+                        Value::empty()
+                    }
+                })
+                .collect(),
         )),
-        Value::Str(_) => Value::from(StrArray::new(shape, flat.into_iter().map(|k| if let Key::Text(s) = k { s } else { String::new() }).collect())),
+        Value::Str(_) => Value::from(StrArray::new(
+            shape,
+            flat.into_iter()
+                .map(|k| {
+                    if let Key::Text(s) = k {
+                        s
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect(),
+        )),
         v => {
             let cls = v.num_class().unwrap_or(Class::Double);
             let data = if flat.iter().any(|k| matches!(k, Key::Cplx(..))) {
@@ -180,17 +275,25 @@ fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
                     .collect();
                 Data::from_c64(cls, z)
             } else if cls.is_int() {
-                Data::from_i128(cls, flat.iter().map(|k| match k {
-                    Key::Int(x) => *x,
-                    Key::Num(x) => *x as i128,
-                    _ => 0,
-                }))
+                Data::from_i128(
+                    cls,
+                    flat.iter().map(|k| match k {
+                        Key::Int(x) => *x,
+                        Key::Num(x) => *x as i128,
+                        _ => 0,
+                    }),
+                )
             } else {
-                Data::from_f64(cls, flat.iter().map(|k| match k {
-                    Key::Num(x) => *x,
-                    Key::Int(x) => *x as f64,
-                    _ => 0.0,
-                }).collect())
+                Data::from_f64(
+                    cls,
+                    flat.iter()
+                        .map(|k| match k {
+                            Key::Num(x) => *x,
+                            Key::Int(x) => *x as f64,
+                            _ => 0.0,
+                        })
+                        .collect(),
+                )
             };
             Value::from(Tensor::new(shape, data))
         }
@@ -201,7 +304,10 @@ fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
 fn result_shape(a: &Value, n: usize, rows: bool, width: usize, force_col: bool) -> Shape {
     if rows {
         Shape::matrix(n, width)
-    } else if force_col || (!a.shape().is_row() && a.numel() > 0) || matches!(a, Value::Cell(_)) && !a.shape().is_row() {
+    } else if force_col
+        || (!a.shape().is_row() && a.numel() > 0)
+        || matches!(a, Value::Cell(_)) && !a.shape().is_row()
+    {
         Shape::col(n)
     } else {
         Shape::row(n)
@@ -215,7 +321,11 @@ struct SetOpts {
 }
 
 fn set_opts(flags: &[String], name: &str) -> MResult<SetOpts> {
-    let mut o = SetOpts { rows: false, stable: false, last: false };
+    let mut o = SetOpts {
+        rows: false,
+        stable: false,
+        last: false,
+    };
     for f in flags {
         match f.as_str() {
             "rows" => o.rows = true,
@@ -255,7 +365,13 @@ fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if nargout > 1 {
         let ia: Vec<f64> = groups
             .iter()
-            .map(|g| (if o.last { *g.iter().max().unwrap_or(&0) } else { *g.iter().min().unwrap_or(&0) } + 1) as f64)
+            .map(|g| {
+                (if o.last {
+                    *g.iter().max().unwrap_or(&0)
+                } else {
+                    *g.iter().min().unwrap_or(&0)
+                } + 1) as f64
+            })
             .collect();
         out.push(Value::col(ia));
     }
@@ -278,7 +394,11 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     // one text against a cell of texts is a scalar question
     let scalar_text = a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) && !rows;
-    let ka = if scalar_text { vec![Key::Text(a[0].text()?)] } else { keys_of(&a[0], rows)? };
+    let ka = if scalar_text {
+        vec![Key::Text(a[0].text()?)]
+    } else {
+        keys_of(&a[0], rows)?
+    };
     let ks = keys_of(&a[1], rows)?;
     let mut sorted: Vec<usize> = (0..ks.len()).collect();
     sorted.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
@@ -336,7 +456,13 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
             SetOp::Diff => !from_b && !member(&kb, k),
             SetOp::Intersect => !from_b && member(&kb, k),
             SetOp::Union => true,
-            SetOp::Xor => if from_b { !member(&ka, k) } else { !member(&kb, k) },
+            SetOp::Xor => {
+                if from_b {
+                    !member(&ka, k)
+                } else {
+                    !member(&kb, k)
+                }
+            }
         };
         // NaNs are all distinct; other keys appear once
         if keep && (k.is_nan() || !picked.iter().any(|(p, _, _)| key_eq(p, k))) {
@@ -357,18 +483,37 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
     let keys: Vec<Key> = picked.iter().map(|p| p.0.clone()).collect();
     // a row result only when both inputs are rows (or one is a row and the other scalar/empty)
     let is_row = |v: &Value| v.shape().is_row() || v.numel() <= 1 && !v.shape().is_col();
-    let row = is_row(&pos[0]) && is_row(&pos[1]) || (op == SetOp::Diff || op == SetOp::Intersect) && pos[0].shape().is_row() && pos[0].numel() > 1;
+    let row = is_row(&pos[0]) && is_row(&pos[1])
+        || (op == SetOp::Diff || op == SetOp::Intersect)
+            && pos[0].shape().is_row()
+            && pos[0].numel() > 1;
     let n = keys.len();
-    let shape = if o.rows { Shape::matrix(n, width_of(&pos[0])) } else if row { Shape::row(n) } else { Shape::col(n) };
+    let shape = if o.rows {
+        Shape::matrix(n, width_of(&pos[0]))
+    } else if row {
+        Shape::row(n)
+    } else {
+        Shape::col(n)
+    };
     let mut out = vec![from_keys(&pos[0], &keys, shape)];
     if nargout > 1 {
-        out.push(Value::col(picked.iter().map(|p| if p.1 { 0.0 } else { (p.2 + 1) as f64 }).collect()));
+        out.push(Value::col(
+            picked
+                .iter()
+                .map(|p| if p.1 { 0.0 } else { (p.2 + 1) as f64 })
+                .collect(),
+        ));
     }
     if nargout > 2 {
         out.push(Value::col(
             picked
                 .iter()
-                .map(|p| kb.iter().position(|x| key_eq(x, &p.0)).map(|i| (i + 1) as f64).unwrap_or(0.0))
+                .map(|p| {
+                    kb.iter()
+                        .position(|x| key_eq(x, &p.0))
+                        .map(|i| (i + 1) as f64)
+                        .unwrap_or(0.0)
+                })
                 .collect(),
         ));
     }
@@ -471,7 +616,10 @@ fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                 .map(|&x| {
                     let j = x.abs() as usize;
                     if j == 0 || j > c || x.fract() != 0.0 {
-                        Err(bad_arg("sortrows", "Column indices must be integers within the number of columns."))
+                        Err(bad_arg(
+                            "sortrows",
+                            "Column indices must be integers within the number of columns.",
+                        ))
                     } else {
                         Ok((j - 1, (x < 0.0) != descend_all))
                     }
@@ -491,7 +639,9 @@ fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         Ordering::Equal
     });
-    let positions: Vec<usize> = (0..c).flat_map(|j| idx.iter().map(move |&i| i + j * r)).collect();
+    let positions: Vec<usize> = (0..c)
+        .flat_map(|j| idx.iter().map(move |&i| i + j * r))
+        .collect();
     let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape)?;
     let mut out = vec![sorted];
     if nargout > 1 {
@@ -502,5 +652,8 @@ fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn issorted(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let keys = keys_of(&a[0], false)?;
-    one(Value::Bool(keys.windows(2).all(|w| key_cmp(&w[0], &w[1]) != Ordering::Greater)))
+    one(Value::Bool(
+        keys.windows(2)
+            .all(|w| key_cmp(&w[0], &w[1]) != Ordering::Greater),
+    ))
 }

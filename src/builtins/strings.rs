@@ -1400,7 +1400,14 @@ fn compose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         .iter()
         .map(|v| v.tensor().map(|t| t.into_owned()))
         .collect::<MResult<_>>()?;
-    let n = cols.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let n = if cols.iter().any(|t| t.numel() == 0) {
+        0
+    } else {
+        cols.iter().map(|t| t.numel()).max().unwrap_or(0)
+    };
+    if cols.iter().any(|t| t.numel() != 1 && t.numel() != n) {
+        return Err(bad_arg("compose", "Dimensions of arguments must agree."));
+    }
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let args: Vec<Value> = cols

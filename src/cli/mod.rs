@@ -21,6 +21,7 @@ const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
 
 /// Entry point; returns the process exit status.
 pub fn main(args: Vec<String>) -> i32 {
+    crate::interp::error::install_panic_hook();
     let mut interp = Interp::new();
     interp.term_width = terminal_width();
     let mut it = args.into_iter().skip(1);

@@ -22,7 +22,47 @@ pub struct ErrorData {
     pub interrupt: bool,
 }
 
+thread_local! {
+    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Replaces the default panic printout: the location is kept for the internal error report
+/// instead of being written over the user's session.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()));
+        PANIC_AT.with(|p| *p.borrow_mut() = at);
+    }));
+}
+
+/// Identifier of errors that are matfuse bugs rather than user mistakes.
+pub const INTERNAL_ID: &str = "matfuse:internal";
+
 impl MError {
+    /// An internal failure (a caught panic), reported with a stable identifier.
+    pub fn internal(payload: &(dyn std::any::Any + Send)) -> MError {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown failure".into());
+        let at = PANIC_AT.with(|p| p.borrow_mut().take());
+        let what = match at {
+            Some(at) => format!("{what} at {at}"),
+            None => what,
+        };
+        MError::new(
+            INTERNAL_ID,
+            format!(
+                "Internal error in matfuse ({what}). The workspace is intact; please report this."
+            ),
+        )
+    }
+    pub fn is_internal(&self) -> bool {
+        self.identifier() == INTERNAL_ID
+    }
     pub fn new(identifier: impl Into<String>, message: impl Into<String>) -> MError {
         MError(Box::new(ErrorData {
             identifier: identifier.into(),

@@ -123,7 +123,12 @@ impl Interp {
         resolve::stmts(&prog.stmts, base.layout_mut());
         base.sync();
         base.unit = unit;
-        let r = self.exec_block(&mut base, &prog.stmts);
+        // A panic is a bug in matfuse, never the user's fault: report it as an error and keep
+        // the session and its workspace alive.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.exec_block(&mut base, &prog.stmts)
+        }))
+        .unwrap_or_else(|payload| Err(MError::internal(&*payload)));
         self.base = base;
         self.end_stack.clear();
         self.depth = 0;

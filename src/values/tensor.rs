@@ -192,7 +192,8 @@ impl Tensor {
     }
     /// Length along `dim`, or along the default reduction dimension when None.
     pub fn dims_len_along(&self, dim: Option<usize>) -> usize {
-        self.shape.dim(dim.unwrap_or_else(|| self.shape.first_nonsingleton()))
+        self.shape
+            .dim(dim.unwrap_or_else(|| self.shape.first_nonsingleton()))
     }
     pub fn reshaped(mut self, shape: Shape) -> Tensor {
         debug_assert_eq!(shape.numel(), self.numel());

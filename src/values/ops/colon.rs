@@ -107,18 +107,29 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
     };
     // a range running to or from infinity has no end
     if (x.is_infinite() || y.is_infinite()) && (y - x) * st > 0.0 {
-        return Err(MError::new("MATLAB:pmaxsize", "Maximum variable size allowed by the program is exceeded."));
+        return Err(MError::new(
+            "MATLAB:pmaxsize",
+            "Maximum variable size allowed by the program is exceeded.",
+        ));
     }
     crate::values::limits::check_count(count(x, st, y), 8)?;
     if cls.is_int() {
         // integer ranges are exact to 64 bits
-        let ints = |v: &Value| v.tensor().ok().and_then(|t| t.data.as_i128().map(|i| i[0]).or_else(|| {
-            let f = t.get_f64(0);
-            (f.fract() == 0.0).then_some(f as i128)
-        }));
+        let ints = |v: &Value| {
+            v.tensor().ok().and_then(|t| {
+                t.data.as_i128().map(|i| i[0]).or_else(|| {
+                    let f = t.get_f64(0);
+                    (f.fract() == 0.0).then_some(f as i128)
+                })
+            })
+        };
         if let (Some(p), Some(q), Some(d)) = (ints(a), ints(b), s.map(ints).unwrap_or(Some(1))) {
             if d != 0 {
-                let n = if (q - p) * d.signum() < 0 { 0 } else { ((q - p) / d + 1) as usize };
+                let n = if (q - p) * d.signum() < 0 {
+                    0
+                } else {
+                    ((q - p) / d + 1) as usize
+                };
                 let data = Data::from_i128(cls, (0..n).map(|k| p + k as i128 * d));
                 return Ok(Value::from(Tensor::new(Shape::row(n), data)));
             }

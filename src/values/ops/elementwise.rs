@@ -52,13 +52,23 @@ pub fn mod_f64(x: f64, y: f64) -> f64 {
         return f64::NAN;
     }
     if y.is_infinite() {
-        return if x == 0.0 || x.signum() == y.signum() { x } else { y };
+        return if x == 0.0 || x.signum() == y.signum() {
+            x
+        } else {
+            y
+        };
     }
     if near_whole_quotient(x, y) {
         return 0.0;
     }
     let r = x % y;
-    if r != 0.0 && (r < 0.0) != (y < 0.0) { r + y } else if r == 0.0 { 0.0 } else { r }
+    if r != 0.0 && (r < 0.0) != (y < 0.0) {
+        r + y
+    } else if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
 }
 
 /// MATLAB's `rem`: the result has the sign of the dividend; `rem(x, 0)` is NaN.
@@ -305,10 +315,19 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
             let int_left = ta.class().is_int();
             let (it, ft) = if int_left { (ta, tb) } else { (tb, ta) };
             if let (Some(iv), Data::F64(fv)) = (it.data.as_i128(), &ft.data) {
-                let (sa, sb) = if int_left { (&ta.shape, &tb.shape) } else { (&tb.shape, &ta.shape) };
-                let r = map2(&iv, sa, fv, sb, &out, |p, y| mixed_int_op(op, p, y, int_left, rc));
+                let (sa, sb) = if int_left {
+                    (&ta.shape, &tb.shape)
+                } else {
+                    (&tb.shape, &ta.shape)
+                };
+                let r = map2(&iv, sa, fv, sb, &out, |p, y| {
+                    mixed_int_op(op, p, y, int_left, rc)
+                });
                 if r.iter().all(|v| v.is_some()) {
-                    return Ok(Tensor::new(out, Data::from_i128(rc, r.into_iter().map(|v| v.unwrap_or(0)))));
+                    return Ok(Tensor::new(
+                        out,
+                        Data::from_i128(rc, r.into_iter().map(|v| v.unwrap_or(0))),
+                    ));
                 }
             }
         }
@@ -320,7 +339,9 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
                 let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, e| {
                     let mut acc: i128 = 1;
                     for _ in 0..e.min(200) {
-                        acc = acc.saturating_mul(p).clamp(lo.saturating_mul(4), hi.saturating_mul(4));
+                        acc = acc
+                            .saturating_mul(p)
+                            .clamp(lo.saturating_mul(4), hi.saturating_mul(4));
                     }
                     acc.clamp(lo, hi)
                 });
@@ -422,7 +443,11 @@ fn mixed_int_op(op: Bin, p: i128, y: f64, int_left: bool, rc: Class) -> Option<i
     let bits = y.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i32;
     let frac = (bits & ((1u64 << 52) - 1)) as i128;
-    let (mut m, mut e) = if exp == 0 { (frac, -1074) } else { (frac | (1 << 52), exp - 1075) };
+    let (mut m, mut e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), exp - 1075)
+    };
     while m & 1 == 0 && e < 0 {
         m >>= 1;
         e += 1;
@@ -452,7 +477,11 @@ fn mixed_int_op(op: Bin, p: i128, y: f64, int_left: bool, rc: Class) -> Option<i
             // p / (m 2^-k) = p 2^k / m, rounded half away from zero
             let num = p.checked_mul(1i128 << k)?;
             let (q, rem) = (num / m, num % m);
-            if 2 * rem.abs() >= m.abs() { q + if (num < 0) == (m < 0) { 1 } else { -1 } } else { q }
+            if 2 * rem.abs() >= m.abs() {
+                q + if (num < 0) == (m < 0) { 1 } else { -1 }
+            } else {
+                q
+            }
         }
         _ => return None,
     };
@@ -756,7 +785,10 @@ fn real_to_complex(op: Un, x: f64) -> Complex64 {
         }
         Un::Acos => {
             let s = x.signum();
-            c(half_pi - s * half_pi, s * (x.abs() + (x * x - 1.0).sqrt()).ln())
+            c(
+                half_pi - s * half_pi,
+                s * (x.abs() + (x * x - 1.0).sqrt()).ln(),
+            )
         }
         Un::Acosh => {
             let z = complex_un(Un::Acosh, c(x, 0.0));

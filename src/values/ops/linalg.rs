@@ -158,7 +158,11 @@ pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
                 "Underdetermined complex systems are not supported yet.",
             ));
         }
-        let x = if square { ma.partial_piv_lu().solve(&mb) } else { ma.qr().solve_lstsq(&mb) };
+        let x = if square {
+            ma.partial_piv_lu().solve(&mb)
+        } else {
+            ma.qr().solve_lstsq(&mb)
+        };
         return Ok(from_cmat(&x, cls));
     }
     let (ma, mb) = (to_mat(a), to_mat(b));
@@ -208,7 +212,10 @@ pub fn lstsq_basic(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
     if rank < p {
         crate::interp::warning::emit(
             "MATLAB:rankDeficientMatrix",
-            &format!("Rank deficient, rank = {rank}, tol = {}.", crate::display::printf::format_e(tol, 6, false)),
+            &format!(
+                "Rank deficient, rank = {rank}, tol = {}.",
+                crate::display::printf::format_e(tol, 6, false)
+            ),
         );
     }
     let qtb = q.transpose() * b;

@@ -84,7 +84,8 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
                 for k in 0..len {
                     let p = i + k * inner + o * inner * len;
                     // any ignores NaN; for all a NaN is nonzero
-                    let nz = t.nonzero(p) && !(op == Red::Any && t.class().is_float() && t.get_f64(p).is_nan());
+                    let nz = t.nonzero(p)
+                        && !(op == Red::Any && t.class().is_float() && t.get_f64(p).is_nan());
                     if op == Red::Any && nz {
                         acc = true;
                         break;
@@ -223,7 +224,10 @@ pub fn reduce_native_int(op: Red, t: &Tensor, dim: Option<usize>) -> MResult<Ten
             });
         }
     }
-    Ok(Tensor::new(t.shape.with_dim(d, 1), Data::from_i128(cls, r.into_iter())))
+    Ok(Tensor::new(
+        t.shape.with_dim(d, 1),
+        Data::from_i128(cls, r.into_iter()),
+    ))
 }
 
 /// max/min along `dim` with the (1-based) index of the first extreme element.
