@@ -308,6 +308,15 @@ fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "Cannot support cell arrays containing cell arrays or objects.",
         ));
     }
+    // MATLAB requires one class throughout
+    let kind = |v: &Value| v.class_name();
+    let first = kind(&c.data[0]);
+    if c.data.iter().any(|v| kind(v) != first) {
+        return Err(MError::new(
+            "MATLAB:cell2mat:MixedDataTypes",
+            "All contents of the input cell array must be of the same data type.",
+        ));
+    }
     let (r, cols) = (c.shape.rows(), c.shape.cols());
     let mut rows = Vec::with_capacity(r);
     for i in 0..r {
@@ -320,10 +329,51 @@ fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = &a[0];
     let s = v.shape();
-    let data: Vec<Value> = (0..s.numel())
-        .map(|k| shape_ops::gather_value(v, &[k], Shape::scalar()))
-        .collect::<MResult<_>>()?;
-    one(CellArray::new(s, data))
+    let Some(dims_arg) = a.get(1) else {
+        let data: Vec<Value> = (0..s.numel())
+            .map(|k| shape_ops::gather_value(v, &[k], Shape::scalar()))
+            .collect::<MResult<_>>()?;
+        return one(CellArray::new(s, data));
+    };
+    // num2cell(A, dims): each cell holds the whole extent of A along `dims`
+    let mut collapse = Vec::new();
+    for d in dims_arg.tensor()?.to_f64().iter() {
+        if *d < 1.0 || d.fract() != 0.0 {
+            return Err(bad_arg("num2cell", "Dimensions must be positive integers."));
+        }
+        collapse.push(*d as usize - 1);
+    }
+    let nd = s.ndims().max(collapse.iter().map(|d| d + 1).max().unwrap_or(0));
+    let full: Vec<usize> = (0..nd).map(|d| s.dim(d)).collect();
+    let strides: Vec<usize> = (0..nd).map(|d| full[..d].iter().product()).collect();
+    let outer: Vec<usize> = (0..nd)
+        .map(|d| if collapse.contains(&d) { 1 } else { full[d] })
+        .collect();
+    let inner: Vec<usize> = (0..nd)
+        .map(|d| if collapse.contains(&d) { full[d] } else { 1 })
+        .collect();
+    let (n_out, n_in) = (outer.iter().product::<usize>(), inner.iter().product::<usize>());
+    let coords = |mut k: usize, ext: &[usize]| -> Vec<usize> {
+        ext.iter()
+            .map(|&e| {
+                let c = k % e.max(1);
+                k /= e.max(1);
+                c
+            })
+            .collect()
+    };
+    let mut data = Vec::with_capacity(n_out);
+    for o in 0..n_out {
+        let oc = coords(o, &outer);
+        let pos: Vec<usize> = (0..n_in)
+            .map(|i| {
+                let ic = coords(i, &inner);
+                (0..nd).map(|d| (oc[d] + ic[d]) * strides[d]).sum()
+            })
+            .collect();
+        data.push(shape_ops::gather_value(v, &pos, Shape::new(&inner))?);
+    }
+    one(CellArray::new(Shape::new(&outer), data))
 }
 
 fn deal(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {

@@ -541,13 +541,14 @@ fn int_list(v: &Value) -> MResult<Vec<usize>> {
     t.to_f64()
         .iter()
         .map(|&x| {
-            if x < 0.0 || x.fract() != 0.0 || x.is_nan() {
+            // negative counts replicate zero times, as zeros(-1) is empty
+            if x.fract() != 0.0 || x.is_nan() {
                 Err(MError::new(
-                    "MATLAB:NonIntegerInput",
-                    "Size and replication inputs must be nonnegative integers.",
+                    "MATLAB:repmat:invalidReplications",
+                    "Replication factors must be a row vector of integers or integer scalars.",
                 ))
             } else {
-                Ok(x as usize)
+                Ok(x.max(0.0) as usize)
             }
         })
         .collect()

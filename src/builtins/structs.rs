@@ -299,8 +299,53 @@ fn getfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn orderfields(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let s = the_struct(&a[0], "orderfields")?;
-    let mut order: Vec<usize> = (0..s.fields.len()).collect();
-    order.sort_by(|&x, &y| s.fields[x].cmp(&s.fields[y]));
+    let nf = s.fields.len();
+    let bad = || {
+        MError::new(
+            "MATLAB:orderfields:InvalidOrder",
+            "The second input must name or number every field of the first exactly once.",
+        )
+    };
+    let order: Vec<usize> = match a.get(1) {
+        None => {
+            let mut order: Vec<usize> = (0..nf).collect();
+            order.sort_by(|&x, &y| s.fields[x].cmp(&s.fields[y]));
+            order
+        }
+        Some(spec) => {
+            let names: Option<Vec<String>> = match spec {
+                Value::Struct(o) => Some(o.fields.clone()),
+                Value::Cell(c) => Some(c.data.iter().map(|v| v.text()).collect::<MResult<_>>()?),
+                v if v.is_text() => Some(vec![v.text()?]),
+                _ => None,
+            };
+            let order: Vec<usize> = match names {
+                Some(names) => names
+                    .iter()
+                    .map(|n| s.field_index(n).ok_or_else(bad))
+                    .collect::<MResult<_>>()?,
+                None => spec
+                    .tensor()?
+                    .to_f64()
+                    .iter()
+                    .map(|&x| {
+                        if x >= 1.0 && x.fract() == 0.0 && (x as usize) <= nf {
+                            Ok(x as usize - 1)
+                        } else {
+                            Err(bad())
+                        }
+                    })
+                    .collect::<MResult<_>>()?,
+            };
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            if order.len() != nf || seen.len() != nf {
+                return Err(bad());
+            }
+            order
+        }
+    };
     let out = StructArray {
         shape: s.shape.clone(),
         fields: order.iter().map(|&k| s.fields[k].clone()).collect(),
@@ -325,12 +370,10 @@ fn struct2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     for e in &s.elems {
         data.extend(e.iter().cloned());
     }
-    let shape = if n == 1 {
-        Shape::col(nf)
-    } else {
-        Shape::new(&[nf, n])
-    };
-    one(CellArray::new(shape, data))
+    // [number of fields, size(s)]
+    let mut dims = vec![nf];
+    dims.extend_from_slice(s.shape.dims());
+    one(CellArray::new(Shape::new(&dims), data))
 }
 
 fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -3,6 +3,7 @@
 use super::Interp;
 use super::error::{MError, MResult};
 use super::function::{Frame, Slot};
+use super::spread::Spread;
 use crate::syntax::ast::{Expr, ExprKind, LhsItem, Stmt, StmtKind};
 use crate::values::containers::{CellArray, StructArray};
 use crate::values::ops::colon::Range;
@@ -430,120 +431,6 @@ impl Interp {
                 Flow::Break => break,
                 Flow::Return => return Ok(Flow::Return),
                 _ => {}
-            }
-        }
-        Ok(Flow::Normal)
-    }
-}
-
-/// A multiple-assignment target that takes several values: `c{idx}` over several cells, or
-/// `s.f` over a struct array.
-pub enum Spread {
-    Cells(Vec<Value>, usize),
-    Fields(String, usize),
-}
-
-impl Spread {
-    fn count(&self) -> usize {
-        match self {
-            Spread::Cells(_, n) | Spread::Fields(_, n) => *n,
-        }
-    }
-}
-
-impl Interp {
-    fn spread_target(
-        &mut self,
-        f: &mut Frame,
-        lhs: &crate::syntax::ast::Lhs,
-    ) -> MResult<Option<Spread>> {
-        use crate::syntax::ast::LhsStep;
-        let cur = self.read_slot(f, lhs.var.slot.get() as usize);
-        match lhs.steps.as_slice() {
-            [LhsStep::Brace(args)] => {
-                let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
-                let vals = self.eval_args(f, args, Some(&shape))?;
-                let subs = crate::values::ops::index::to_subs(&vals)?;
-                let n = crate::values::ops::index::plan_write(&shape, &subs, &Shape::scalar())?
-                    .positions
-                    .len();
-                Ok(if n == 1 {
-                    None
-                } else {
-                    Some(Spread::Cells(vals, n))
-                })
-            }
-            [LhsStep::Field(name)] => match &cur {
-                Some(Value::Struct(st)) if st.numel() != 1 => {
-                    Ok(Some(Spread::Fields(name.to_string(), st.numel())))
-                }
-                _ => Ok(None),
-            },
-            _ => Ok(None),
-        }
-    }
-
-    fn multi_assign_spread(
-        &mut self,
-        f: &mut Frame,
-        items: &[LhsItem],
-        spreads: Vec<Option<Spread>>,
-        rhs: &Expr,
-        display: bool,
-    ) -> MResult<Flow> {
-        let total: usize = spreads
-            .iter()
-            .map(|s| s.as_ref().map(|s| s.count()).unwrap_or(1))
-            .sum();
-        let vals = self.eval_outputs(f, rhs, total)?;
-        if vals.len() < total {
-            return Err(MError::new(
-                "MATLAB:needMoreRhsOutputs",
-                "Insufficient number of outputs from right hand side of equal sign to satisfy assignment.",
-            ));
-        }
-        let mut it = vals.into_iter();
-        for (item, spread) in items.iter().zip(spreads) {
-            let LhsItem::Target(lhs) = item else {
-                it.next();
-                continue;
-            };
-            let slot = lhs.var.slot.get() as usize;
-            match spread {
-                None => {
-                    let v = it.next().unwrap_or_else(Value::empty);
-                    if lhs.steps.is_empty() {
-                        self.store(f, slot, v);
-                    } else {
-                        self.assign_path(f, lhs, v, false)?;
-                    }
-                }
-                Some(Spread::Cells(args, n)) => {
-                    let parts: Vec<Value> = it.by_ref().take(n).collect();
-                    let mut cur = self.read_slot(f, slot);
-                    let rhs = Value::from(CellArray::row(parts));
-                    let v = crate::values::access::assign_paren(cur.as_mut(), &args, rhs, false)?;
-                    self.store(f, slot, v);
-                }
-                Some(Spread::Fields(name, n)) => {
-                    let parts: Vec<Value> = it.by_ref().take(n).collect();
-                    if let Some(Value::Struct(st)) = self.read_slot(f, slot) {
-                        let mut st = (*st).clone();
-                        for (k, v) in parts.into_iter().enumerate() {
-                            st.set(k, &name, v);
-                        }
-                        self.store(f, slot, Value::from(st));
-                    }
-                }
-            }
-        }
-        if display {
-            for item in items {
-                if let LhsItem::Target(lhs) = item {
-                    if let Some(v) = self.read_slot(f, lhs.var.slot.get() as usize) {
-                        self.display(&lhs.var.name, &v);
-                    }
-                }
             }
         }
         Ok(Flow::Normal)

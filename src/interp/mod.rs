@@ -10,6 +10,7 @@ pub mod function;
 pub mod objects;
 pub mod output;
 pub mod scalar;
+pub mod spread;
 pub mod warning;
 
 use crate::display::Format;

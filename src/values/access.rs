@@ -83,19 +83,35 @@ pub fn brace(v: &Value, args: &[Value]) -> MResult<Vec<Value>> {
     Ok(pos.iter().map(|&i| c.data[i].clone()).collect())
 }
 
-/// Class of an array after `A(idx) = B`: A's class, except that an empty `[]`, a logical
-/// receiving numbers, and a real array receiving complex values take on B's kind.
+/// Class of an array after `A(idx) = B`: A's class (indexed assignment never changes it),
+/// except that an empty `[]` takes on B's class and a real array receiving complex values
+/// becomes complex.
 fn assign_class(a: &Tensor, b: &Tensor) -> (Class, bool) {
-    let complex = a.is_complex() || b.is_complex();
     let (ac, bc) = (a.class(), b.class());
-    let class = if a.numel() == 0 && a.shape.dims() == [0, 0] && ac == Class::Double {
-        bc
-    } else if ac == Class::Logical && bc != Class::Logical {
-        if bc == Class::Char { Class::Double } else { bc }
-    } else {
-        ac
-    };
-    (class, complex)
+    if a.numel() == 0 && a.shape.dims() == [0, 0] && ac == Class::Double {
+        return (bc, b.is_complex());
+    }
+    let complex = a.is_complex() || b.is_complex();
+    (ac, complex && ac != Class::Logical && ac != Class::Char)
+}
+
+/// Values that have no conversion into the receiving array's class.
+fn check_assignable(t: &Tensor, rhs: &Tensor) -> MResult<()> {
+    if t.class() == Class::Logical && rhs.class() != Class::Logical {
+        if rhs.is_complex() {
+            return Err(MError::new(
+                "MATLAB:nologicalcomplex",
+                "Complex values cannot be converted to logicals.",
+            ));
+        }
+        if rhs.to_f64().iter().any(|x| x.is_nan()) {
+            return Err(MError::new(
+                "MATLAB:nologicalnan",
+                "NaN's cannot be converted to logicals.",
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn convert(t: &Tensor, class: Class, complex: bool) -> Tensor {
@@ -240,8 +256,16 @@ pub fn assign_paren(
         }
         (Value::Struct(s), Value::Struct(r)) => {
             let s = Rc::make_mut(s);
-            // bring both to the union of fields (MATLAB requires equal sets; we are lenient in order)
             let mut r = (**r).clone();
+            // the field sets must match (in any order) unless the target has no fields yet
+            let same = s.fields.len() == r.fields.len()
+                && s.fields.iter().all(|f| r.field_index(f).is_some());
+            if !same && !(s.fields.is_empty() && s.elems.is_empty()) {
+                return Err(MError::new(
+                    "MATLAB:heterogeneousStrucAssignment",
+                    "Subscripted assignment between dissimilar structures.",
+                ));
+            }
             if s.elems.is_empty() && s.fields.is_empty() {
                 s.fields = r.fields.clone();
             }
@@ -271,6 +295,7 @@ pub fn assign_paren(
         (tv, r) if tv.is_numeric_like() && r.is_numeric_like() => {
             let mut tt = std::mem::replace(tv, Value::Num(0.0)).into_tensor()?;
             let rt = r.tensor()?;
+            check_assignable(&tt, &rt)?;
             scatter_tensor(&mut tt, &plan, &rt);
             *tv = Value::from(tt);
         }

@@ -143,11 +143,11 @@ pub fn concat_result(classes: &[Class]) -> Class {
     if classes.is_empty() {
         return Double;
     }
-    if let Some(&c) = classes.iter().find(|c| c.is_int()) {
-        return c;
-    }
     if classes.contains(&Char) {
         return Char;
+    }
+    if let Some(&c) = classes.iter().find(|c| c.is_int()) {
+        return c;
     }
     if classes.contains(&Single) {
         return Single;

@@ -151,16 +151,15 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
                     }
                 }
                 let n = v.len();
-                let out = if shape.is_vector()
-                    && numel != 1
-                    && (ishape.is_vector() || n == 0)
-                    && ishape.ndims() == 2
-                {
-                    if shape.is_row() {
-                        Shape::row(n)
-                    } else {
-                        Shape::col(n)
-                    }
+                // a vector source indexed by a vector keeps the source's orientation, also
+                // when that orientation is along a higher dimension (1x1xN)
+                let along: Vec<usize> = (0..shape.ndims()).filter(|&d| shape.dim(d) != 1).collect();
+                let out = if along.len() == 1 && numel != 1 && ishape.is_vector() {
+                    let mut dims = vec![1; shape.ndims()];
+                    dims[along[0]] = n;
+                    Shape::new(&dims)
+                } else if shape.is_vector() && numel == 0 && ishape.is_vector() {
+                    if shape.is_row() { Shape::row(n) } else { Shape::col(n) }
                 } else {
                     ishape.clone()
                 };
