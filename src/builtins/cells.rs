@@ -1,6 +1,6 @@
 //! Cell arrays: cell cellfun arrayfun cell2mat num2cell deal.
 
-use super::{Builtin, b, bad_arg, one, size_args};
+use super::{Builtin, b, bad_arg, one, size_args, text_arg};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
@@ -89,7 +89,17 @@ fn map_opts(args: &[Value]) -> MResult<(Vec<Value>, MapOpts)> {
     while i < args.len() {
         if let Ok(name) = args[i].text() {
             if i + 1 < args.len() && args[i].is_text() {
-                match name.to_lowercase().as_str() {
+                // parameter names may be abbreviated ('Uni', 'Un')
+                let key = name.to_lowercase();
+                let is = |full: &str| key.len() >= 2 && full.starts_with(key.as_str());
+                let key = if !data.is_empty() && is("uniformoutput") {
+                    "uniformoutput"
+                } else if !data.is_empty() && is("errorhandler") {
+                    "errorhandler"
+                } else {
+                    ""
+                };
+                match key {
                     "uniformoutput" => {
                         opts.uniform = args[i + 1].truthy()?;
                         i += 2;
@@ -172,6 +182,22 @@ fn apply(
                     ),
                 ));
             }
+            if opts.uniform {
+                if let Some(first) = outs[j].first() {
+                    if first.class_name() != v.class_name() {
+                        return Err(MError::new(
+                            "MATLAB:cellfun:MismatchInOutputTypes",
+                            format!(
+                                "Mismatch in type of outputs, at index {}, output {} ({} versus {}). Set 'UniformOutput' to false.",
+                                k + 1,
+                                j + 1,
+                                v.class_name(),
+                                first.class_name()
+                            ),
+                        ));
+                    }
+                }
+            }
             outs[j].push(v);
         }
     }
@@ -214,7 +240,48 @@ fn legacy_name(f: &Value) -> Option<String> {
     })
 }
 
+/// The two legacy forms that take an extra argument: cellfun('size', C, k) and
+/// cellfun('isclass', C, name).
+fn legacy_with_arg(a: &A) -> MResult<Option<Value>> {
+    let (Some(name), Some(Value::Cell(c)), Some(arg)) = (
+        a[0].text().ok().filter(|_| a[0].is_text()),
+        a.get(1),
+        a.get(2),
+    ) else {
+        return Ok(None);
+    };
+    match name.as_str() {
+        "size" => {
+            let k = arg.scalar_f64()?;
+            if k < 1.0 || k.fract() != 0.0 {
+                return Err(bad_arg(
+                    "cellfun",
+                    "The dimension must be a positive integer.",
+                ));
+            }
+            let d = k as usize - 1;
+            Ok(Some(Value::from(crate::values::tensor::Tensor::f64(
+                c.shape.clone(),
+                c.data.iter().map(|v| v.shape().dim(d) as f64).collect(),
+            ))))
+        }
+        "isclass" => {
+            let cls = text_arg(arg, "cellfun")?;
+            Ok(Some(Value::from(crate::values::tensor::Tensor::bools(
+                c.shape.clone(),
+                c.data.iter().map(|v| v.class_name() == cls).collect(),
+            ))))
+        }
+        _ => Ok(None),
+    }
+}
+
 fn cellfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
+    if a.len() == 3 {
+        if let Some(v) = legacy_with_arg(&a)? {
+            return one(v);
+        }
+    }
     let f = a[0].clone();
     let (data, opts) = map_opts(&a[1..])?;
     if data.is_empty() {
@@ -343,7 +410,9 @@ fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
         collapse.push(*d as usize - 1);
     }
-    let nd = s.ndims().max(collapse.iter().map(|d| d + 1).max().unwrap_or(0));
+    let nd = s
+        .ndims()
+        .max(collapse.iter().map(|d| d + 1).max().unwrap_or(0));
     let full: Vec<usize> = (0..nd).map(|d| s.dim(d)).collect();
     let strides: Vec<usize> = (0..nd).map(|d| full[..d].iter().product()).collect();
     let outer: Vec<usize> = (0..nd)
@@ -352,7 +421,10 @@ fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let inner: Vec<usize> = (0..nd)
         .map(|d| if collapse.contains(&d) { full[d] } else { 1 })
         .collect();
-    let (n_out, n_in) = (outer.iter().product::<usize>(), inner.iter().product::<usize>());
+    let (n_out, n_in) = (
+        outer.iter().product::<usize>(),
+        inner.iter().product::<usize>(),
+    );
     let coords = |mut k: usize, ext: &[usize]| -> Vec<usize> {
         ext.iter()
             .map(|&e| {

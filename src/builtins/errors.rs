@@ -146,6 +146,17 @@ fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if a.is_empty() {
         return Ok(vec![]);
     }
+    // warning(state): restores states saved from an earlier call
+    if let Value::Struct(st) = &a[0] {
+        for k in 0..st.numel() {
+            let id = st.get(k, "identifier").and_then(|v| v.text().ok());
+            let state = st.get(k, "state").and_then(|v| v.text().ok());
+            if let (Some(id), Some(state)) = (id, state) {
+                warning::set(&id, state.eq_ignore_ascii_case("on"));
+            }
+        }
+        return Ok(vec![]);
+    }
     let first = text_arg(&a[0], "warning")?;
     match first.to_lowercase().as_str() {
         "off" | "on" => {
@@ -153,7 +164,18 @@ fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                 Some(v) => text_arg(v, "warning")?,
                 None => "all".into(),
             };
+            let before = if warning::enabled(if id == "all" { "" } else { &id }) {
+                "on"
+            } else {
+                "off"
+            };
             warning::set(&id, first.eq_ignore_ascii_case("on"));
+            if nargout > 0 {
+                let mut s = crate::values::containers::StructArray::scalar();
+                s.set(0, "identifier", Value::str(&id));
+                s.set(0, "state", Value::str(before));
+                return one(s);
+            }
             return Ok(vec![]);
         }
         "query" => {

@@ -11,10 +11,13 @@ mod mathx;
 mod moving;
 mod query;
 mod reduce;
+mod regex;
 mod sets;
 mod stats;
 mod strings;
 mod structs;
+mod text_convert;
+mod text_split;
 mod types;
 mod workspace;
 
@@ -67,7 +70,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 17] = [
+        let tables: [Vec<Builtin>; 20] = [
             cells::table(),
             construct::table(),
             errors::table(),
@@ -78,10 +81,13 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             moving::table(),
             query::table(),
             reduce::table(),
+            regex::table(),
             sets::table(),
             stats::table(),
             strings::table(),
             structs::table(),
+            text_convert::table(),
+            text_split::table(),
             types::table(),
             workspace::table(),
             vec![],

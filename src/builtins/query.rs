@@ -219,8 +219,21 @@ pub fn table() -> Vec<Builtin> {
     ]
 }
 
+/// A containers.Map measures as a Count-by-1 array for size, length and isempty.
+fn measured_shape(v: &Value) -> crate::values::shape::Shape {
+    match v {
+        Value::Object(o) => match o.as_ref() {
+            crate::values::containers::Object::Map(m) => {
+                crate::values::shape::Shape::col(crate::interp::objects::count(&m.borrow()))
+            }
+            _ => v.shape(),
+        },
+        _ => v.shape(),
+    }
+}
+
 fn size(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let shape = a[0].shape();
+    let shape = measured_shape(&a[0]);
     let dims = shape.dims();
     if a.len() > 1 {
         let mut out = Vec::new();
@@ -273,7 +286,7 @@ fn ndims(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Num(a[0].shape().ndims() as f64))
 }
 fn length(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let s = a[0].shape();
+    let s = measured_shape(&a[0]);
     one(Value::Num(if s.numel() == 0 {
         0.0
     } else {
@@ -281,7 +294,7 @@ fn length(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }))
 }
 fn isempty(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(Value::Bool(a[0].is_empty()))
+    one(Value::Bool(measured_shape(&a[0]).numel() == 0))
 }
 fn isscalar(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Bool(a[0].numel() == 1))
@@ -312,6 +325,8 @@ pub fn isa_name(v: &Value, name: &str) -> bool {
         "numeric" => c.is_some_and(|c| c.is_numeric()),
         "float" => c.is_some_and(|c| c.is_float()),
         "integer" => c.is_some_and(|c| c.is_int()),
+        // containers.Map is a handle class
+        "handle" => v.class_name() == "containers.Map",
         _ => v.class_name() == name,
     }
 }

@@ -148,7 +148,7 @@ pub fn convert(v: &Value, cls: Class) -> MResult<Value> {
             let vals: Vec<f64> = s
                 .data
                 .iter()
-                .map(|x| super::strings::parse_double(x))
+                .map(|x| super::text_convert::parse_double(x))
                 .collect();
             Ok(Value::from(Tensor::new(
                 s.shape.clone(),

@@ -589,42 +589,54 @@ fn iskeyword(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
 }
 
+/// nargin(fn) / nargout(fn): the declared count, negative when the last is varargin/varargout.
+fn declared_count(i: &mut Interp, f: &Frame, v: &Value, outputs: bool) -> R {
+    let who = if outputs { "nargout" } else { "nargin" };
+    let signed = |names: &[crate::syntax::ast::Name], var: &str| {
+        let n = names.len() as f64;
+        Value::Num(if names.last().is_some_and(|p| &**p == var) {
+            -n
+        } else {
+            n
+        })
+    };
+    let name = match v {
+        Value::Func(h) => match h.as_ref() {
+            FuncHandle::Anon { def, .. } => {
+                return one(if outputs {
+                    Value::Num(1.0)
+                } else {
+                    signed(&def.params, "varargin")
+                });
+            }
+            FuncHandle::Named { name, .. } => name.to_string(),
+        },
+        v => text_arg(v, who)?,
+    };
+    let found = f
+        .unit
+        .functions
+        .get(name.as_str())
+        .cloned()
+        .or_else(|| i.session_functions.get(name.as_str()).map(|x| x.0.clone()))
+        .or_else(|| match i.load_path_file(&name) {
+            Some(crate::interp::call::Loaded::Function(d, _)) => Some(d),
+            _ => None,
+        });
+    match found {
+        Some(d) if outputs => one(signed(&d.outputs, "varargout")),
+        Some(d) => one(signed(&d.params, "varargin")),
+        None if super::lookup(&name).is_some() => one(Value::Num(-1.0)),
+        None => Err(MError::new(
+            "MATLAB:narginout:functionDoesNotExist",
+            format!("Function \"{name}\" does not exist."),
+        )),
+    }
+}
+
 fn nargin(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     if let Some(v) = a.first() {
-        let def = match v {
-            Value::Func(h) => match h.as_ref() {
-                FuncHandle::Anon { def, .. } => return one(Value::Num(def.params.len() as f64)),
-                FuncHandle::Named { name, .. } => name.to_string(),
-            },
-            v => text_arg(v, "nargin")?,
-        };
-        let found = f
-            .unit
-            .functions
-            .get(def.as_str())
-            .cloned()
-            .or_else(|| i.session_functions.get(def.as_str()).map(|x| x.0.clone()))
-            .or_else(|| match i.load_path_file(&def) {
-                Some(crate::interp::call::Loaded::Function(d, _)) => Some(d),
-                _ => None,
-            });
-        return match found {
-            Some(d) => {
-                let n = d.params.len() as f64;
-                one(Value::Num(
-                    if d.params.last().is_some_and(|p| &**p == "varargin") {
-                        -n
-                    } else {
-                        n
-                    },
-                ))
-            }
-            None if super::lookup(&def).is_some() => one(Value::Num(-1.0)),
-            None => Err(MError::new(
-                "MATLAB:narginout:functionDoesNotExist",
-                format!("Function \"{def}\" does not exist."),
-            )),
-        };
+        return declared_count(i, f, v, false);
     }
     if f.function.is_none() && f.nparams == 0 {
         return Err(MError::new(
@@ -635,7 +647,10 @@ fn nargin(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     one(Value::Num(f.nargin as f64))
 }
 
-fn nargout(_: &mut Interp, f: &mut Frame, _: A, _: usize) -> R {
+fn nargout(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    if let Some(v) = a.first() {
+        return declared_count(i, f, v, true);
+    }
     if f.function.is_none() && f.nparams == 0 {
         return Err(MError::new(
             "MATLAB:nargout:isScript",

@@ -320,7 +320,9 @@ impl Interp {
                 captures,
                 unit,
             } => {
-                if args.len() > def.params.len() {
+                let np = def.params.len();
+                let varargs = def.params.last().is_some_and(|p| &**p == "varargin");
+                if args.len() > np && !varargs {
                     return Err(errors::too_many_inputs(&def.text));
                 }
                 if self.depth >= RECURSION_LIMIT {
@@ -334,8 +336,25 @@ impl Interp {
                 fr.nparams = def.params.len();
                 fr.nargin = args.len();
                 fr.nargout = nargout;
-                for (i, v) in args.into_iter().enumerate() {
-                    fr.vars[i] = Slot::Val(v);
+                let mut args = args;
+                if varargs {
+                    let rest = if args.len() >= np {
+                        args.split_off(np - 1)
+                    } else {
+                        vec![]
+                    };
+                    let mut pos = args;
+                    pos.resize_with(np - 1, || Value::Num(0.0));
+                    let given = pos.len().min(fr.nargin);
+                    for (i, v) in pos.into_iter().enumerate().take(given) {
+                        fr.vars[i] = Slot::Val(v);
+                    }
+                    fr.vars[np - 1] =
+                        Slot::Val(Value::from(crate::values::containers::CellArray::row(rest)));
+                } else {
+                    for (i, v) in args.into_iter().enumerate() {
+                        fr.vars[i] = Slot::Val(v);
+                    }
                 }
                 for (k, c) in captures.iter().enumerate() {
                     if let Some(v) = c {

@@ -320,11 +320,32 @@ impl Interp {
                 return Ok(x != 0.0);
             }
         }
-        match self.eval(f, cond)? {
+        match self.condition_value(f, cond)? {
             Value::Bool(b) => Ok(b),
             Value::Num(x) if !x.is_nan() => Ok(x != 0.0),
             v => v.truthy().map_err(|e| e.at(cond.span, &f.unit.source)),
         }
+    }
+
+    /// In an `if`/`while` condition (and only there) `&` and `|` short-circuit when the left
+    /// operand is a scalar that already decides the result.
+    fn condition_value(&mut self, f: &mut Frame, e: &Expr) -> MResult<Value> {
+        use crate::syntax::ast::BinOp;
+        let ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) = &e.kind else {
+            return self.eval(f, e);
+        };
+        let va = self.condition_value(f, a)?;
+        if va.numel() == 1 && va.is_numeric_like() {
+            let t = va.truthy()?;
+            if *op == BinOp::And && !t {
+                return Ok(Value::Bool(false));
+            }
+            if *op == BinOp::Or && t {
+                return Ok(Value::Bool(true));
+            }
+        }
+        let vb = self.condition_value(f, b)?;
+        super::eval::binary_op(*op, &va, &vb).map_err(|err| err.at(e.span, &f.unit.source))
     }
 
     fn exec_for(

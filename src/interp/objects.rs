@@ -50,6 +50,10 @@ pub fn property(o: &Object, name: &str) -> MResult<Value> {
                 "Count" => Ok(Value::Num(count(&m) as f64)),
                 "KeyType" => Ok(Value::str(&m.key_type)),
                 "ValueType" => Ok(Value::str(&m.value_type)),
+                // methods called without parentheses: m.keys, m.values, m.length
+                "keys" => Ok(keys(&m)),
+                "values" => values(&m, None),
+                "length" => Ok(Value::Num(count(&m) as f64)),
                 _ => Err(no_property(name, "containers.Map")),
             }
         }
@@ -119,7 +123,29 @@ fn get(m: &MapData, k: &Value) -> MResult<Value> {
     }
 }
 
+/// A Map declared with a ValueType accepts only values of that type.
+fn check_value_type(m: &MapData, v: &Value) -> MResult<()> {
+    let ok = match m.value_type.as_str() {
+        "any" => true,
+        "char" => v.is_char(),
+        "logical" => v.class_name() == "logical" && v.numel() == 1,
+        t => {
+            v.class_name() == t && v.numel() == 1
+                || (t == "double" && v.numel() == 1 && v.is_numeric_like() && !v.is_char())
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(MError::new(
+            "MATLAB:Containers:TypeMismatch",
+            "Specified value type does not match the type expected for this container.",
+        ))
+    }
+}
+
 pub fn insert(m: &mut MapData, k: &Value, v: Value) -> MResult<()> {
+    check_value_type(m, &v)?;
     match key_of(m, k)? {
         Key::Text(s) => {
             m.text.insert(s, v);

@@ -57,9 +57,7 @@ impl Interp {
                         access::paren(&v, &vals).ok()
                     }
                 }
-                LhsStep::Field(name) => {
-                    self.field_values(&v, name).ok().and_then(|mut x| x.pop())
-                }
+                LhsStep::Field(name) => self.field_values(&v, name).ok().and_then(|mut x| x.pop()),
                 LhsStep::DynField(e) => {
                     let name = self.field_name(f, e)?;
                     self.field_values(&v, &name).ok().and_then(|mut x| x.pop())
@@ -84,7 +82,10 @@ impl Interp {
         match lhs.steps.last() {
             Some(LhsStep::Brace(args)) => {
                 let base = self.read_prefix(f, lhs, m - 1)?;
-                let shape = base.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
+                let shape = base
+                    .as_ref()
+                    .map(|v| v.shape())
+                    .unwrap_or_else(Shape::empty);
                 let vals = self.eval_args(f, args, Some(&shape))?;
                 let subs = index::to_subs(&vals)?;
                 let n = index::plan_write(&shape, &subs, &Shape::scalar())?
@@ -104,7 +105,10 @@ impl Interp {
                 };
                 if let Some(LhsStep::Paren(args)) = m.checked_sub(2).map(|k| &lhs.steps[k]) {
                     let base = self.read_prefix(f, lhs, m - 2)?;
-                    let shape = base.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
+                    let shape = base
+                        .as_ref()
+                        .map(|v| v.shape())
+                        .unwrap_or_else(Shape::empty);
                     let vals = self.eval_args(f, args, Some(&shape))?;
                     let subs = index::to_subs(&vals)?;
                     let n = index::plan_write(&shape, &subs, &Shape::scalar())?

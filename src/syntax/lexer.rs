@@ -205,7 +205,8 @@ impl<'a> Lexer<'a> {
             } else if c.is_ascii_digit() || (c == b'.' && self.at(1).is_ascii_digit()) {
                 self.number()?;
             } else if c == b'\'' {
-                if self.last_ends_value() && !(self.in_matrix() && had_ws) {
+                // `@(x) 'text'`: the parameter list's `)` does not end a value
+                if self.last_ends_value() && !(self.in_matrix() && had_ws) && !after_anon {
                     self.pos += 1;
                     self.push(Tok::Quote, start);
                 } else {

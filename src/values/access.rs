@@ -63,6 +63,12 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
 
 /// `c{args...}`: the selected cell contents, as a comma-separated list.
 pub fn brace(v: &Value, args: &[Value]) -> MResult<Vec<Value>> {
+    // a string array's braces give its elements as character vectors
+    if let Value::Str(s) = v {
+        let subs = index::to_subs(args)?;
+        let (pos, _) = index::plan_read(&s.shape, &subs)?;
+        return Ok(pos.iter().map(|&i| Value::str(&s.data[i])).collect());
+    }
     let Value::Cell(c) = v else {
         return Err(MError::new(
             "MATLAB:cellRefFromNonCell",
@@ -344,6 +350,19 @@ fn put_values<T: Clone>(data: &mut [T], pos: &[usize], src: &[T]) {
 /// `c{args...} = rhs`: one cell's contents (creating or growing the cell array).
 pub fn assign_brace(target: Option<&mut Value>, args: &[Value], rhs: Value) -> MResult<Value> {
     let mut fresh = Value::from(CellArray::new(Shape::empty(), vec![]));
+    if let Some(t @ Value::Str(_)) = target {
+        // s{k} = text replaces one element of a string array
+        let text = rhs.text().map_err(|_| {
+            MError::new(
+                "MATLAB:invalidConversion",
+                format!(
+                    "Conversion to string from {} is not possible.",
+                    rhs.class_name()
+                ),
+            )
+        })?;
+        return assign_paren(Some(t), args, Value::string(&text), false);
+    }
     let t: &mut Value = match target {
         Some(t) if matches!(t, Value::Cell(_)) => t,
         Some(t) if t.is_empty() && t.is_numeric_like() => t,

@@ -159,7 +159,11 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
                     dims[along[0]] = n;
                     Shape::new(&dims)
                 } else if shape.is_vector() && numel == 0 && ishape.is_vector() {
-                    if shape.is_row() { Shape::row(n) } else { Shape::col(n) }
+                    if shape.is_row() {
+                        Shape::row(n)
+                    } else {
+                        Shape::col(n)
+                    }
                 } else {
                     ishape.clone()
                 };

@@ -1,0 +1,306 @@
+//! Regular expressions: regexp, regexpi, regexprep (fancy-regex with MATLAB's syntax differences).
+
+use super::strings::{map_text, texts};
+use super::{Builtin, b, one, text_arg};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::containers::{CellArray, StructArray};
+use crate::values::shape::Shape;
+use crate::values::tensor::Tensor;
+use crate::values::value::Value;
+use fancy_regex::Regex;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b(
+            "regexp",
+            2,
+            -1,
+            6,
+            "regexp(text, pattern, options...): regular expression match ('match', 'tokens', 'names', 'once', 'split', 'start').",
+            regexp,
+        ),
+        b(
+            "regexpi",
+            2,
+            -1,
+            6,
+            "regexpi(text, pattern, ...): case-insensitive regexp.",
+            regexpi,
+        ),
+        b(
+            "regexprep",
+            3,
+            -1,
+            1,
+            "regexprep(text, pattern, replacement, 'once'|'ignorecase'): replace regular expression matches ($1 refers to tokens).",
+            regexprep,
+        ),
+    ]
+}
+
+/// Translates MATLAB regular expression syntax to the engine's: `(?<name>` is accepted by
+/// both; MATLAB's `\<` and `\>` word anchors become `\b`.
+fn compile(pat: &str, ignore_case: bool) -> MResult<Regex> {
+    let p = pat.replace("\\<", "\\b").replace("\\>", "\\b");
+    let p = if ignore_case { format!("(?i){p}") } else { p };
+    Regex::new(&p).map_err(|e| {
+        MError::new(
+            "MATLAB:regexp:invalidPattern",
+            format!("Invalid regular expression: {e}"),
+        )
+    })
+}
+
+fn char_index(s: &str, byte: usize) -> usize {
+    s[..byte].chars().count()
+}
+
+fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
+    let pat = text_arg(&a[1], "regexp")?;
+    let mut opts: Vec<String> = Vec::new();
+    for v in &a[2..] {
+        opts.push(text_arg(v, "regexp")?.to_lowercase());
+    }
+    let once = opts.iter().any(|o| o == "once");
+    let ic = ignore_case || opts.iter().any(|o| o == "ignorecase");
+    let re = compile(&pat, ic)?;
+    if let Value::Cell(c) = &a[0] {
+        // each element separately, results in cells
+        let mut outs: Vec<Vec<Value>> = vec![Vec::new(); nargout.max(1)];
+        for e in &c.data {
+            let mut args = vec![e.clone(), a[1].clone()];
+            args.extend(a[2..].iter().cloned());
+            let r = regexp_impl(args, nargout.max(1), ignore_case)?;
+            for (k, v) in r.into_iter().enumerate() {
+                if k < outs.len() {
+                    outs[k].push(v);
+                }
+            }
+        }
+        return Ok(outs
+            .into_iter()
+            .map(|v| Value::from(CellArray::new(c.shape.clone(), v)))
+            .collect());
+    }
+    let s = text_arg(&a[0], "regexp")?;
+    let mut matches = Vec::new();
+    for m in re.captures_iter(s.as_str()) {
+        let m = m.map_err(|e| {
+            MError::new(
+                "MATLAB:regexp:failed",
+                format!("Regular expression failed: {e}"),
+            )
+        })?;
+        matches.push(m);
+        if once {
+            break;
+        }
+    }
+    let names: Vec<String> = re.capture_names().flatten().map(String::from).collect();
+    let empty_row = || Value::from(Tensor::f64(Shape::matrix(1, 0), vec![]));
+    let mut results: Vec<(String, Value)> = Vec::new();
+    let start: Vec<f64> = matches
+        .iter()
+        .filter_map(|m| m.get(0))
+        .map(|m| (char_index(&s, m.start()) + 1) as f64)
+        .collect();
+    let end: Vec<f64> = matches
+        .iter()
+        .filter_map(|m| m.get(0))
+        .map(|m| char_index(&s, m.end()) as f64)
+        .collect();
+    let text_of = |m: &fancy_regex::Captures<str>| {
+        m.get(0).map(|x| x.as_str().to_string()).unwrap_or_default()
+    };
+    let tokens_of = |m: &fancy_regex::Captures<str>| -> Value {
+        let toks: Vec<Value> = if m.len() > 1 {
+            (1..m.len())
+                .map(|k| Value::str(m.get(k).map(|x| x.as_str()).unwrap_or("")))
+                .collect()
+        } else {
+            vec![Value::str(&text_of(m))]
+        };
+        Value::from(CellArray::row(toks))
+    };
+    let match_v = if once {
+        matches
+            .first()
+            .map(|m| Value::str(&text_of(m)))
+            .unwrap_or_else(|| Value::str(""))
+    } else {
+        Value::from(CellArray::row(
+            matches.iter().map(|m| Value::str(&text_of(m))).collect(),
+        ))
+    };
+    let tokens_v = if once {
+        matches
+            .first()
+            .map(tokens_of)
+            .unwrap_or_else(|| Value::from(CellArray::new(Shape::matrix(1, 0), vec![])))
+    } else {
+        Value::from(CellArray::row(matches.iter().map(tokens_of).collect()))
+    };
+    let names_v = {
+        let mut st = StructArray::empty_with(names.clone(), Shape::scalar());
+        if let Some(m) = matches.first() {
+            for n in &names {
+                st.set(
+                    0,
+                    n,
+                    Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")),
+                );
+            }
+        }
+        if matches.len() > 1 && !once {
+            st = StructArray::empty_with(names.clone(), Shape::row(matches.len()));
+            for (i, m) in matches.iter().enumerate() {
+                for n in &names {
+                    st.set(
+                        i,
+                        n,
+                        Value::str(m.name(n).map(|x| x.as_str()).unwrap_or("")),
+                    );
+                }
+            }
+        }
+        Value::from(st)
+    };
+    let split_v = {
+        let mut pieces = Vec::new();
+        let mut last = 0;
+        for m in &matches {
+            if let Some(x) = m.get(0) {
+                pieces.push(Value::str(&s[last..x.start()]));
+                last = x.end();
+            }
+        }
+        pieces.push(Value::str(&s[last..]));
+        Value::from(CellArray::row(pieces))
+    };
+    let start_v = if once {
+        start
+            .first()
+            .map(|&x| Value::Num(x))
+            .unwrap_or_else(empty_row)
+    } else if start.is_empty() {
+        empty_row()
+    } else {
+        Value::row(start.clone())
+    };
+    let end_v = if once {
+        end.first()
+            .map(|&x| Value::Num(x))
+            .unwrap_or_else(empty_row)
+    } else if end.is_empty() {
+        empty_row()
+    } else {
+        Value::row(end.clone())
+    };
+    results.push(("start".into(), start_v));
+    results.push(("end".into(), end_v));
+    results.push((
+        "tokenextents".into(),
+        Value::from(CellArray::new(Shape::matrix(1, 0), vec![])),
+    ));
+    results.push(("match".into(), match_v));
+    results.push(("tokens".into(), tokens_v));
+    results.push(("names".into(), names_v));
+    results.push(("split".into(), split_v));
+    let selected: Vec<&String> = opts
+        .iter()
+        .filter(|o| results.iter().any(|(n, _)| n == *o))
+        .collect();
+    let order: Vec<String> = if selected.is_empty() {
+        results.iter().map(|(n, _)| n.clone()).collect()
+    } else {
+        selected.into_iter().cloned().collect()
+    };
+    Ok(order
+        .iter()
+        .take(nargout.max(1))
+        .map(|n| {
+            results
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(Value::empty)
+        })
+        .collect())
+}
+
+fn regexp(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    regexp_impl(a, n, false)
+}
+
+fn regexpi(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
+    regexp_impl(a, n, true)
+}
+
+/// MATLAB replacement text: `$N` refers to token N; `$0` to the whole match.
+fn translate_replacement(r: &str) -> String {
+    let mut out = String::new();
+    let mut chars = r.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' {
+            let mut num = String::new();
+            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                num.push(*d);
+                chars.next();
+            }
+            if num.is_empty() {
+                out.push_str("$$");
+            } else {
+                out.push_str(&format!("${{{num}}}"));
+            }
+        } else if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('$') => out.push_str("$$"),
+                Some(x) => out.push(x),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn regexprep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (pats, _, _) = texts(&a[1], "regexprep")?;
+    let (reps, _, _) = texts(&a[2], "regexprep")?;
+    let flags: Vec<String> = a[3..]
+        .iter()
+        .filter_map(|v| v.text().ok())
+        .map(|s| s.to_lowercase())
+        .collect();
+    let once = flags.iter().any(|f| f == "once");
+    let ic = flags.iter().any(|f| f == "ignorecase");
+    let mut res = Vec::new();
+    for (k, p) in pats.iter().enumerate() {
+        let rep = if reps.len() == 1 {
+            &reps[0]
+        } else {
+            reps.get(k).unwrap_or(&reps[0])
+        };
+        res.push((compile(p, ic)?, translate_replacement(rep)));
+    }
+    let f = |s: &str| -> String {
+        let mut cur = s.to_string();
+        for (re, rep) in &res {
+            cur = if once {
+                re.replacen(&cur, 1, rep.as_str()).into_owned()
+            } else {
+                re.replace_all(&cur, rep.as_str()).into_owned()
+            };
+        }
+        cur
+    };
+    one(map_text(&a[0], "regexprep", &f)?)
+}

@@ -1,0 +1,231 @@
+//! Splitting and joining text: strsplit, strjoin, strtok, split, join.
+
+use super::strings::texts;
+use super::{Builtin, b, bad_arg, one, text_arg};
+use crate::interp::Interp;
+use crate::interp::error::MResult;
+use crate::interp::function::Frame;
+use crate::values::containers::{CellArray, StrArray};
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b(
+            "strsplit",
+            1,
+            -1,
+            2,
+            "strsplit(text, delimiter): split text into a cell array (default delimiter: whitespace).",
+            strsplit,
+        ),
+        b(
+            "strjoin",
+            1,
+            2,
+            1,
+            "strjoin(C, delimiter): join a cell array of text (default delimiter: space).",
+            strjoin,
+        ),
+        b(
+            "strtok",
+            1,
+            2,
+            2,
+            "[token, rest] = strtok(text, delimiters): first token.",
+            strtok,
+        ),
+        b(
+            "split",
+            1,
+            2,
+            1,
+            "split(text, delimiter): split a string into a string array.",
+            split,
+        ),
+        b(
+            "join",
+            1,
+            2,
+            1,
+            "join(strs, delimiter): join a string array.",
+            join,
+        ),
+    ]
+}
+
+fn strsplit(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let s = text_arg(&a[0], "strsplit")?;
+    let (delims, opts) = if a.len() % 2 == 0 {
+        (Some(&a[1]), &a[2..])
+    } else {
+        (None, &a[1..])
+    };
+    let (mut collapse, mut regex) = (true, false);
+    for pair in opts.chunks(2) {
+        let key = text_arg(&pair[0], "strsplit")?.to_ascii_lowercase();
+        match key.as_str() {
+            "collapsedelimiters" => collapse = pair[1].scalar_f64()? != 0.0,
+            "delimitertype" => {
+                regex = text_arg(&pair[1], "strsplit")?.eq_ignore_ascii_case("regularexpression")
+            }
+            _ => {
+                return Err(bad_arg(
+                    "strsplit",
+                    format!("Invalid parameter name '{key}'."),
+                ));
+            }
+        }
+    }
+    let alternatives: Vec<String> = match delims {
+        None => vec![r"\s".to_string()],
+        Some(d) => {
+            let (list, _, _) = texts(d, "strsplit")?;
+            let mut list: Vec<String> = if regex {
+                list
+            } else {
+                list.iter()
+                    .map(|d| fancy_regex::escape(&crate::display::printf::unescape(d)).into_owned())
+                    .collect()
+            };
+            // longest delimiter first, so "ab" wins over "a"
+            list.sort_by_key(|d| std::cmp::Reverse(d.len()));
+            list
+        }
+    };
+    let mut pattern = format!("(?:{})", alternatives.join("|"));
+    if collapse {
+        pattern.push('+');
+    }
+    let re = fancy_regex::Regex::new(&pattern)
+        .map_err(|e| bad_arg("strsplit", format!("Invalid delimiter: {e}")))?;
+    let (mut parts, mut matches) = (Vec::new(), Vec::new());
+    let mut last = 0;
+    for m in re.find_iter(&s) {
+        let m = m.map_err(|e| bad_arg("strsplit", e.to_string()))?;
+        if m.end() == m.start() {
+            continue;
+        }
+        parts.push(Value::str(&s[last..m.start()]));
+        matches.push(Value::str(m.as_str()));
+        last = m.end();
+    }
+    parts.push(Value::str(&s[last..]));
+    let mut out = vec![Value::from(CellArray::row(parts))];
+    if nargout > 1 {
+        out.push(Value::from(CellArray::row(matches)));
+    }
+    Ok(out)
+}
+
+fn split_multi(s: &str, delims: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut rest = s;
+    'outer: while !rest.is_empty() {
+        // longest delimiter first
+        let mut ds: Vec<&String> = delims.iter().filter(|d| !d.is_empty()).collect();
+        ds.sort_by_key(|d| std::cmp::Reverse(d.len()));
+        for d in ds {
+            if let Some(r) = rest.strip_prefix(d.as_str()) {
+                out.push(std::mem::take(&mut cur));
+                rest = r;
+                continue 'outer;
+            }
+        }
+        let ch = rest.chars().next().unwrap_or(' ');
+        cur.push(ch);
+        rest = &rest[ch.len_utf8()..];
+    }
+    out.push(cur);
+    out
+}
+
+fn strjoin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (parts, _, _) = texts(&a[0], "strjoin")?;
+    let d = match a.get(1) {
+        Some(v) => crate::display::printf::unescape(&text_arg(v, "strjoin")?),
+        None => " ".to_string(),
+    };
+    let s = parts.join(&d);
+    if a[0].is_string() {
+        one(Value::string(&s))
+    } else {
+        one(Value::str(&s))
+    }
+}
+
+fn strtok(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let delims: Vec<char> = match a.get(1) {
+        Some(v) => text_arg(v, "strtok")?.chars().collect(),
+        None => vec![' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\0'],
+    };
+    let token = |text: &str| -> (String, String) {
+        let s: Vec<char> = text.chars().collect();
+        let start = s
+            .iter()
+            .position(|c| !delims.contains(c))
+            .unwrap_or(s.len());
+        let end = s[start..]
+            .iter()
+            .position(|c| delims.contains(c))
+            .map(|p| start + p)
+            .unwrap_or(s.len());
+        (s[start..end].iter().collect(), s[end..].iter().collect())
+    };
+    // cell arrays and string arrays are tokenised element by element
+    if matches!(&a[0], Value::Cell(_)) || (a[0].is_string() && a[0].numel() != 1) {
+        let (list, shape, _) = texts(&a[0], "strtok")?;
+        let (toks, rests): (Vec<String>, Vec<String>) = list.iter().map(|t| token(t)).unzip();
+        let wrap = |v: Vec<String>| -> Value {
+            if a[0].is_string() {
+                Value::from(crate::values::containers::StrArray::new(shape.clone(), v))
+            } else {
+                Value::from(CellArray::new(
+                    shape.clone(),
+                    v.iter().map(|t| Value::str(t)).collect(),
+                ))
+            }
+        };
+        let mut out = vec![wrap(toks)];
+        if nargout > 1 {
+            out.push(wrap(rests));
+        }
+        return Ok(out);
+    }
+    let (tok, rest) = token(&text_arg(&a[0], "strtok")?);
+    let mk = |t: &str| {
+        if a[0].is_string() {
+            Value::string(t)
+        } else {
+            Value::str(t)
+        }
+    };
+    let mut out = vec![mk(&tok)];
+    if nargout > 1 {
+        out.push(mk(&rest));
+    }
+    Ok(out)
+}
+
+fn split(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = text_arg(&a[0], "split")?;
+    let parts: Vec<String> = match a.get(1) {
+        None => s.split_whitespace().map(String::from).collect(),
+        Some(d) => split_multi(&s, &texts(d, "split")?.0),
+    };
+    let n = parts.len();
+    one(StrArray::new(Shape::col(n), parts))
+}
+
+fn join(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (parts, _, _) = texts(&a[0], "join")?;
+    let d = match a.get(1) {
+        Some(v) => text_arg(v, "join")?,
+        None => " ".into(),
+    };
+    one(Value::string(&parts.join(&d)))
+}
