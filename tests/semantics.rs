@@ -128,7 +128,7 @@ fn indexing_writes_grow_and_delete() {
     ";
     assert_eq!(
         out(code),
-        "1 3:0 0 5 \n4 1\n2 3:5 0 0 0 0 1 \n7 1 7 6 7 1 \n2 2\n2 3 5 \n1 4\n1 2 3 4 \n0 0\nHello!\ndouble\n127 int8\n"
+        "1 3:0 0 5 \n4 1\n2 3:5 0 0 0 0 1 \n7 1 7 6 7 1 \n2 2\n2 3 5 \n1 4\n1 2 3 4 \n0 0\nHello!\nlogical\n127 int8\n"
     );
 }
 

@@ -408,11 +408,12 @@ fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         if *d < 1.0 || d.fract() != 0.0 {
             return Err(bad_arg("num2cell", "Dimensions must be positive integers."));
         }
-        collapse.push(*d as usize - 1);
+        // collapsing a trailing singleton dimension changes nothing
+        if (*d as usize) <= s.ndims() {
+            collapse.push(*d as usize - 1);
+        }
     }
-    let nd = s
-        .ndims()
-        .max(collapse.iter().map(|d| d + 1).max().unwrap_or(0));
+    let nd = s.ndims();
     let full: Vec<usize> = (0..nd).map(|d| s.dim(d)).collect();
     let strides: Vec<usize> = (0..nd).map(|d| full[..d].iter().product()).collect();
     let outer: Vec<usize> = (0..nd)

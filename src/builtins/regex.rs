@@ -43,11 +43,67 @@ pub fn table() -> Vec<Builtin> {
     ]
 }
 
+/// The matching options regexp, regexpi and regexprep share.
+struct RegexOpts {
+    ignore_case: bool,
+    /// `.` matches a newline (MATLAB's default 'dotall').
+    dot_all: bool,
+    line_anchors: bool,
+    free_spacing: bool,
+    empty_match: bool,
+    once: bool,
+}
+
+impl RegexOpts {
+    fn parse(flags: &[String], ignore_case: bool) -> RegexOpts {
+        let mut o = RegexOpts {
+            ignore_case,
+            dot_all: true,
+            line_anchors: false,
+            free_spacing: false,
+            empty_match: false,
+            once: false,
+        };
+        for f in flags {
+            match f.as_str() {
+                "ignorecase" => o.ignore_case = true,
+                "matchcase" => o.ignore_case = false,
+                "dotall" => o.dot_all = true,
+                "dotexceptnewline" => o.dot_all = false,
+                "lineanchors" => o.line_anchors = true,
+                "stringanchors" => o.line_anchors = false,
+                "freespacing" => o.free_spacing = true,
+                "literalspacing" => o.free_spacing = false,
+                "emptymatch" => o.empty_match = true,
+                "noemptymatch" => o.empty_match = false,
+                "once" => o.once = true,
+                _ => {}
+            }
+        }
+        o
+    }
+}
+
 /// Translates MATLAB regular expression syntax to the engine's: `(?<name>` is accepted by
 /// both; MATLAB's `\<` and `\>` word anchors become `\b`.
-fn compile(pat: &str, ignore_case: bool) -> MResult<Regex> {
+fn compile(pat: &str, o: &RegexOpts) -> MResult<Regex> {
     let p = pat.replace("\\<", "\\b").replace("\\>", "\\b");
-    let p = if ignore_case { format!("(?i){p}") } else { p };
+    let mut flags = String::new();
+    for (on, c) in [
+        (o.ignore_case, 'i'),
+        (o.dot_all, 's'),
+        (o.line_anchors, 'm'),
+        (o.free_spacing, 'x'),
+    ] {
+        if on {
+            flags.push(c);
+        }
+    }
+    let p = if flags.is_empty() {
+        p
+    } else {
+        format!("(?{flags}){p}")
+    };
     Regex::new(&p).map_err(|e| {
         MError::new(
             "MATLAB:regexp:invalidPattern",
@@ -66,9 +122,9 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     for v in &a[2..] {
         opts.push(text_arg(v, "regexp")?.to_lowercase());
     }
-    let once = opts.iter().any(|o| o == "once");
-    let ic = ignore_case || opts.iter().any(|o| o == "ignorecase");
-    let re = compile(&pat, ic)?;
+    let ro = RegexOpts::parse(&opts, ignore_case);
+    let once = ro.once;
+    let re = compile(&pat, &ro)?;
     if let Value::Cell(c) = &a[0] {
         // each element separately, results in cells
         let mut outs: Vec<Vec<Value>> = vec![Vec::new(); nargout.max(1)];
@@ -96,6 +152,9 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
                 format!("Regular expression failed: {e}"),
             )
         })?;
+        if !ro.empty_match && m.get(0).is_some_and(|x| x.start() == x.end()) {
+            continue;
+        }
         matches.push(m);
         if once {
             break;
@@ -131,7 +190,12 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
         matches
             .first()
             .map(|m| Value::str(&text_of(m)))
-            .unwrap_or_else(|| Value::str(""))
+            .unwrap_or_else(|| {
+                Value::from(Tensor::new(
+                    Shape::empty(),
+                    crate::values::tensor::Data::Char(vec![]),
+                ))
+            })
     } else {
         Value::from(CellArray::row(
             matches.iter().map(|m| Value::str(&text_of(m))).collect(),
@@ -186,7 +250,7 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
         start
             .first()
             .map(|&x| Value::Num(x))
-            .unwrap_or_else(empty_row)
+            .unwrap_or_else(Value::empty)
     } else if start.is_empty() {
         empty_row()
     } else {
@@ -195,7 +259,7 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     let end_v = if once {
         end.first()
             .map(|&x| Value::Num(x))
-            .unwrap_or_else(empty_row)
+            .unwrap_or_else(Value::empty)
     } else if end.is_empty() {
         empty_row()
     } else {
@@ -203,10 +267,38 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     };
     results.push(("start".into(), start_v));
     results.push(("end".into(), end_v));
-    results.push((
-        "tokenextents".into(),
-        Value::from(CellArray::new(Shape::matrix(1, 0), vec![])),
-    ));
+    let extents_of = |m: &fancy_regex::Captures<str>| -> Value {
+        let groups: Vec<(f64, f64)> = if m.len() > 1 {
+            (1..m.len())
+                .map(|k| match m.get(k) {
+                    Some(x) => (
+                        (char_index(&s, x.start()) + 1) as f64,
+                        char_index(&s, x.end()) as f64,
+                    ),
+                    None => (0.0, -1.0),
+                })
+                .collect()
+        } else {
+            m.get(0)
+                .map(|x| {
+                    vec![(
+                        (char_index(&s, x.start()) + 1) as f64,
+                        char_index(&s, x.end()) as f64,
+                    )]
+                })
+                .unwrap_or_default()
+        };
+        let n = groups.len();
+        let mut data: Vec<f64> = groups.iter().map(|g| g.0).collect();
+        data.extend(groups.iter().map(|g| g.1));
+        Value::from(Tensor::f64(Shape::matrix(n, 2), data))
+    };
+    let extents_v = if once {
+        matches.first().map(extents_of).unwrap_or_else(Value::empty)
+    } else {
+        Value::from(CellArray::row(matches.iter().map(extents_of).collect()))
+    };
+    results.push(("tokenextents".into(), extents_v));
     results.push(("match".into(), match_v));
     results.push(("tokens".into(), tokens_v));
     results.push(("names".into(), names_v));
@@ -280,8 +372,8 @@ fn regexprep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         .filter_map(|v| v.text().ok())
         .map(|s| s.to_lowercase())
         .collect();
-    let once = flags.iter().any(|f| f == "once");
-    let ic = flags.iter().any(|f| f == "ignorecase");
+    let ro = RegexOpts::parse(&flags, false);
+    let once = ro.once;
     let mut res = Vec::new();
     for (k, p) in pats.iter().enumerate() {
         let rep = if reps.len() == 1 {
@@ -289,7 +381,7 @@ fn regexprep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         } else {
             reps.get(k).unwrap_or(&reps[0])
         };
-        res.push((compile(p, ic)?, translate_replacement(rep)));
+        res.push((compile(p, &ro)?, translate_replacement(rep)));
     }
     let f = |s: &str| -> String {
         let mut cur = s.to_string();

@@ -596,7 +596,26 @@ fn strrep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if old.is_empty() {
         return one(a[0].clone());
     }
-    one(map_text(&a[0], "strrep", &|s| s.replace(&old, &new))?)
+    one(map_text(&a[0], "strrep", &|s| {
+        replace_overlapping(s, &old, &new)
+    })?)
+}
+
+/// strrep replaces every match, overlapping ones included: each match start emits the
+/// replacement and characters covered by any match are dropped ('aaa' with 'aa' -> 'xx').
+fn replace_overlapping(s: &str, old: &str, new: &str) -> String {
+    let (s, old): (Vec<char>, Vec<char>) = (s.chars().collect(), old.chars().collect());
+    let mut covered_until = 0;
+    let mut out = String::with_capacity(s.len());
+    for i in 0..s.len() {
+        if s[i..].starts_with(&old) {
+            out.push_str(new);
+            covered_until = i + old.len();
+        } else if i >= covered_until {
+            out.push(s[i]);
+        }
+    }
+    out
 }
 
 fn replace(i: &mut Interp, f: &mut Frame, a: A, n: usize) -> R {

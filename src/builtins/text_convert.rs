@@ -286,6 +286,18 @@ fn isstrprop(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         "ascii" => |c| c.is_ascii(),
         _ => return Err(bad_arg("isstrprop", format!("Unknown category '{cat}'."))),
     };
+    // a cell array gives a cell of results, one per element
+    if let Value::Cell(c) = &a[0] {
+        let data = c
+            .data
+            .iter()
+            .map(|v| char_pred(&vec![v.clone()], &f))
+            .collect::<MResult<_>>()?;
+        return one(Value::from(crate::values::containers::CellArray::new(
+            c.shape.clone(),
+            data,
+        )));
+    }
     one(char_pred(&a, &f)?)
 }
 

@@ -349,6 +349,9 @@ fn clear(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
                 clear_slot(f, k);
             }
         }
+        if !pat.contains('*') {
+            i.clear_function(f, pat);
+        }
     }
     Ok(vec![])
 }

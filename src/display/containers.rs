@@ -58,7 +58,7 @@ fn cell_content(v: &Value) -> (String, bool) {
         Value::Tensor(t) => {
             if t.class() == Class::Char {
                 if t.shape.rows() == 1 && t.shape.ndims() == 2 && t.numel() > 0 {
-                    return (format!("'{}'", t.to_text()), false);
+                    return (format!("'{}'", t.to_text().replace('\n', "↵")), false);
                 }
                 return (size_class(v), false);
             }
@@ -72,7 +72,9 @@ fn cell_content(v: &Value) -> (String, bool) {
             }
             (size_class(v), false)
         }
-        Value::Str(s) if s.data.len() == 1 => (format!("\"{}\"", s.data[0]), true),
+        Value::Str(s) if s.data.len() == 1 => {
+            (format!("\"{}\"", s.data[0].replace('\n', "↵")), true)
+        }
         Value::Func(h) => (h.display_text(), false),
         _ => (size_class(v), false),
     }
@@ -165,7 +167,7 @@ pub fn string_lines(s: &StrArray, named: bool) -> Vec<String> {
     for i in 0..rows {
         let parts: Vec<String> = (0..cols)
             .map(|j| {
-                let q = format!("\"{}\"", s.data[i + j * rows]);
+                let q = format!("\"{}\"", s.data[i + j * rows].replace('\n', "↵"));
                 let n = q.chars().count();
                 format!("{q}{}", " ".repeat(widths[j] - n))
             })
@@ -201,7 +203,7 @@ pub fn field_text(v: &Value) -> String {
             }
             format!("[{}]", size_class(v))
         }
-        Value::Str(s) if s.data.len() == 1 => format!("\"{}\"", s.data[0]),
+        Value::Str(s) if s.data.len() == 1 => format!("\"{}\"", s.data[0].replace('\n', "↵")),
         Value::Str(_) => format!("[{}]", size_class(v)),
         Value::Cell(c) => {
             if c.data.is_empty() {

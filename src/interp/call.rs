@@ -37,9 +37,48 @@ impl Interp {
             return hit.clone();
         }
         let file = self.find_file(&format!("{name}.m"));
-        let loaded = file.and_then(|p| self.load_file(&p, name).ok());
+        let loaded = file.and_then(|p| {
+            let stamp = std::fs::metadata(&p).and_then(|m| m.modified()).ok();
+            let l = self.load_file(&p, name).ok();
+            if l.is_some() {
+                self.path_stamps.insert(name.to_string(), (p, stamp));
+            }
+            l
+        });
         self.path_cache.insert(name.to_string(), loaded.clone());
         loaded
+    }
+
+    /// Before each top-level run: forget misses (a file may have been created) and files
+    /// that changed or vanished since they were read.
+    pub fn refresh_path_cache(&mut self) {
+        let stamps = &self.path_stamps;
+        self.path_cache.retain(|name, hit| {
+            hit.is_some()
+                && stamps.get(name).is_some_and(|(p, t)| {
+                    std::fs::metadata(p).and_then(|m| m.modified()).ok() == *t
+                })
+        });
+        let cache = &self.path_cache;
+        self.path_stamps.retain(|name, _| cache.contains_key(name));
+    }
+
+    /// `clear name`: forgets a function's parsed file and its persistent variables.
+    pub fn clear_function(&mut self, f: &Frame, name: &str) {
+        let mut defs: Vec<usize> = Vec::new();
+        if let Some(d) = f.unit.functions.get(name) {
+            defs.push(Rc::as_ptr(d) as usize);
+        }
+        if let Some((d, _)) = self.session_functions.get(name) {
+            defs.push(Rc::as_ptr(d) as usize);
+        }
+        if let Some(Some(Loaded::Function(d, u))) = self.path_cache.get(name) {
+            defs.push(Rc::as_ptr(d) as usize);
+            defs.extend(u.functions.values().map(|d| Rc::as_ptr(d) as usize));
+        }
+        self.persistents.retain(|(id, _), _| !defs.contains(id));
+        self.path_cache.remove(name);
+        self.path_stamps.remove(name);
     }
 
     pub fn find_file(&self, file: &str) -> Option<PathBuf> {
@@ -69,6 +108,7 @@ impl Interp {
         })?;
         let source = Source::new(path.display().to_string(), text, true);
         let prog = crate::syntax::parse(&source.text, &|_| false)
+            .and_then(|p| crate::syntax::check_script_layout(&p).map(|_| p))
             .map_err(|e| super::syntax_error(e, &source))?;
         let mut unit = CodeUnit {
             source: source.clone(),
@@ -93,8 +133,11 @@ impl Interp {
         if let Some(def) = f.unit.functions.get(name) {
             return Some(Callee::User(def.clone(), f.unit.clone()));
         }
-        if let Some((def, unit)) = self.session_functions.get(name) {
-            return Some(Callee::User(def.clone(), unit.clone()));
+        // functions typed at the prompt are visible from the prompt and scripts, not files
+        if f.unit.path.is_none() || !f.unit.source.is_file {
+            if let Some((def, unit)) = self.session_functions.get(name) {
+                return Some(Callee::User(def.clone(), unit.clone()));
+            }
         }
         if let Some(l) = self.load_path_file(name) {
             return Some(match l {

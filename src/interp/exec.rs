@@ -150,6 +150,18 @@ impl Interp {
             }
             StmtKind::Switch(subject, cases, other) => {
                 let v = self.eval(f, subject)?;
+                let valid = match &v {
+                    Value::Cell(_) | Value::Struct(_) => false,
+                    v if v.is_char() => v.shape().rows() <= 1,
+                    v => v.numel() == 1,
+                };
+                if !valid {
+                    return Err(MError::new(
+                        "MATLAB:switch:invalidExpression",
+                        "SWITCH expression must be a scalar or a character vector.",
+                    )
+                    .at(subject.span, &f.unit.source));
+                }
                 for (c, body) in cases {
                     let cv = self.eval(f, c)?;
                     if switch_matches(&v, &cv)? {

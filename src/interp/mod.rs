@@ -37,7 +37,10 @@ pub struct Interp {
     pub persistents: HashMap<(usize, Name), Value>,
     /// Functions defined at the prompt or in piped input.
     pub session_functions: HashMap<Name, (Rc<FunctionDef>, Rc<CodeUnit>)>,
+    /// Parsed path files by name (None: no such file), with the file's modification time so
+    /// an edited file is re-read; kept across prompts so persistent variables survive.
     pub path_cache: HashMap<String, Option<call::Loaded>>,
+    pub path_stamps: HashMap<String, (std::path::PathBuf, Option<std::time::SystemTime>)>,
     pub search_path: Vec<PathBuf>,
     pub format: Format,
     pub rng: RngState,
@@ -73,6 +76,7 @@ impl Interp {
             persistents: HashMap::new(),
             session_functions: HashMap::new(),
             path_cache: HashMap::new(),
+            path_stamps: HashMap::new(),
             search_path: Vec::new(),
             format: Format::default(),
             rng: RngState::default(),
@@ -89,7 +93,7 @@ impl Interp {
     /// available to the whole session (a script file's own local functions stay with it).
     /// Returns the first error; statements before it have run.
     pub fn run_source(&mut self, source: Rc<Source>) -> MResult<()> {
-        self.path_cache.clear();
+        self.refresh_path_cache();
         let base = &self.base;
         let globals = &self.globals;
         let is_var = |name: &str| match base.layout.get(name) {
@@ -100,8 +104,14 @@ impl Interp {
             },
             None => false,
         };
-        let prog =
-            crate::syntax::parse(&source.text, &is_var).map_err(|e| syntax_error(e, &source))?;
+        let prog = crate::syntax::parse(&source.text, &is_var)
+            .and_then(|p| {
+                if source.is_file {
+                    crate::syntax::check_script_layout(&p)?;
+                }
+                Ok(p)
+            })
+            .map_err(|e| syntax_error(e, &source))?;
         let mut unit = CodeUnit {
             source: source.clone(),
             functions: HashMap::new(),

@@ -646,11 +646,30 @@ fn assigned_names(toks: &Tokens) -> HashSet<String> {
                 }
             }
             Tok::Kw(Kw::Global | Kw::Persistent | Kw::Catch) | Tok::Kw(Kw::Function) => {
+                // a function's own name is not a variable (so `name arg` stays a command)
+                let fname = if matches!(t, Tok::Kw(Kw::Function)) {
+                    let header: Vec<&Tok> = toks[i + 1..]
+                        .iter()
+                        .map(|(tk, _)| tk)
+                        .take_while(|tk| !matches!(tk, Tok::Newline | Tok::Semi))
+                        .collect();
+                    let after = header
+                        .iter()
+                        .position(|tk| matches!(tk, Tok::Assign))
+                        .map(|k| k + 1)
+                        .unwrap_or(0);
+                    match header.get(after) {
+                        Some(Tok::Ident(n)) => Some(n.to_string()),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
                 let mut j = i + 1;
                 while let Some((tk, _)) = toks.get(j) {
                     match tk {
                         Tok::Newline | Tok::Semi => break,
-                        Tok::Ident(n) => {
+                        Tok::Ident(n) if fname.as_deref() != Some(&**n) => {
                             out.insert(n.to_string());
                         }
                         _ => {}

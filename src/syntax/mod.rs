@@ -36,3 +36,22 @@ pub fn parse(text: &str, is_var: &dyn Fn(&str) -> bool) -> Result<ast::Program, 
     })?;
     Ok(parser::split_functions(stmts))
 }
+
+/// In a script file every local function must come after the last statement.
+pub fn check_script_layout(prog: &ast::Program) -> Result<(), SyntaxError> {
+    let Some(first) = prog.functions.iter().min_by_key(|d| d.span.start) else {
+        return Ok(());
+    };
+    match prog.stmts.iter().find(|s| s.span.start > first.span.start) {
+        Some(stray) => Err(SyntaxError {
+            span: stray.span,
+            message: format!(
+                "Function definitions in a script must appear at the end of the file.\nMove all statements after the \"{}\" function definition to before the first local function definition.",
+                first.name
+            ),
+            identifier: "MATLAB:parse:scriptFunctionsNotAtEnd",
+            incomplete: false,
+        }),
+        None => Ok(()),
+    }
+}
