@@ -2,12 +2,12 @@
 //! logspace colon repmat reshape cat horzcat vertcat magic diag tril triu meshgrid ndgrid
 //! true false, constants, flips, permute, squeeze, circshift.
 
-use super::{Builtin, b, bad_arg, dim_arg, one, size_args, text_arg};
+use super::{Builtin, b, bad_arg, one, size_args, text_arg};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
-use crate::values::ops::{colon, concat, shape_ops};
+use crate::values::ops::colon;
 use crate::values::rng::Dist;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
@@ -107,46 +107,6 @@ pub fn table() -> Vec<Builtin> {
             "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.",
             colon_fn,
         ),
-        b(
-            "repmat",
-            2,
-            -1,
-            1,
-            "repmat(A, m, n) or repmat(A, [m n ...]): tile an array.",
-            repmat,
-        ),
-        b(
-            "reshape",
-            2,
-            -1,
-            1,
-            "reshape(A, m, n, ...) or reshape(A, sz): same elements, new size ([] infers one size).",
-            reshape,
-        ),
-        b(
-            "cat",
-            1,
-            -1,
-            1,
-            "cat(dim, A, B, ...): concatenate along a dimension.",
-            cat,
-        ),
-        b(
-            "horzcat",
-            0,
-            -1,
-            1,
-            "horzcat(A, B, ...): the same as [A, B, ...].",
-            horzcat,
-        ),
-        b(
-            "vertcat",
-            0,
-            -1,
-            1,
-            "vertcat(A, B, ...): the same as [A; B; ...].",
-            vertcat,
-        ),
         b("magic", 1, 1, 1, "magic(n): a magic square.", magic),
         b(
             "diag",
@@ -156,8 +116,6 @@ pub fn table() -> Vec<Builtin> {
             "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.",
             diag,
         ),
-        b("tril", 1, 2, 1, "tril(A, k): lower triangular part.", tril),
-        b("triu", 1, 2, 1, "triu(A, k): upper triangular part.", triu),
         b(
             "meshgrid",
             1,
@@ -250,78 +208,6 @@ pub fn table() -> Vec<Builtin> {
         ),
         b("i", 0, 0, 1, "i: the imaginary unit.", imag_unit),
         b("j", 0, 0, 1, "j: the imaginary unit.", imag_unit),
-        b(
-            "fliplr",
-            1,
-            1,
-            1,
-            "fliplr(A): reverse the order of columns.",
-            fliplr,
-        ),
-        b(
-            "flipud",
-            1,
-            1,
-            1,
-            "flipud(A): reverse the order of rows.",
-            flipud,
-        ),
-        b(
-            "flip",
-            1,
-            2,
-            1,
-            "flip(A, dim): reverse the order along a dimension.",
-            flip,
-        ),
-        b(
-            "rot90",
-            1,
-            2,
-            1,
-            "rot90(A, k): rotate by 90 degrees k times counterclockwise.",
-            rot90,
-        ),
-        b(
-            "circshift",
-            2,
-            3,
-            1,
-            "circshift(A, k, dim): shift elements circularly.",
-            circshift,
-        ),
-        b(
-            "permute",
-            2,
-            2,
-            1,
-            "permute(A, order): rearrange dimensions.",
-            permute,
-        ),
-        b(
-            "squeeze",
-            1,
-            1,
-            1,
-            "squeeze(A): remove singleton dimensions.",
-            squeeze,
-        ),
-        b(
-            "transpose",
-            1,
-            1,
-            1,
-            "transpose(A): the same as A.'.",
-            transpose,
-        ),
-        b(
-            "ctranspose",
-            1,
-            1,
-            1,
-            "ctranspose(A): the same as A'.",
-            ctranspose,
-        ),
     ]
 }
 
@@ -536,109 +422,6 @@ fn colon_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
 }
 
-fn int_list(v: &Value) -> MResult<Vec<usize>> {
-    let t = v.tensor()?;
-    t.to_f64()
-        .iter()
-        .map(|&x| {
-            // negative counts replicate zero times, as zeros(-1) is empty
-            if x.fract() != 0.0 || x.is_nan() {
-                Err(MError::new(
-                    "MATLAB:repmat:invalidReplications",
-                    "Replication factors must be a row vector of integers or integer scalars.",
-                ))
-            } else {
-                Ok(x.max(0.0) as usize)
-            }
-        })
-        .collect()
-}
-
-fn repmat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let reps: Vec<usize> = if a.len() == 2 {
-        let r = int_list(&a[1])?;
-        if r.len() == 1 { vec![r[0], r[0]] } else { r }
-    } else {
-        a[1..]
-            .iter()
-            .map(|v| int_list(v).map(|l| l.first().copied().unwrap_or(0)))
-            .collect::<MResult<_>>()?
-    };
-    let src = a[0].shape();
-    let out: Vec<usize> = (0..reps.len().max(src.ndims()))
-        .map(|d| src.dim(d).saturating_mul(reps.get(d).copied().unwrap_or(1)))
-        .collect();
-    crate::values::limits::check_dims(&out, 8)?;
-    let (pos, shape) = shape_ops::repmat_plan(&src, &reps);
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
-}
-
-fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let n = a[0].numel();
-    let mut dims: Vec<Option<usize>> = Vec::new();
-    if a.len() == 2 {
-        for d in int_list(&a[1])? {
-            dims.push(Some(d));
-        }
-    } else {
-        for v in &a[1..] {
-            if v.is_empty() {
-                dims.push(None);
-            } else {
-                dims.push(Some(int_list(v)?.first().copied().unwrap_or(0)));
-            }
-        }
-    }
-    let unknown = dims.iter().filter(|d| d.is_none()).count();
-    if unknown > 1 {
-        return Err(MError::new(
-            "MATLAB:getReshapeDims:unknownDim",
-            "Size can only have one unknown dimension.",
-        ));
-    }
-    let known: usize = dims.iter().flatten().product();
-    let dims: Vec<usize> = if unknown == 1 {
-        if known == 0 || n % known != 0 {
-            return Err(MError::new(
-                "MATLAB:getReshapeDims:notDivisible",
-                format!("Size is not divisible by the product of known dimensions ({known})."),
-            ));
-        }
-        dims.iter().map(|d| d.unwrap_or(n / known)).collect()
-    } else {
-        dims.into_iter().flatten().collect()
-    };
-    let shape = Shape::new(&dims);
-    if shape.numel() != n {
-        return Err(MError::new(
-            "MATLAB:getReshapeDims:notSameNumel",
-            "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
-        ));
-    }
-    let pos: Vec<usize> = (0..n).collect();
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
-}
-
-fn cat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let d = dim_arg(&a[0])?;
-    if a.len() == 1 {
-        return one(Value::empty());
-    }
-    one(concat::cat(d, &a[1..])?)
-}
-fn horzcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    if a.is_empty() {
-        return one(Value::empty());
-    }
-    one(concat::cat(1, &a)?)
-}
-fn vertcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    if a.is_empty() {
-        return one(Value::empty());
-    }
-    one(concat::cat(0, &a)?)
-}
-
 fn magic(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let n = a[0].scalar_f64()?.max(0.0) as usize;
     if n == 0 {
@@ -703,14 +486,14 @@ fn magic_square(n: usize) -> Vec<f64> {
     m
 }
 
-fn diag_k(a: &[Value]) -> MResult<i64> {
+pub(super) fn diag_k(a: &[Value]) -> MResult<i64> {
     Ok(match a.get(1) {
         Some(v) => v.scalar_f64()? as i64,
         None => 0,
     })
 }
 
-fn zeros_like(t: &Tensor, shape: Shape) -> Tensor {
+pub(super) fn zeros_like(t: &Tensor, shape: Shape) -> Tensor {
     let z = Tensor::zeros(t.class(), shape);
     if t.is_complex() {
         Tensor::new(
@@ -752,32 +535,6 @@ fn diag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let n = pos.len();
     one(t.gather(&pos, Shape::col(n)))
-}
-
-fn triangle(a: &[Value], lower: bool) -> MResult<Value> {
-    let t = a[0].tensor()?;
-    let k = diag_k(a)?;
-    let (r, c) = (t.shape.rows(), t.shape.cols());
-    let mut keep = Vec::with_capacity(r * c);
-    for j in 0..c {
-        for i in 0..r {
-            let d = j as i64 - i as i64;
-            if (lower && d <= k) || (!lower && d >= k) {
-                keep.push(i + j * r);
-            }
-        }
-    }
-    let kept = t.gather(&keep, Shape::row(keep.len()));
-    let mut out = zeros_like(&t, t.shape.clone());
-    out.data.scatter_from(&kept.data, &keep);
-    Ok(Value::from(out))
-}
-
-fn tril(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(triangle(&a, true)?)
-}
-fn triu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(triangle(&a, false)?)
 }
 
 fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
@@ -938,122 +695,4 @@ fn intmin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn imag_unit(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
     one(Value::complex(num_complex::Complex64::new(0.0, 1.0)))
-}
-
-fn flip_dim(v: &Value, d: usize) -> MResult<Value> {
-    let shape = v.shape();
-    let pos = shape_ops::shift_plan(&shape, &[], Some(d));
-    shape_ops::gather_value(v, &pos, shape)
-}
-
-fn fliplr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(flip_dim(&a[0], 1)?)
-}
-fn flipud(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(flip_dim(&a[0], 0)?)
-}
-fn flip(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let d = match a.get(1) {
-        Some(v) => dim_arg(v)?,
-        None => a[0].shape().first_nonsingleton(),
-    };
-    one(flip_dim(&a[0], d)?)
-}
-
-fn rot90(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let k = match a.get(1) {
-        Some(v) => (v.scalar_f64()? as i64).rem_euclid(4),
-        None => 1,
-    };
-    let mut v = a[0].clone();
-    for _ in 0..k {
-        // rot90 = flipud(transpose(A))
-        v = flip_dim(&shape_ops::transpose_value(&v)?, 0)?;
-    }
-    one(v)
-}
-
-fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let shape = a[0].shape();
-    let k = a[1].tensor()?;
-    if k.numel() == 0
-        || k.to_f64()
-            .iter()
-            .any(|x| x.fract() != 0.0 || !x.is_finite())
-    {
-        return Err(bad_arg(
-            "circshift",
-            "Invalid shift type: the shift must be a vector of integers.",
-        ));
-    }
-    let mut shifts = vec![0i64; shape.ndims().max(2)];
-    if let Some(dv) = a.get(2) {
-        let d = dim_arg(dv)?;
-        if shifts.len() <= d {
-            shifts.resize(d + 1, 0);
-        }
-        shifts[d] = k.get_f64(0) as i64;
-    } else if k.numel() == 1 {
-        let d = shape.first_nonsingleton();
-        shifts[d] = k.get_f64(0) as i64;
-    } else {
-        for (i, x) in k.to_f64().iter().enumerate() {
-            if shifts.len() <= i {
-                shifts.resize(i + 1, 0);
-            }
-            shifts[i] = *x as i64;
-        }
-    }
-    let pos = shape_ops::shift_plan(&shape, &shifts, None);
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
-}
-
-fn permute(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let order: Vec<usize> = int_list(&a[1])?
-        .into_iter()
-        .map(|d| d.saturating_sub(1))
-        .collect();
-    let mut seen = vec![false; order.len()];
-    for &d in &order {
-        if d >= order.len() || seen[d] {
-            return Err(MError::new(
-                "MATLAB:permute:badIndex",
-                "ORDER must be a permutation of 1:N for an N-D array.",
-            ));
-        }
-        seen[d] = true;
-    }
-    if order.len() < a[0].shape().ndims() {
-        return Err(MError::new(
-            "MATLAB:permute:tooFewIndices",
-            "ORDER must have at least N elements for an N-D array.",
-        ));
-    }
-    let (pos, shape) = shape_ops::permute_plan(&a[0].shape(), &order);
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
-}
-
-fn squeeze(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let s = a[0].shape();
-    if s.ndims() <= 2 {
-        return one(a[0].clone());
-    }
-    let dims: Vec<usize> = s.dims().iter().copied().filter(|&d| d != 1).collect();
-    let shape = match dims.len() {
-        0 => Shape::scalar(),
-        1 => Shape::col(dims[0]),
-        _ => Shape::new(&dims),
-    };
-    let pos: Vec<usize> = (0..s.numel()).collect();
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
-}
-
-fn transpose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(shape_ops::transpose_value(&a[0])?)
-}
-fn ctranspose(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(crate::interp::eval::unary_op(
-        crate::syntax::ast::UnOp::CTranspose,
-        &a[0],
-    )?)
 }

@@ -8,15 +8,20 @@ mod io;
 mod linalg;
 mod math;
 mod mathx;
+mod matrices;
 mod moving;
 mod query;
+mod rearrange;
 mod reduce;
 mod regex;
+mod reorder;
 mod sets;
+mod signal;
 mod stats;
 mod strings;
 mod structs;
 mod text_convert;
+mod text_edit;
 mod text_split;
 mod types;
 mod workspace;
@@ -70,23 +75,28 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 20] = [
+        let tables: [Vec<Builtin>; 25] = [
             cells::table(),
             construct::table(),
             errors::table(),
             io::table(),
             linalg::table(),
             math::table(),
+            matrices::table(),
             mathx::table(),
             moving::table(),
             query::table(),
+            rearrange::table(),
             reduce::table(),
             regex::table(),
+            reorder::table(),
             sets::table(),
+            signal::table(),
             stats::table(),
             strings::table(),
             structs::table(),
             text_convert::table(),
+            text_edit::table(),
             text_split::table(),
             types::table(),
             workspace::table(),

@@ -1,0 +1,481 @@
+//! Special matrices and subspaces: toeplitz hankel vander hilb invhilb blkdiag perms
+//! nonzeros null orth expm linsolve.
+
+use super::{Builtin, b, bad_arg, one};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::class::{Class, concat_result};
+use crate::values::ops::linalg::{from_mat, mldivide, to_mat};
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Tensor};
+use crate::values::value::Value;
+use faer::Mat;
+use faer::linalg::solvers::Solve;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b(
+            "toeplitz",
+            1,
+            2,
+            1,
+            "toeplitz(c, r): Toeplitz matrix with first column c and first row r.",
+            toeplitz,
+        ),
+        b(
+            "hankel",
+            1,
+            2,
+            1,
+            "hankel(c, r): Hankel matrix with first column c and last row r.",
+            hankel,
+        ),
+        b(
+            "vander",
+            1,
+            1,
+            1,
+            "vander(v): Vandermonde matrix, columns are powers of v.",
+            vander,
+        ),
+        b(
+            "hilb",
+            1,
+            2,
+            1,
+            "hilb(n): the n-by-n Hilbert matrix 1/(i+j-1).",
+            hilb,
+        ),
+        b(
+            "invhilb",
+            1,
+            1,
+            1,
+            "invhilb(n): the exact inverse of the Hilbert matrix.",
+            invhilb,
+        ),
+        b(
+            "blkdiag",
+            0,
+            -1,
+            1,
+            "blkdiag(A, B, ...): block diagonal matrix.",
+            blkdiag,
+        ),
+        b(
+            "perms",
+            1,
+            1,
+            1,
+            "perms(v): all permutations of v, one per row, in reverse lexicographic order.",
+            perms,
+        ),
+        b(
+            "nonzeros",
+            1,
+            1,
+            1,
+            "nonzeros(A): the nonzero elements of A as a column.",
+            nonzeros,
+        ),
+        b(
+            "null",
+            1,
+            2,
+            1,
+            "null(A): orthonormal basis for the null space of A.",
+            null,
+        ),
+        b(
+            "orth",
+            1,
+            1,
+            1,
+            "orth(A): orthonormal basis for the range of A.",
+            orth,
+        ),
+        b(
+            "expm",
+            1,
+            1,
+            1,
+            "expm(A): matrix exponential (scaling and squaring, Pade 13).",
+            expm,
+        ),
+        b(
+            "linsolve",
+            2,
+            3,
+            1,
+            "linsolve(A, B): solves A*X = B (as A\\B).",
+            linsolve,
+        ),
+    ]
+}
+
+fn real_matrix(v: &Value, name: &str) -> MResult<Tensor> {
+    let t = v.tensor()?.into_owned();
+    if t.shape.ndims() > 2 {
+        return Err(bad_arg(name, "Input must be a 2-D matrix."));
+    }
+    if t.is_complex() {
+        return Err(bad_arg(name, "Complex input is not supported."));
+    }
+    Ok(t)
+}
+
+fn size_n(v: &Value, name: &str) -> MResult<usize> {
+    let n = v.scalar_f64()?;
+    if !(n >= 0.0) || n.fract() != 0.0 {
+        return Err(bad_arg(name, "N must be a nonnegative integer."));
+    }
+    crate::values::limits::check_count((n as usize).saturating_mul(n as usize), 8)?;
+    Ok(n as usize)
+}
+
+/// Builds an r-by-c matrix of `class` from f(i, j), keeping complex values when present.
+fn build(
+    r: usize,
+    c: usize,
+    class: Class,
+    f: impl Fn(usize, usize) -> num_complex::Complex64,
+) -> MResult<Tensor> {
+    crate::values::limits::check_count(r.saturating_mul(c), 16)?;
+    let mut v = Vec::with_capacity(r * c);
+    for j in 0..c {
+        for i in 0..r {
+            v.push(f(i, j));
+        }
+    }
+    let t = Tensor::new(Shape::matrix(r, c), Data::from_c64(class, v));
+    Ok(crate::values::ops::elementwise::demote_complex(t))
+}
+
+fn toeplitz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let ct = a[0].tensor()?;
+    let (c, r, class) = match a.get(1) {
+        Some(rv) => {
+            let rt = rv.tensor()?;
+            let (c, r) = (ct.to_c64().into_owned(), rt.to_c64().into_owned());
+            if c.first() != r.first() && !c.is_empty() && !r.is_empty() {
+                crate::interp::warning::emit(
+                    "MATLAB:toeplitz:DiagonalConflict",
+                    "First element of input column does not match first element of input row. \n         Column wins diagonal conflict.",
+                );
+            }
+            (c, r, concat_result(&[ct.class(), rt.class()]))
+        }
+        None => {
+            // toeplitz(r): symmetric (Hermitian for complex input)
+            let r = ct.to_c64().into_owned();
+            let mut c: Vec<_> = r.iter().map(|z| z.conj()).collect();
+            if let Some(first) = c.first_mut() {
+                *first = r[0];
+            }
+            (c, r, ct.class())
+        }
+    };
+    one(build(c.len(), r.len(), class, |i, j| {
+        if i >= j { c[i - j] } else { r[j - i] }
+    })?)
+}
+
+fn hankel(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let ct = a[0].tensor()?;
+    let c = ct.to_c64().into_owned();
+    let m = c.len();
+    let (r, class) = match a.get(1) {
+        Some(rv) => {
+            let rt = rv.tensor()?;
+            (
+                rt.to_c64().into_owned(),
+                concat_result(&[ct.class(), rt.class()]),
+            )
+        }
+        None => (vec![num_complex::Complex64::new(0.0, 0.0); m], ct.class()),
+    };
+    let n = r.len();
+    one(build(m, n, class, |i, j| {
+        if i + j < m {
+            c[i + j]
+        } else {
+            r[i + j + 1 - m]
+        }
+    })?)
+}
+
+fn vander(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let v = t.to_c64().into_owned();
+    let n = v.len();
+    one(build(n, n, t.class(), |i, j| {
+        v[i].powi((n - 1 - j) as i32)
+    })?)
+}
+
+fn hilb(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = size_n(&a[0], "hilb")?;
+    let class = match a.get(1) {
+        Some(v) if v.text().ok().as_deref() == Some("single") => Class::Single,
+        _ => Class::Double,
+    };
+    one(build(n, n, class, |i, j| {
+        (1.0 / (i + j + 1) as f64).into()
+    })?)
+}
+
+fn binom(n: f64, k: f64) -> f64 {
+    let mut r = 1.0;
+    for i in 0..k as usize {
+        r = r * (n - i as f64) / (i as f64 + 1.0);
+    }
+    r.round()
+}
+
+fn invhilb(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = size_n(&a[0], "invhilb")?;
+    let nf = n as f64;
+    one(build(n, n, Class::Double, |i, j| {
+        let (i, j) = ((i + 1) as f64, (j + 1) as f64);
+        let sign = if (i + j) as i64 % 2 == 0 { 1.0 } else { -1.0 };
+        let v = sign
+            * (i + j - 1.0)
+            * binom(nf + i - 1.0, nf - j)
+            * binom(nf + j - 1.0, nf - i)
+            * binom(i + j - 2.0, i - 1.0).powi(2);
+        v.into()
+    })?)
+}
+
+fn blkdiag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let ts: Vec<Tensor> = a
+        .iter()
+        .map(|v| real_or_complex_2d(v))
+        .collect::<MResult<_>>()?;
+    let (rows, cols) = ts
+        .iter()
+        .fold((0, 0), |(r, c), t| (r + t.shape.rows(), c + t.shape.cols()));
+    let class = concat_result(&ts.iter().map(|t| t.class()).collect::<Vec<_>>());
+    let mut out = vec![num_complex::Complex64::new(0.0, 0.0); rows * cols];
+    let (mut r0, mut c0) = (0, 0);
+    for t in &ts {
+        let (r, c) = (t.shape.rows(), t.shape.cols());
+        let x = t.to_c64();
+        for j in 0..c {
+            for i in 0..r {
+                out[(r0 + i) + (c0 + j) * rows] = x[i + j * r];
+            }
+        }
+        r0 += r;
+        c0 += c;
+    }
+    let t = Tensor::new(Shape::matrix(rows, cols), Data::from_c64(class, out));
+    one(crate::values::ops::elementwise::demote_complex(t))
+}
+
+fn real_or_complex_2d(v: &Value) -> MResult<Tensor> {
+    let t = v.tensor()?.into_owned();
+    if t.shape.ndims() > 2 {
+        return Err(bad_arg("blkdiag", "Inputs must be 2-D."));
+    }
+    Ok(t)
+}
+
+fn perms(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let v = &a[0];
+    let n = v.numel();
+    if n > 11 {
+        return Err(MError::new(
+            "MATLAB:pmaxsize",
+            "Maximum variable size allowed by the program is exceeded.",
+        ));
+    }
+    // permutations of 0..n in reverse lexicographic order
+    let mut idx: Vec<usize> = (0..n).rev().collect();
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    loop {
+        rows.push(idx.clone());
+        // previous permutation in lexicographic order
+        let Some(i) = (1..n).rev().find(|&i| idx[i - 1] > idx[i]) else {
+            break;
+        };
+        let j = (i..n).rev().find(|&j| idx[j] < idx[i - 1]).unwrap_or(i);
+        idx.swap(i - 1, j);
+        idx[i..].reverse();
+    }
+    let m = rows.len();
+    let mut pos = vec![0; m * n];
+    for (r, p) in rows.iter().enumerate() {
+        for (j, &e) in p.iter().enumerate() {
+            pos[r + j * m] = e;
+        }
+    }
+    let shape = if n == 0 {
+        Shape::matrix(1, 0)
+    } else {
+        Shape::matrix(m, n)
+    };
+    one(crate::values::ops::shape_ops::gather_value(v, &pos, shape)?)
+}
+
+fn nonzeros(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    let keep: Vec<usize> = (0..t.numel()).filter(|&k| t.nonzero(k)).collect();
+    one(t.gather(&keep, Shape::col(keep.len())))
+}
+
+/// Singular value decomposition pieces and the numerical rank MATLAB uses.
+fn svd_rank(t: &Tensor) -> MResult<(Mat<f64>, Mat<f64>, usize)> {
+    let m = to_mat(t);
+    let s = m
+        .svd()
+        .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
+    let sv = s.S().column_vector();
+    let smax = (0..sv.nrows()).map(|i| sv[i]).fold(0.0, f64::max);
+    let tol = (t.shape.rows().max(t.shape.cols()) as f64) * eps_of(smax);
+    let r = (0..sv.nrows()).filter(|&i| sv[i] > tol).count();
+    Ok((s.U().to_owned(), s.V().to_owned(), r))
+}
+
+fn eps_of(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::MIN_POSITIVE * f64::EPSILON;
+    }
+    2f64.powi(x.abs().log2().floor() as i32 - 52)
+}
+
+/// Columns `from..to` of `m`.
+fn columns(m: &Mat<f64>, from: usize, to: usize) -> Tensor {
+    let rows = m.nrows();
+    let mut out = Mat::<f64>::zeros(rows, to - from);
+    for (k, j) in (from..to).enumerate() {
+        for i in 0..rows {
+            out[(i, k)] = m[(i, j)];
+        }
+    }
+    from_mat(&out, Class::Double)
+}
+
+fn null(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = real_matrix(&a[0], "null")?;
+    let n = t.shape.cols();
+    if t.numel() == 0 {
+        return one(from_mat(&Mat::<f64>::identity(n, n), Class::Double));
+    }
+    let (_, v, r) = svd_rank(&t)?;
+    one(columns(&v, r, n))
+}
+
+fn orth(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = real_matrix(&a[0], "orth")?;
+    if t.numel() == 0 {
+        return one(Tensor::f64(Shape::matrix(t.shape.rows(), 0), vec![]));
+    }
+    let (u, _, r) = svd_rank(&t)?;
+    one(columns(&u, 0, r))
+}
+
+/// Matrix exponential by scaling and squaring with the degree-13 Pade approximant
+/// (Higham, "The scaling and squaring method for the matrix exponential revisited", 2005).
+fn expm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = real_matrix(&a[0], "expm")?;
+    let n = t.shape.rows();
+    if n != t.shape.cols() {
+        return Err(MError::new("MATLAB:square", "Matrix must be square."));
+    }
+    if n == 0 {
+        return one(Tensor::f64(Shape::matrix(0, 0), vec![]));
+    }
+    const B: [f64; 14] = [
+        64764752532480000.0,
+        32382376266240000.0,
+        7771770303897600.0,
+        1187353796428800.0,
+        129060195264000.0,
+        10559470521600.0,
+        670442572800.0,
+        33522128640.0,
+        1323241920.0,
+        40840800.0,
+        960960.0,
+        16380.0,
+        182.0,
+        1.0,
+    ];
+    let a0 = to_mat(&t);
+    let norm1 = (0..n)
+        .map(|j| (0..n).map(|i| a0[(i, j)].abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    let id = Mat::<f64>::identity(n, n);
+    if norm1 == 0.0 {
+        return one(from_mat(&id, Class::Double));
+    }
+    // small norms use a lower-degree approximant (cheaper and no scaling needed)
+    const LOW: [(f64, &[f64]); 4] = [
+        (1.495585217958292e-2, &[120.0, 60.0, 12.0, 1.0]),
+        (
+            2.539398330063230e-1,
+            &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0],
+        ),
+        (
+            9.504178996162932e-1,
+            &[
+                17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0,
+            ],
+        ),
+        (
+            2.097847961257068,
+            &[
+                17643225600.0,
+                8821612800.0,
+                2075673600.0,
+                302702400.0,
+                30270240.0,
+                2162160.0,
+                110880.0,
+                3960.0,
+                90.0,
+                1.0,
+            ],
+        ),
+    ];
+    let (s, u, v) = if let Some((_, b)) = LOW.iter().find(|(theta, _)| norm1 <= *theta) {
+        let a2 = &a0 * &a0;
+        let mut power = id.clone();
+        let mut odd = &id * b[1];
+        let mut even = &id * b[0];
+        for k in 1..b.len() / 2 {
+            power = &power * &a2;
+            odd += &power * b[2 * k + 1];
+            even += &power * b[2 * k];
+        }
+        (0, &a0 * odd, even)
+    } else {
+        let theta13 = 5.371920351148152;
+        let s = (norm1 / theta13).log2().ceil().max(0.0) as i32;
+        let am = &a0 * faer::Scale(1.0 / 2f64.powi(s));
+        let a2 = &am * &am;
+        let a4 = &a2 * &a2;
+        let a6 = &a4 * &a2;
+        let u_inner = &a6 * (&a6 * B[13] + &a4 * B[11] + &a2 * B[9]);
+        let u = &am * (u_inner + &a6 * B[7] + &a4 * B[5] + &a2 * B[3] + &id * B[1]);
+        let v_inner = &a6 * (&a6 * B[12] + &a4 * B[10] + &a2 * B[8]);
+        let v = v_inner + &a6 * B[6] + &a4 * B[4] + &a2 * B[2] + &id * B[0];
+        (s, u, v)
+    };
+    let p = &v + &u;
+    let q = &v - &u;
+    let mut r = q.partial_piv_lu().solve(&p);
+    for _ in 0..s {
+        r = &r * &r;
+    }
+    one(from_mat(&r, Class::Double))
+}
+
+fn linsolve(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(mldivide(&*a[0].tensor()?, &*a[1].tensor()?)?)
+}
