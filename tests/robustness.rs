@@ -66,7 +66,15 @@ fn internal_failure(code: &str) -> Option<String> {
 
 #[test]
 fn builtins_never_panic() {
-    let mut rng = 12345u64;
+    // a fixed seed keeps CI deterministic; ROBUSTNESS_SEED / ROBUSTNESS_TRIALS widen the search
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let mut rng = env("ROBUSTNESS_SEED", 12345);
+    let trials = env("ROBUSTNESS_TRIALS", 40);
     let mut failures = Vec::new();
     // quiet the panic hook while probing
     let hook = std::panic::take_hook();
@@ -75,7 +83,7 @@ fn builtins_never_panic() {
         if SKIP.contains(&name) {
             continue;
         }
-        for trial in 0..40 {
+        for trial in 0..trials {
             let nargs = (trial % 5) as usize;
             let args: Vec<&str> = (0..nargs)
                 .map(|_| POOL[(lcg(&mut rng) % POOL.len() as u64) as usize])
@@ -83,6 +91,9 @@ fn builtins_never_panic() {
             let code = format!("[o1, o2] = {name}({});", args.join(", "));
             let code1 = format!("o1 = {name}({});", args.join(", "));
             for c in [code, code1] {
+                if std::env::var("ROBUSTNESS_VERBOSE").is_ok() {
+                    eprintln!("{c}");
+                }
                 if let Some(why) = internal_failure(&c) {
                     failures.push(format!("{c}  -> {why}"));
                 }

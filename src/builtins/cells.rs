@@ -12,56 +12,15 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "cell",
-            0,
-            -1,
-            1,
-            "cell(m, n): a cell array of empty matrices.",
-            cell,
-        ),
-        b(
-            "cellfun",
-            2,
-            -1,
-            16,
-            "cellfun(f, C, ..., 'UniformOutput', tf, 'ErrorHandler', h): apply f to each cell.",
-            cellfun,
-        ),
-        b(
-            "arrayfun",
-            2,
-            -1,
-            16,
-            "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.",
-            arrayfun,
-        ),
-        b(
-            "cell2mat",
-            1,
-            1,
-            1,
-            "cell2mat(C): concatenate the contents of a cell array into a matrix.",
-            cell2mat,
-        ),
-        b(
-            "num2cell",
-            1,
-            2,
-            1,
-            "num2cell(A): put each element of A into its own cell.",
-            num2cell,
-        ),
-        b(
-            "deal",
-            1,
-            -1,
-            64,
-            "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.",
-            deal,
-        ),
+        b("cell", 0, -1, 1, "cell(m, n): a cell array of empty matrices.", cell),
+        b("cellfun", 2, -1, 16, "cellfun(f, C, ..., 'UniformOutput', tf, 'ErrorHandler', h): apply f to each cell.", cellfun),
+        b("arrayfun", 2, -1, 16, "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.", arrayfun),
+        b("cell2mat", 1, 1, 1, "cell2mat(C): concatenate the contents of a cell array into a matrix.", cell2mat),
+        b("num2cell", 1, 2, 1, "num2cell(A): put each element of A into its own cell.", num2cell),
+        b("deal", 1, -1, 64, "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.", deal),
     ]
 }
 

@@ -16,196 +16,36 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "zeros",
-            0,
-            -1,
-            1,
-            "zeros(n), zeros(m,n,...), zeros(sz, class): an array of zeros.",
-            zeros,
-        ),
-        b(
-            "ones",
-            0,
-            -1,
-            1,
-            "ones(n), ones(m,n,...), ones(sz, class): an array of ones.",
-            ones,
-        ),
+        b("zeros", 0, -1, 1, "zeros(n), zeros(m,n,...), zeros(sz, class): an array of zeros.", zeros),
+        b("ones", 0, -1, 1, "ones(n), ones(m,n,...), ones(sz, class): an array of ones.", ones),
         b("eye", 0, -1, 1, "eye(n), eye(m,n): identity matrix.", eye),
-        b(
-            "true",
-            0,
-            -1,
-            1,
-            "true(m,n,...): logical array of true values.",
-            true_fn,
-        ),
-        b(
-            "false",
-            0,
-            -1,
-            1,
-            "false(m,n,...): logical array of false values.",
-            false_fn,
-        ),
-        b(
-            "rand",
-            0,
-            -1,
-            1,
-            "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.",
-            rand,
-        ),
-        b(
-            "randn",
-            0,
-            -1,
-            1,
-            "randn(m,n,...): standard normal random numbers from the session's Philox stream.",
-            randn,
-        ),
-        b(
-            "randi",
-            1,
-            -1,
-            1,
-            "randi(imax, m, n) or randi([imin imax], m, n): random integers.",
-            randi,
-        ),
-        b(
-            "randperm",
-            1,
-            2,
-            1,
-            "randperm(n), randperm(n,k): a random permutation of 1:n.",
-            randperm,
-        ),
-        b(
-            "linspace",
-            2,
-            3,
-            1,
-            "linspace(a, b, n): n (default 100) evenly spaced points from a to b.",
-            linspace,
-        ),
-        b(
-            "logspace",
-            2,
-            3,
-            1,
-            "logspace(a, b, n): n (default 50) points from 10^a to 10^b.",
-            logspace,
-        ),
-        b(
-            "colon",
-            2,
-            3,
-            1,
-            "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.",
-            colon_fn,
-        ),
+        b("true", 0, -1, 1, "true(m,n,...): logical array of true values.", true_fn),
+        b("false", 0, -1, 1, "false(m,n,...): logical array of false values.", false_fn),
+        b("rand", 0, -1, 1, "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.", rand),
+        b("randn", 0, -1, 1, "randn(m,n,...): standard normal random numbers from the session's Philox stream.", randn),
+        b("randi", 1, -1, 1, "randi(imax, m, n) or randi([imin imax], m, n): random integers.", randi),
+        b("randperm", 1, 2, 1, "randperm(n), randperm(n,k): a random permutation of 1:n.", randperm),
+        b("linspace", 2, 3, 1, "linspace(a, b, n): n (default 100) evenly spaced points from a to b.", linspace),
+        b("logspace", 2, 3, 1, "logspace(a, b, n): n (default 50) points from 10^a to 10^b.", logspace),
+        b("colon", 2, 3, 1, "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.", colon_fn),
         b("magic", 1, 1, 1, "magic(n): a magic square.", magic),
-        b(
-            "diag",
-            1,
-            2,
-            1,
-            "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.",
-            diag,
-        ),
-        b(
-            "meshgrid",
-            1,
-            3,
-            3,
-            "[X, Y] = meshgrid(x, y): 2-D grid coordinates.",
-            meshgrid,
-        ),
-        b(
-            "ndgrid",
-            1,
-            -1,
-            8,
-            "[X1, X2, ...] = ndgrid(x1, x2, ...): N-D grid coordinates.",
-            ndgrid,
-        ),
-        b(
-            "pi",
-            0,
-            -1,
-            1,
-            "pi: the ratio of a circle's circumference to its diameter.",
-            pi,
-        ),
-        b(
-            "Inf",
-            0,
-            -1,
-            1,
-            "Inf: positive infinity (Inf(m,n) for an array).",
-            inf,
-        ),
+        b("diag", 1, 2, 1, "diag(v, k) builds a diagonal matrix; diag(A, k) extracts a diagonal.", diag),
+        b("meshgrid", 1, 3, 3, "[X, Y] = meshgrid(x, y): 2-D grid coordinates.", meshgrid),
+        b("ndgrid", 1, -1, 8, "[X1, X2, ...] = ndgrid(x1, x2, ...): N-D grid coordinates.", ndgrid),
+        b("pi", 0, -1, 1, "pi: the ratio of a circle's circumference to its diameter.", pi),
+        b("Inf", 0, -1, 1, "Inf: positive infinity (Inf(m,n) for an array).", inf),
         b("inf", 0, -1, 1, "inf: positive infinity.", inf),
-        b(
-            "NaN",
-            0,
-            -1,
-            1,
-            "NaN: not a number (NaN(m,n) for an array).",
-            nan,
-        ),
+        b("NaN", 0, -1, 1, "NaN: not a number (NaN(m,n) for an array).", nan),
         b("nan", 0, -1, 1, "nan: not a number.", nan),
-        b(
-            "eps",
-            0,
-            -1,
-            1,
-            "eps, eps(x), eps('single'): floating-point relative accuracy.",
-            eps,
-        ),
-        b(
-            "realmax",
-            0,
-            1,
-            1,
-            "realmax, realmax('single'): largest finite floating-point number.",
-            realmax,
-        ),
-        b(
-            "realmin",
-            0,
-            1,
-            1,
-            "realmin, realmin('single'): smallest normalized floating-point number.",
-            realmin,
-        ),
-        b(
-            "flintmax",
-            0,
-            1,
-            1,
-            "flintmax: largest consecutive integer in floating point (2^53).",
-            flintmax,
-        ),
-        b(
-            "intmax",
-            0,
-            1,
-            1,
-            "intmax(class): largest value of an integer class (default int32).",
-            intmax,
-        ),
-        b(
-            "intmin",
-            0,
-            1,
-            1,
-            "intmin(class): smallest value of an integer class (default int32).",
-            intmin,
-        ),
+        b("eps", 0, -1, 1, "eps, eps(x), eps('single'): floating-point relative accuracy.", eps),
+        b("realmax", 0, 1, 1, "realmax, realmax('single'): largest finite floating-point number.", realmax),
+        b("realmin", 0, 1, 1, "realmin, realmin('single'): smallest normalized floating-point number.", realmin),
+        b("flintmax", 0, 1, 1, "flintmax: largest consecutive integer in floating point (2^53).", flintmax),
+        b("intmax", 0, 1, 1, "intmax(class): largest value of an integer class (default int32).", intmax),
+        b("intmin", 0, 1, 1, "intmin(class): smallest value of an integer class (default int32).", intmin),
         b("i", 0, 0, 1, "i: the imaginary unit.", imag_unit),
         b("j", 0, 0, 1, "j: the imaginary unit.", imag_unit),
     ]
@@ -341,22 +181,26 @@ fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     ))
 }
 
+/// The number of points of `linspace`/`logspace` (rounded down, negative meaning none).
+fn points_arg(v: Option<&Value>, default: usize, name: &str) -> MResult<usize> {
+    let Some(v) = v else {
+        return Ok(default);
+    };
+    let n = v.scalar_f64()?.floor();
+    if !n.is_finite() {
+        return Err(bad_arg(
+            name,
+            "The number of points must be a finite real scalar.",
+        ));
+    }
+    let n = n.clamp(0.0, usize::MAX as f64) as usize;
+    crate::values::limits::check_count(n, 8)?;
+    Ok(n)
+}
+
 fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
-    let n = match a.get(2) {
-        Some(v) => {
-            let n = v.scalar_f64()?.floor();
-            if n.is_nan() || n.is_infinite() {
-                return Err(bad_arg(
-                    "linspace",
-                    "The number of points must be a finite real scalar.",
-                ));
-            }
-            n.max(0.0) as usize
-        }
-        None => 100,
-    };
-    crate::values::limits::check_count(n, 8)?;
+    let n = points_arg(a.get(2), 100, "linspace")?;
     let single = a[..2].iter().any(|v| v.num_class() == Some(Class::Single));
     let v: Vec<f64> = match n {
         0 => vec![],
@@ -401,10 +245,7 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
-    let n = match a.get(2) {
-        Some(v) => v.scalar_f64()? as usize,
-        None => 50,
-    };
+    let n = points_arg(a.get(2), 50, "logspace")?;
     if n == 1 {
         return one(Value::row(vec![10f64.powf(y)]));
     }
@@ -488,7 +329,17 @@ fn magic_square(n: usize) -> Vec<f64> {
 
 pub(super) fn diag_k(a: &[Value]) -> MResult<i64> {
     Ok(match a.get(1) {
-        Some(v) => v.scalar_f64()? as i64,
+        Some(v) => {
+            let k = v.scalar_f64()?;
+            if !k.is_finite() || k.fract() != 0.0 {
+                return Err(MError::new(
+                    "MATLAB:diag:kthDiagInputNotInteger",
+                    "K-th diagonal input must be an integer scalar.",
+                ));
+            }
+            crate::values::limits::check_count(k.abs().min(u32::MAX as f64) as usize, 8)?;
+            k as i64
+        }
         None => 0,
     })
 }
@@ -511,6 +362,7 @@ fn diag(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if t.shape.is_vector() || t.numel() == 0 && t.shape.dims() == [0, 0] {
         let n = t.numel();
         let m = n + k.unsigned_abs() as usize;
+        crate::values::limits::check_dims(&[m, m], 8)?;
         let dst: Vec<usize> = (0..n)
             .map(|i| {
                 let (r, c) = if k >= 0 {

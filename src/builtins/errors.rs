@@ -14,80 +14,18 @@ use std::rc::Rc;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "error",
-            1,
-            -1,
-            0,
-            "error(msg), error(fmt, args...), error(id, fmt, args...): raise an error.",
-            error,
-        ),
-        b(
-            "warning",
-            0,
-            -1,
-            1,
-            "warning(msg), warning(id, fmt, ...), warning('off'|'on', id): issue or control warnings.",
-            warning_fn,
-        ),
-        b(
-            "MException",
-            2,
-            -1,
-            1,
-            "MException(id, fmt, args...): an exception object (raise it with throw).",
-            mexception,
-        ),
-        b(
-            "rethrow",
-            1,
-            1,
-            0,
-            "rethrow(err): raise a caught error again.",
-            rethrow,
-        ),
-        b(
-            "throw",
-            1,
-            1,
-            0,
-            "throw(err): raise an MException.",
-            rethrow,
-        ),
-        b(
-            "getReport",
-            1,
-            -1,
-            1,
-            "getReport(err): the error message as text.",
-            get_report,
-        ),
-        b(
-            "lasterr",
-            0,
-            0,
-            2,
-            "lasterr: the message of the last error.",
-            lasterr,
-        ),
-        b(
-            "lastwarn",
-            0,
-            2,
-            2,
-            "lastwarn: the message of the last warning.",
-            lastwarn,
-        ),
-        b(
-            "assert",
-            1,
-            -1,
-            0,
-            "assert(cond, msg, ...): raise an error when cond is false.",
-            assert,
-        ),
+        b("error", 1, -1, 0, "error(msg), error(fmt, args...), error(id, fmt, args...): raise an error.", error),
+        b("warning", 0, -1, 1, "warning(msg), warning(id, fmt, ...), warning('off'|'on', id): issue or control warnings.", warning_fn),
+        b("MException", 2, -1, 1, "MException(id, fmt, args...): an exception object (raise it with throw).", mexception),
+        b("rethrow", 1, 1, 0, "rethrow(err): raise a caught error again.", rethrow),
+        b("throw", 1, 1, 0, "throw(err): raise an MException.", rethrow),
+        b("getReport", 1, -1, 1, "getReport(err): the error message as text.", get_report),
+        b("lasterr", 0, 0, 2, "lasterr: the message of the last error.", lasterr),
+        b("lastwarn", 0, 2, 2, "lastwarn: the message of the last warning.", lastwarn),
+        b("assert", 1, -1, 0, "assert(cond, msg, ...): raise an error when cond is false.", assert),
     ]
 }
 

@@ -16,146 +16,27 @@ use num_complex::Complex64;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "det",
-            1,
-            1,
-            1,
-            "det(A): determinant of a square matrix.",
-            det,
-        ),
-        b(
-            "inv",
-            1,
-            1,
-            1,
-            "inv(A): matrix inverse (warns when singular).",
-            inv,
-        ),
-        b(
-            "rank",
-            1,
-            2,
-            1,
-            "rank(A, tol): number of singular values above the tolerance.",
-            rank,
-        ),
-        b(
-            "eig",
-            1,
-            2,
-            2,
-            "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.",
-            eig,
-        ),
-        b(
-            "svd",
-            1,
-            2,
-            3,
-            "svd(A), [U, S, V] = svd(A): singular value decomposition.",
-            svd,
-        ),
+        b("det", 1, 1, 1, "det(A): determinant of a square matrix.", det),
+        b("inv", 1, 1, 1, "inv(A): matrix inverse (warns when singular).", inv),
+        b("rank", 1, 2, 1, "rank(A, tol): number of singular values above the tolerance.", rank),
+        b("eig", 1, 2, 2, "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.", eig),
+        b("svd", 1, 2, 3, "svd(A), [U, S, V] = svd(A): singular value decomposition.", svd),
         b("qr", 1, 2, 2, "[Q, R] = qr(A): QR decomposition.", qr),
-        b(
-            "lu",
-            1,
-            1,
-            3,
-            "[L, U, P] = lu(A): LU decomposition with partial pivoting.",
-            lu,
-        ),
-        b(
-            "chol",
-            1,
-            1,
-            1,
-            "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).",
-            chol,
-        ),
-        b(
-            "pinv",
-            1,
-            1,
-            1,
-            "pinv(A): Moore-Penrose pseudoinverse.",
-            pinv,
-        ),
+        b("lu", 1, 1, 3, "[L, U, P] = lu(A): LU decomposition with partial pivoting.", lu),
+        b("chol", 1, 1, 1, "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).", chol),
+        b("pinv", 1, 1, 1, "pinv(A): Moore-Penrose pseudoinverse.", pinv),
         b("cond", 1, 1, 1, "cond(A): 2-norm condition number.", cond),
-        b(
-            "roots",
-            1,
-            1,
-            1,
-            "roots(p): roots of the polynomial with coefficients p.",
-            roots,
-        ),
-        b(
-            "polyval",
-            2,
-            2,
-            1,
-            "polyval(p, x): value of the polynomial p at x.",
-            polyval,
-        ),
-        b(
-            "polyfit",
-            3,
-            3,
-            1,
-            "polyfit(x, y, n): least-squares polynomial coefficients of degree n.",
-            polyfit,
-        ),
-        b(
-            "conv",
-            2,
-            2,
-            1,
-            "conv(u, v): convolution (polynomial multiplication).",
-            conv,
-        ),
-        b(
-            "trapz",
-            1,
-            2,
-            1,
-            "trapz(y) or trapz(x, y): trapezoidal integration.",
-            trapz,
-        ),
-        b(
-            "istriu",
-            1,
-            1,
-            1,
-            "istriu(A): true if A is upper triangular.",
-            istriu,
-        ),
-        b(
-            "istril",
-            1,
-            1,
-            1,
-            "istril(A): true if A is lower triangular.",
-            istril,
-        ),
-        b(
-            "isdiag",
-            1,
-            1,
-            1,
-            "isdiag(A): true if A is diagonal.",
-            isdiag,
-        ),
-        b(
-            "issymmetric",
-            1,
-            1,
-            1,
-            "issymmetric(A): true if A equals its transpose.",
-            issymmetric,
-        ),
+        b("roots", 1, 1, 1, "roots(p): roots of the polynomial with coefficients p.", roots),
+        b("polyval", 2, 2, 1, "polyval(p, x): value of the polynomial p at x.", polyval),
+        b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
+        b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
+        b("istriu", 1, 1, 1, "istriu(A): true if A is upper triangular.", istriu),
+        b("istril", 1, 1, 1, "istril(A): true if A is lower triangular.", istril),
+        b("isdiag", 1, 1, 1, "isdiag(A): true if A is diagonal.", isdiag),
+        b("issymmetric", 1, 1, 1, "issymmetric(A): true if A equals its transpose.", issymmetric),
     ]
 }
 
@@ -440,7 +321,7 @@ fn polyval(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn polyfit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let x = a[0].tensor()?.to_f64().into_owned();
     let y = a[1].tensor()?.to_f64().into_owned();
-    let n = a[2].scalar_f64()? as usize;
+    let n = super::count_arg(&a[2], "polyfit", "Degree N")?;
     if x.len() != y.len() {
         return Err(bad_arg("polyfit", "X and Y vectors must be the same size."));
     }
@@ -476,26 +357,6 @@ fn conv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Shape::row(n)
     };
     one(Tensor::f64(shape, out))
-}
-
-fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (x, y) = if a.len() == 2 {
-        (
-            Some(a[0].tensor()?.to_f64().into_owned()),
-            a[1].tensor()?.to_f64().into_owned(),
-        )
-    } else {
-        (None, a[0].tensor()?.to_f64().into_owned())
-    };
-    let mut s = 0.0;
-    for k in 1..y.len() {
-        let h = match &x {
-            Some(x) => x[k] - x[k - 1],
-            None => 1.0,
-        };
-        s += h * (y[k] + y[k - 1]) / 2.0;
-    }
-    one(Value::Num(s))
 }
 
 /// Whether every element where `keep(i, j)` is false is zero.

@@ -16,104 +16,21 @@ use faer::linalg::solvers::Solve;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "toeplitz",
-            1,
-            2,
-            1,
-            "toeplitz(c, r): Toeplitz matrix with first column c and first row r.",
-            toeplitz,
-        ),
-        b(
-            "hankel",
-            1,
-            2,
-            1,
-            "hankel(c, r): Hankel matrix with first column c and last row r.",
-            hankel,
-        ),
-        b(
-            "vander",
-            1,
-            1,
-            1,
-            "vander(v): Vandermonde matrix, columns are powers of v.",
-            vander,
-        ),
-        b(
-            "hilb",
-            1,
-            2,
-            1,
-            "hilb(n): the n-by-n Hilbert matrix 1/(i+j-1).",
-            hilb,
-        ),
-        b(
-            "invhilb",
-            1,
-            1,
-            1,
-            "invhilb(n): the exact inverse of the Hilbert matrix.",
-            invhilb,
-        ),
-        b(
-            "blkdiag",
-            0,
-            -1,
-            1,
-            "blkdiag(A, B, ...): block diagonal matrix.",
-            blkdiag,
-        ),
-        b(
-            "perms",
-            1,
-            1,
-            1,
-            "perms(v): all permutations of v, one per row, in reverse lexicographic order.",
-            perms,
-        ),
-        b(
-            "nonzeros",
-            1,
-            1,
-            1,
-            "nonzeros(A): the nonzero elements of A as a column.",
-            nonzeros,
-        ),
-        b(
-            "null",
-            1,
-            2,
-            1,
-            "null(A): orthonormal basis for the null space of A.",
-            null,
-        ),
-        b(
-            "orth",
-            1,
-            1,
-            1,
-            "orth(A): orthonormal basis for the range of A.",
-            orth,
-        ),
-        b(
-            "expm",
-            1,
-            1,
-            1,
-            "expm(A): matrix exponential (scaling and squaring, Pade 13).",
-            expm,
-        ),
-        b(
-            "linsolve",
-            2,
-            3,
-            1,
-            "linsolve(A, B): solves A*X = B (as A\\B).",
-            linsolve,
-        ),
+        b("toeplitz", 1, 2, 1, "toeplitz(c, r): Toeplitz matrix with first column c and first row r.", toeplitz),
+        b("hankel", 1, 2, 1, "hankel(c, r): Hankel matrix with first column c and last row r.", hankel),
+        b("vander", 1, 1, 1, "vander(v): Vandermonde matrix, columns are powers of v.", vander),
+        b("hilb", 1, 2, 1, "hilb(n): the n-by-n Hilbert matrix 1/(i+j-1).", hilb),
+        b("invhilb", 1, 1, 1, "invhilb(n): the exact inverse of the Hilbert matrix.", invhilb),
+        b("blkdiag", 0, -1, 1, "blkdiag(A, B, ...): block diagonal matrix.", blkdiag),
+        b("perms", 1, 1, 1, "perms(v): all permutations of v, one per row, in reverse lexicographic order.", perms),
+        b("nonzeros", 1, 1, 1, "nonzeros(A): the nonzero elements of A as a column.", nonzeros),
+        b("null", 1, 2, 1, "null(A): orthonormal basis for the null space of A.", null),
+        b("orth", 1, 1, 1, "orth(A): orthonormal basis for the range of A.", orth),
+        b("expm", 1, 1, 1, "expm(A): matrix exponential (scaling and squaring, Pade 13).", expm),
+        b("linsolve", 2, 3, 1, "linsolve(A, B): solves A*X = B (as A\\B).", linsolve),
     ]
 }
 
@@ -413,6 +330,13 @@ fn expm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let id = Mat::<f64>::identity(n, n);
     if norm1 == 0.0 {
         return one(from_mat(&id, Class::Double));
+    }
+    if n == 1 {
+        return one(Tensor::f64(Shape::scalar(), vec![a0[(0, 0)].exp()]));
+    }
+    if !norm1.is_finite() {
+        // no scaling brings an infinite or NaN matrix into range
+        return one(Tensor::f64(Shape::matrix(n, n), vec![f64::NAN; n * n]));
     }
     // small norms use a lower-degree approximant (cheaper and no scaling needed)
     const LOW: [(f64, &[f64]); 4] = [

@@ -132,10 +132,29 @@ pub fn bad_arg(name: &str, what: impl Into<String>) -> MError {
     MError::new(format!("MATLAB:{name}:invalidInput"), what.into())
 }
 
+/// A count argument (a length, a number of bins, a degree): a nonnegative integer scalar,
+/// refused with MATLAB's size error when it could never be allocated.
+pub fn count_arg(v: &Value, name: &str, what: &str) -> MResult<usize> {
+    let n = v.scalar_f64()?;
+    if !(n >= 0.0) || n.fract() != 0.0 || !n.is_finite() {
+        return Err(bad_arg(
+            name,
+            format!("{what} must be a nonnegative integer scalar."),
+        ));
+    }
+    let n = n.min(usize::MAX as f64) as usize;
+    crate::values::limits::check_count(n, 8)?;
+    Ok(n)
+}
+
+/// The largest dimension argument accepted.
+const MAX_DIM_ARG: f64 = 4096.0;
+
 /// A dimension argument (1-based in MATLAB), returned 0-based.
 pub fn dim_arg(v: &Value) -> MResult<usize> {
     let d = v.scalar_f64()?;
-    if d < 1.0 || d.fract() != 0.0 {
+    // dimensions past a few thousand would only build enormous size vectors
+    if !(1.0..=MAX_DIM_ARG).contains(&d) || d.fract() != 0.0 {
         return Err(MError::new(
             "MATLAB:getdimarg:dimensionMustBePositiveInteger",
             "Dimension argument must be a positive integer scalar within indexing range.",

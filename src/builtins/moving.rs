@@ -11,40 +11,13 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "movmean",
-            2,
-            4,
-            1,
-            "movmean(A, k, dim): moving mean over windows of k elements.",
-            movmean,
-        ),
-        b(
-            "movmax",
-            2,
-            4,
-            1,
-            "movmax(A, k, dim): moving maximum.",
-            movmax,
-        ),
-        b(
-            "movmin",
-            2,
-            4,
-            1,
-            "movmin(A, k, dim): moving minimum.",
-            movmin,
-        ),
-        b(
-            "movmedian",
-            2,
-            4,
-            1,
-            "movmedian(A, k, dim): moving median.",
-            movmedian,
-        ),
+        b("movmean", 2, 4, 1, "movmean(A, k, dim): moving mean over windows of k elements.", movmean),
+        b("movmax", 2, 4, 1, "movmax(A, k, dim): moving maximum.", movmax),
+        b("movmin", 2, 4, 1, "movmin(A, k, dim): moving minimum.", movmin),
+        b("movmedian", 2, 4, 1, "movmedian(A, k, dim): moving median.", movmedian),
         b("movsum", 2, 4, 1, "movsum(A, k, dim): moving sum.", movsum),
     ]
 }

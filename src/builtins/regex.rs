@@ -14,32 +14,12 @@ use fancy_regex::Regex;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "regexp",
-            2,
-            -1,
-            6,
-            "regexp(text, pattern, options...): regular expression match ('match', 'tokens', 'names', 'once', 'split', 'start').",
-            regexp,
-        ),
-        b(
-            "regexpi",
-            2,
-            -1,
-            6,
-            "regexpi(text, pattern, ...): case-insensitive regexp.",
-            regexpi,
-        ),
-        b(
-            "regexprep",
-            3,
-            -1,
-            1,
-            "regexprep(text, pattern, replacement, 'once'|'ignorecase'): replace regular expression matches ($1 refers to tokens).",
-            regexprep,
-        ),
+        b("regexp", 2, -1, 6, "regexp(text, pattern, options...): regular expression match ('match', 'tokens', 'names', 'once', 'split', 'start').", regexp),
+        b("regexpi", 2, -1, 6, "regexpi(text, pattern, ...): case-insensitive regexp.", regexpi),
+        b("regexprep", 3, -1, 1, "regexprep(text, pattern, replacement, 'once'|'ignorecase'): replace regular expression matches ($1 refers to tokens).", regexprep),
     ]
 }
 
@@ -374,13 +354,14 @@ fn regexprep(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         .collect();
     let ro = RegexOpts::parse(&flags, false);
     let once = ro.once;
+    if reps.len() != 1 && reps.len() != pats.len() {
+        return Err(MError::new(
+            "MATLAB:regexprep:RepCellSizeMismatch",
+            "The number of replacement strings must be one, or match the number of expressions.",
+        ));
+    }
     let mut res = Vec::new();
-    for (k, p) in pats.iter().enumerate() {
-        let rep = if reps.len() == 1 {
-            &reps[0]
-        } else {
-            reps.get(k).unwrap_or(&reps[0])
-        };
+    for (p, rep) in pats.iter().zip(reps.iter().cycle()) {
         res.push((compile(p, &ro)?, translate_replacement(rep)));
     }
     let f = |s: &str| -> String {

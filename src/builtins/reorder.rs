@@ -12,50 +12,16 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
         b("tril", 1, 2, 1, "tril(A, k): lower triangular part.", tril),
         b("triu", 1, 2, 1, "triu(A, k): upper triangular part.", triu),
-        b(
-            "fliplr",
-            1,
-            1,
-            1,
-            "fliplr(A): reverse the order of columns.",
-            fliplr,
-        ),
-        b(
-            "flipud",
-            1,
-            1,
-            1,
-            "flipud(A): reverse the order of rows.",
-            flipud,
-        ),
-        b(
-            "flip",
-            1,
-            2,
-            1,
-            "flip(A, dim): reverse the order along a dimension.",
-            flip,
-        ),
-        b(
-            "rot90",
-            1,
-            2,
-            1,
-            "rot90(A, k): rotate by 90 degrees k times counterclockwise.",
-            rot90,
-        ),
-        b(
-            "circshift",
-            2,
-            3,
-            1,
-            "circshift(A, k, dim): shift elements circularly.",
-            circshift,
-        ),
+        b("fliplr", 1, 1, 1, "fliplr(A): reverse the order of columns.", fliplr),
+        b("flipud", 1, 1, 1, "flipud(A): reverse the order of rows.", flipud),
+        b("flip", 1, 2, 1, "flip(A, dim): reverse the order along a dimension.", flip),
+        b("rot90", 1, 2, 1, "rot90(A, k): rotate by 90 degrees k times counterclockwise.", rot90),
+        b("circshift", 2, 3, 1, "circshift(A, k, dim): shift elements circularly.", circshift),
     ]
 }
 

@@ -17,73 +17,18 @@ use std::cmp::Ordering;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "sort",
-            1,
-            5,
-            2,
-            "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).",
-            sort,
-        ),
-        b(
-            "sortrows",
-            1,
-            3,
-            2,
-            "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).",
-            sortrows,
-        ),
-        b(
-            "issorted",
-            1,
-            3,
-            1,
-            "issorted(A): true if the elements are in ascending order.",
-            issorted,
-        ),
-        b(
-            "unique",
-            1,
-            4,
-            3,
-            "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.",
-            unique,
-        ),
-        b(
-            "ismember",
-            2,
-            3,
-            2,
-            "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.",
-            ismember,
-        ),
-        b(
-            "setdiff",
-            2,
-            4,
-            2,
-            "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.",
-            setdiff,
-        ),
-        b(
-            "intersect",
-            2,
-            4,
-            3,
-            "intersect(A, B), [C, ia, ib] = intersect(...): values in both A and B.",
-            intersect,
-        ),
+        b("sort", 1, 5, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).", sort),
+        b("sortrows", 1, 3, 2, "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).", sortrows),
+        b("issorted", 1, 3, 1, "issorted(A): true if the elements are in ascending order.", issorted),
+        b("unique", 1, 4, 3, "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.", unique),
+        b("ismember", 2, 3, 2, "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.", ismember),
+        b("setdiff", 2, 4, 2, "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.", setdiff),
+        b("intersect", 2, 4, 3, "intersect(A, B), [C, ia, ib] = intersect(...): values in both A and B.", intersect),
         b("union", 2, 4, 3, "union(A, B): values in A or B.", union),
-        b(
-            "setxor",
-            2,
-            4,
-            3,
-            "setxor(A, B): values in exactly one of A and B.",
-            setxor,
-        ),
+        b("setxor", 2, 4, 3, "setxor(A, B): values in exactly one of A and B.", setxor),
     ]
 }
 
@@ -133,9 +78,13 @@ fn key_cmp(a: &Key, b: &Key) -> Ordering {
             let (ma, mb) = (ar.hypot(*ai), br.hypot(*bi));
             num_cmp(ma, mb).then(num_cmp(ai.atan2(*ar), bi.atan2(*br)))
         }
-        (Key::Cplx(..), _) => key_cmp(a, &as_cplx(b)),
-        (_, Key::Cplx(..)) => key_cmp(&as_cplx(a), b),
         (Key::Text(x), Key::Text(y)) => x.cmp(y),
+        // texts and rows sort after numbers (before the complex promotions, which would
+        // otherwise recurse forever on a text)
+        (Key::Text(_), _) => Ordering::Greater,
+        (_, Key::Text(_)) => Ordering::Less,
+        (Key::Cplx(..), Key::Int(_) | Key::Num(_)) => key_cmp(a, &as_cplx(b)),
+        (Key::Int(_) | Key::Num(_), Key::Cplx(..)) => key_cmp(&as_cplx(a), b),
         (Key::Row(x), Key::Row(y)) => {
             for (p, q) in x.iter().zip(y) {
                 let o = key_cmp(p, q);
@@ -145,8 +94,6 @@ fn key_cmp(a: &Key, b: &Key) -> Ordering {
             }
             x.len().cmp(&y.len())
         }
-        (Key::Text(_), _) => Ordering::Greater,
-        (_, Key::Text(_)) => Ordering::Less,
         (Key::Row(_), _) => Ordering::Greater,
         (_, Key::Row(_)) => Ordering::Less,
     }

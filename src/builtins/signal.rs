@@ -14,48 +14,15 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "filter",
-            3,
-            5,
-            2,
-            "filter(b, a, x, zi, dim): rational transfer function filter; [y, zf] also gives the final state.",
-            filter,
-        ),
-        b(
-            "interp1",
-            2,
-            5,
-            1,
-            "interp1(x, v, xq, method, extrap): 1-D interpolation ('linear', 'nearest', 'previous', 'next', 'pchip', 'spline').",
-            interp1,
-        ),
-        b(
-            "cumtrapz",
-            1,
-            3,
-            1,
-            "cumtrapz(y), cumtrapz(x, y, dim): cumulative trapezoidal integration.",
-            cumtrapz,
-        ),
-        b(
-            "deconv",
-            2,
-            2,
-            2,
-            "[q, r] = deconv(y, a): polynomial division, y = conv(a, q) + r.",
-            deconv,
-        ),
-        b(
-            "discretize",
-            2,
-            2,
-            1,
-            "discretize(x, edges): the bin index of each element (NaN outside the edges).",
-            discretize,
-        ),
+        b("filter", 3, 5, 2, "filter(b, a, x, zi, dim): rational transfer function filter; [y, zf] also gives the final state.", filter),
+        b("interp1", 2, 5, 1, "interp1(x, v, xq, method, extrap): 1-D interpolation ('linear', 'nearest', 'previous', 'next', 'pchip', 'spline').", interp1),
+        b("cumtrapz", 1, 3, 1, "cumtrapz(y), cumtrapz(x, y, dim): cumulative trapezoidal integration.", cumtrapz),
+        b("trapz", 1, 3, 1, "trapz(y), trapz(x, y, dim): trapezoidal integration.", trapz),
+        b("deconv", 2, 2, 2, "[q, r] = deconv(y, a): polynomial division, y = conv(a, q) + r.", deconv),
+        b("discretize", 2, 2, 1, "discretize(x, edges): the bin index of each element (NaN outside the edges).", discretize),
     ]
 }
 
@@ -379,19 +346,21 @@ fn interp1(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Tensor::f64(shape, out))
 }
 
-fn cumtrapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+/// The arguments of `trapz`/`cumtrapz`: `(Y)`, `(X, Y)`, `(Y, dim)` with a scalar dim, and
+/// `(X, Y, dim)`; X is a scalar spacing or one coordinate per element along the dimension.
+fn trapz_args(a: A, name: &str) -> MResult<(Option<Vec<f64>>, Tensor, usize)> {
     let (x, y, dim) = match a.len() {
         1 => (None, a[0].tensor()?.into_owned(), None),
         2 if a[1].numel() == 1 && a[0].numel() > 1 => {
             (None, a[0].tensor()?.into_owned(), Some(dim_arg(&a[1])?))
         }
         2 => (
-            Some(real_vec(&a[0], "cumtrapz")?),
+            Some(real_vec(&a[0], name)?),
             a[1].tensor()?.into_owned(),
             None,
         ),
         _ => (
-            Some(real_vec(&a[0], "cumtrapz")?),
+            Some(real_vec(&a[0], name)?),
             a[1].tensor()?.into_owned(),
             Some(dim_arg(&a[2])?),
         ),
@@ -401,22 +370,42 @@ fn cumtrapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Some(x) = &x {
         if x.len() != len && x.len() != 1 {
             return Err(MError::new(
-                "MATLAB:cumtrapz:LengthXMismatchY",
+                format!("MATLAB:{name}:LengthXMismatchY"),
                 "Length of X must match the length of Y along the integration dimension.",
             ));
         }
     }
-    let step = |k: usize| match &x {
+    Ok((x, y, d))
+}
+
+/// Width of the k-th trapezoid.
+fn trapz_step(x: &Option<Vec<f64>>, k: usize) -> f64 {
+    match x {
         Some(x) if x.len() == 1 => x[0],
         Some(x) => x[k + 1] - x[k],
         None => 1.0,
-    };
+    }
+}
+
+fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y, d) = trapz_args(a, "trapz")?;
+    one(lanes_map(&y, Some(d), 1, |lane| {
+        let s = (1..lane.len())
+            .map(|k| trapz_step(&x, k - 1) * (lane[k] + lane[k - 1]) / 2.0)
+            .sum();
+        vec![s]
+    }))
+}
+
+fn cumtrapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (x, y, d) = trapz_args(a, "cumtrapz")?;
+    let len = y.shape.dim(d);
     one(lanes_map(&y, Some(d), len, |lane| {
         let mut acc = 0.0;
         let mut out = Vec::with_capacity(lane.len());
         for k in 0..lane.len() {
             if k > 0 {
-                acc += step(k - 1) * (lane[k] + lane[k - 1]) / 2.0;
+                acc += trapz_step(&x, k - 1) * (lane[k] + lane[k - 1]) / 2.0;
             }
             out.push(acc);
         }

@@ -14,89 +14,20 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "cov",
-            1,
-            3,
-            1,
-            "cov(x), cov(X), cov(x, y): covariance (normalized by N-1; cov(X, 1) by N).",
-            cov,
-        ),
-        b(
-            "corrcoef",
-            1,
-            2,
-            1,
-            "corrcoef(X), corrcoef(x, y): correlation coefficients.",
-            corrcoef,
-        ),
-        b(
-            "prctile",
-            2,
-            3,
-            1,
-            "prctile(X, p, dim): percentiles.",
-            prctile,
-        ),
-        b(
-            "quantile",
-            2,
-            3,
-            1,
-            "quantile(X, p, dim): quantiles.",
-            quantile,
-        ),
-        b(
-            "mad",
-            1,
-            3,
-            1,
-            "mad(X, flag, dim): mean (flag 0) or median (flag 1) absolute deviation.",
-            mad,
-        ),
+        b("cov", 1, 3, 1, "cov(x), cov(X), cov(x, y): covariance (normalized by N-1; cov(X, 1) by N).", cov),
+        b("corrcoef", 1, 2, 1, "corrcoef(X), corrcoef(x, y): correlation coefficients.", corrcoef),
+        b("prctile", 2, 3, 1, "prctile(X, p, dim): percentiles.", prctile),
+        b("quantile", 2, 3, 1, "quantile(X, p, dim): quantiles.", quantile),
+        b("mad", 1, 3, 1, "mad(X, flag, dim): mean (flag 0) or median (flag 1) absolute deviation.", mad),
         b("iqr", 1, 2, 1, "iqr(X, dim): interquartile range.", iqr),
-        b(
-            "bounds",
-            1,
-            2,
-            2,
-            "[lo, hi] = bounds(X, dim): smallest and largest elements.",
-            bounds,
-        ),
-        b(
-            "rescale",
-            1,
-            3,
-            1,
-            "rescale(X, l, u): scale to the interval [l, u] (default [0, 1]).",
-            rescale,
-        ),
-        b(
-            "normalize",
-            1,
-            3,
-            1,
-            "normalize(X, dim): z-scores (mean 0, standard deviation 1).",
-            normalize,
-        ),
-        b(
-            "histcounts",
-            1,
-            3,
-            2,
-            "[N, edges] = histcounts(X, edges|nbins): bin counts.",
-            histcounts,
-        ),
-        b(
-            "histc",
-            2,
-            3,
-            2,
-            "histc(x, edges), [n, bin] = histc(...): counts of x in bins given by edges.",
-            histc,
-        ),
+        b("bounds", 1, 2, 2, "[lo, hi] = bounds(X, dim): smallest and largest elements.", bounds),
+        b("rescale", 1, 3, 1, "rescale(X, l, u): scale to the interval [l, u] (default [0, 1]).", rescale),
+        b("normalize", 1, 3, 1, "normalize(X, dim): z-scores (mean 0, standard deviation 1).", normalize),
+        b("histcounts", 1, 3, 2, "[N, edges] = histcounts(X, edges|nbins): bin counts.", histcounts),
+        b("histc", 2, 3, 2, "histc(x, edges), [n, bin] = histc(...): counts of x in bins given by edges.", histc),
     ]
 }
 
@@ -421,7 +352,7 @@ fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                     (a.min(v), b.max(v))
                 });
             let nbins = match other {
-                Some(v) => v.scalar_f64()? as usize,
+                Some(v) => super::count_arg(v, "histcounts", "Number of bins")?.max(1),
                 None => ((finite.len() as f64).sqrt().ceil() as usize).max(1),
             };
             if finite.is_empty() {

@@ -14,112 +14,22 @@ use num_complex::Complex64;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "str2num",
-            1,
-            1,
-            2,
-            "str2num(text): evaluate text as a numeric expression.",
-            str2num,
-        ),
-        b(
-            "str2double",
-            1,
-            1,
-            1,
-            "str2double(text): text to a double (NaN when it is not a number).",
-            str2double,
-        ),
-        b(
-            "isspace",
-            1,
-            1,
-            1,
-            "isspace(S): true for whitespace characters.",
-            isspace,
-        ),
-        b(
-            "isletter",
-            1,
-            1,
-            1,
-            "isletter(S): true for letters.",
-            isletter,
-        ),
-        b(
-            "isstrprop",
-            2,
-            2,
-            1,
-            "isstrprop(S, category): character categories ('alpha', 'digit', 'alphanum', 'upper', 'lower', 'wspace', 'punct').",
-            isstrprop,
-        ),
-        b(
-            "iscellstr",
-            1,
-            1,
-            1,
-            "iscellstr(C): true for a cell array of character vectors.",
-            iscellstr,
-        ),
-        b(
-            "string",
-            0,
-            1,
-            1,
-            "string(X): convert to a string array.",
-            string,
-        ),
-        b(
-            "strings",
-            0,
-            -1,
-            1,
-            "strings(m, n): a string array of empty strings.",
-            strings,
-        ),
-        b(
-            "dec2bin",
-            1,
-            2,
-            1,
-            "dec2bin(d, n): binary text of nonnegative integers.",
-            dec2bin,
-        ),
-        b(
-            "bin2dec",
-            1,
-            1,
-            1,
-            "bin2dec(text): the integer a binary text represents.",
-            bin2dec,
-        ),
-        b(
-            "dec2hex",
-            1,
-            2,
-            1,
-            "dec2hex(d, n): hexadecimal text of nonnegative integers.",
-            dec2hex,
-        ),
-        b(
-            "hex2dec",
-            1,
-            1,
-            1,
-            "hex2dec(text): the integer a hexadecimal text represents.",
-            hex2dec,
-        ),
-        b(
-            "compose",
-            1,
-            -1,
-            1,
-            "compose(format, A, ...): formatted text as a string array, one element per data row.",
-            compose,
-        ),
+        b("str2num", 1, 1, 2, "str2num(text): evaluate text as a numeric expression.", str2num),
+        b("str2double", 1, 1, 1, "str2double(text): text to a double (NaN when it is not a number).", str2double),
+        b("isspace", 1, 1, 1, "isspace(S): true for whitespace characters.", isspace),
+        b("isletter", 1, 1, 1, "isletter(S): true for letters.", isletter),
+        b("isstrprop", 2, 2, 1, "isstrprop(S, category): character categories ('alpha', 'digit', 'alphanum', 'upper', 'lower', 'wspace', 'punct').", isstrprop),
+        b("iscellstr", 1, 1, 1, "iscellstr(C): true for a cell array of character vectors.", iscellstr),
+        b("string", 0, 1, 1, "string(X): convert to a string array.", string),
+        b("strings", 0, -1, 1, "strings(m, n): a string array of empty strings.", strings),
+        b("dec2bin", 1, 2, 1, "dec2bin(d, n): binary text of nonnegative integers.", dec2bin),
+        b("bin2dec", 1, 1, 1, "bin2dec(text): the integer a binary text represents.", bin2dec),
+        b("dec2hex", 1, 2, 1, "dec2hex(d, n): hexadecimal text of nonnegative integers.", dec2hex),
+        b("hex2dec", 1, 1, 1, "hex2dec(text): the integer a hexadecimal text represents.", hex2dec),
+        b("compose", 1, -1, 1, "compose(format, A, ...): formatted text as a string array, one element per data row.", compose),
     ]
 }
 
@@ -338,7 +248,7 @@ fn strings(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
     let t = a[0].tensor()?;
     let min_len = match a.get(1) {
-        Some(v) => v.scalar_f64()? as usize,
+        Some(v) => super::count_arg(v, name, "Minimum length")?,
         None => 0,
     };
     let mut rows = Vec::new();

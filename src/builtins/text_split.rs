@@ -12,48 +12,14 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "strsplit",
-            1,
-            -1,
-            2,
-            "strsplit(text, delimiter): split text into a cell array (default delimiter: whitespace).",
-            strsplit,
-        ),
-        b(
-            "strjoin",
-            1,
-            2,
-            1,
-            "strjoin(C, delimiter): join a cell array of text (default delimiter: space).",
-            strjoin,
-        ),
-        b(
-            "strtok",
-            1,
-            2,
-            2,
-            "[token, rest] = strtok(text, delimiters): first token.",
-            strtok,
-        ),
-        b(
-            "split",
-            1,
-            2,
-            1,
-            "split(text, delimiter): split a string into a string array.",
-            split,
-        ),
-        b(
-            "join",
-            1,
-            2,
-            1,
-            "join(strs, delimiter): join a string array.",
-            join,
-        ),
+        b("strsplit", 1, -1, 2, "strsplit(text, delimiter): split text into a cell array (default delimiter: whitespace).", strsplit),
+        b("strjoin", 1, 2, 1, "strjoin(C, delimiter): join a cell array of text (default delimiter: space).", strjoin),
+        b("strtok", 1, 2, 2, "[token, rest] = strtok(text, delimiters): first token.", strtok),
+        b("split", 1, 2, 1, "split(text, delimiter): split a string into a string array.", split),
+        b("join", 1, 2, 1, "join(strs, delimiter): join a string array.", join),
     ]
 }
 

@@ -23,7 +23,8 @@ pub fn count(a: f64, s: f64, b: f64) -> usize {
         return 0;
     }
     let tol = 3.0 * f64::EPSILON * q.abs().max(1.0);
-    (q + tol).floor() as usize + 1
+    // saturating: a count past usize is refused later by the size check
+    ((q + tol).floor() as usize).saturating_add(1)
 }
 
 /// The elements of `a:s:b` without materializing them (for loops over ranges). The second
@@ -128,8 +129,9 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
                 let n = if (q - p) * d.signum() < 0 {
                     0
                 } else {
-                    ((q - p) / d + 1) as usize
+                    usize::try_from((q - p) / d + 1).unwrap_or(usize::MAX)
                 };
+                crate::values::limits::check_count(n, 8)?;
                 let data = Data::from_i128(cls, (0..n).map(|k| p + k as i128 * d));
                 return Ok(Value::from(Tensor::new(Shape::row(n), data)));
             }
