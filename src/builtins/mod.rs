@@ -1,25 +1,31 @@
 //! The builtin function registry: one table of (name, arity, help, host implementation).
 //! Later work adds device lowerings next to the host implementations.
 
+mod calls;
 mod cells;
 mod construct;
 mod errors;
 mod io;
 mod linalg;
+mod locate;
 mod math;
 mod mathx;
 mod matrices;
 mod moving;
+mod products;
 mod query;
 mod rearrange;
 mod reduce;
 mod regex;
 mod reorder;
+mod session;
 mod sets;
 mod signal;
+mod sorting;
 mod stats;
 mod strings;
 mod structs;
+mod text_compare;
 mod text_convert;
 mod text_edit;
 mod text_split;
@@ -75,16 +81,19 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 25] = [
+        let tables: [Vec<Builtin>; 30] = [
+            calls::table(),
             cells::table(),
             construct::table(),
             errors::table(),
             io::table(),
             linalg::table(),
+            locate::table(),
             math::table(),
             matrices::table(),
             mathx::table(),
             moving::table(),
+            products::table(),
             query::table(),
             rearrange::table(),
             reduce::table(),
@@ -92,15 +101,17 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             reorder::table(),
             sets::table(),
             signal::table(),
+            sorting::table(),
             stats::table(),
             strings::table(),
             structs::table(),
+            text_compare::table(),
             text_convert::table(),
             text_edit::table(),
             text_split::table(),
             types::table(),
+            session::table(),
             workspace::table(),
-            vec![],
         ];
         for t in tables {
             for b in t {

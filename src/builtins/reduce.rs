@@ -1,5 +1,5 @@
-//! Reductions and searches: sum prod mean median mode max min cumsum cumprod any all std
-//! var find sort unique nnz diff dot norm cross kron trace accumarray, and set operations.
+//! Reductions: sum prod mean median mode max min cumsum cumprod cummax cummin any all std
+//! var diff range.
 
 use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
 use crate::interp::Interp;
@@ -8,7 +8,7 @@ use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::ops::elementwise;
 use crate::values::ops::reduce::{self as red, lanes};
-use crate::values::ops::{Bin, Red, linalg, shape_ops};
+use crate::values::ops::{Bin, Red, shape_ops};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -32,15 +32,7 @@ pub fn table() -> Vec<Builtin> {
         b("all", 1, -1, 1, "all(A, dim): true if all elements are nonzero.", all),
         b("std", 1, 4, 1, "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).", std),
         b("var", 1, 4, 1, "var(A, w, dim): variance.", var),
-        b("find", 1, 3, 3, "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.", find),
-        b("nnz", 1, 1, 1, "nnz(A): number of nonzero elements.", nnz),
         b("diff", 1, 3, 1, "diff(A, n, dim): differences between adjacent elements.", diff),
-        b("dot", 2, 3, 1, "dot(A, B): scalar (dot) product.", dot),
-        b("norm", 1, 2, 1, "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.", norm),
-        b("cross", 2, 3, 1, "cross(A, B): cross product of 3-element vectors.", cross),
-        b("kron", 2, 2, 1, "kron(A, B): Kronecker tensor product.", kron),
-        b("trace", 1, 1, 1, "trace(A): sum of the diagonal.", trace),
-        b("accumarray", 2, 6, 1, "accumarray(subs, vals, sz, func): accumulate values into bins.", accumarray),
         b("cummax", 1, 2, 1, "cummax(A, dim): cumulative maximum.", cummax),
         b("cummin", 1, 2, 1, "cummin(A, dim): cumulative minimum.", cummin),
         b("range", 1, 2, 1, "range(A, dim): max(A) - min(A).", range),
@@ -513,59 +505,6 @@ fn var(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(variance(a)?)
 }
 
-fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let t = a[0].tensor()?;
-    let mut idx: Vec<usize> = (0..t.numel()).filter(|&i| t.nonzero(i)).collect();
-    let limit = match a.get(1) {
-        Some(v) => Some(v.scalar_f64()? as usize),
-        None => None,
-    };
-    let last = match a.get(2) {
-        Some(v) => v.text()?.eq_ignore_ascii_case("last"),
-        None => false,
-    };
-    if let Some(k) = limit {
-        if last {
-            let n = idx.len();
-            idx = idx[n.saturating_sub(k)..].to_vec();
-        } else {
-            idx.truncate(k);
-        }
-    }
-    let n = idx.len();
-    let shape = if t.shape.dims() == [0, 0] {
-        Shape::matrix(0, 0)
-    } else if t.shape.is_row() {
-        Shape::row(n)
-    } else {
-        Shape::col(n)
-    };
-    if nargout <= 1 {
-        return one(Tensor::f64(
-            shape,
-            idx.iter().map(|&i| (i + 1) as f64).collect(),
-        ));
-    }
-    let rows = t.shape.rows().max(1);
-    let r: Vec<f64> = idx.iter().map(|&i| (i % rows + 1) as f64).collect();
-    let c: Vec<f64> = idx.iter().map(|&i| (i / rows + 1) as f64).collect();
-    let mut out = vec![
-        Value::from(Tensor::f64(shape.clone(), r)),
-        Value::from(Tensor::f64(shape.clone(), c)),
-    ];
-    if nargout > 2 {
-        out.push(Value::from(t.gather(&idx, shape)));
-    }
-    Ok(out)
-}
-
-fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let t = a[0].tensor()?;
-    one(Value::Num(
-        (0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64
-    ))
-}
-
 fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut t = a[0].tensor()?.into_owned();
     let n = match a.get(1) {
@@ -625,247 +564,6 @@ fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         t = Tensor::new(t.shape.with_dim(d, len - 1), data);
     }
     one(t)
-}
-
-fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    if x.numel() != y.numel()
-        || (x.shape != y.shape && !(x.shape.is_vector() && y.shape.is_vector()))
-    {
-        return Err(MError::new(
-            "MATLAB:dot:InputSizeMismatch",
-            "A and B must be the same size.",
-        ));
-    }
-    // conj(A) .* B summed along the dimension (vectors: all of it)
-    let conj_x = if x.is_complex() {
-        elementwise::unary_tensor(crate::values::ops::Un::Conj, &x)?
-    } else {
-        x.into_owned()
-    };
-    let (xv, yv) = if conj_x.shape.is_vector() && y.shape.is_vector() {
-        let n = conj_x.numel();
-        (
-            conj_x.reshaped(Shape::col(n)),
-            y.into_owned().reshaped(Shape::col(n)),
-        )
-    } else {
-        (conj_x, y.into_owned())
-    };
-    let prod = elementwise::binary_tensor(Bin::Mul, &xv, &yv)?;
-    let dim = match a.get(2) {
-        Some(v) => Some(dim_arg(v)?),
-        None => None,
-    };
-    one(red::reduce(Red::Sum, &prod, dim, false)?)
-}
-
-fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let t = a[0].tensor()?;
-    let p = match a.get(1) {
-        None => "2".to_string(),
-        Some(v) if v.is_text() => v.text()?.to_lowercase(),
-        Some(v) => {
-            let x = v.scalar_f64()?;
-            if x.is_infinite() {
-                if x > 0.0 { "inf".into() } else { "-inf".into() }
-            } else {
-                format!("{x}")
-            }
-        }
-    };
-    let abs: Vec<f64> = if t.is_complex() {
-        t.to_c64().iter().map(|z| z.norm()).collect()
-    } else {
-        t.to_f64().iter().map(|x| x.abs()).collect()
-    };
-    if t.shape.is_vector() || t.numel() <= 1 {
-        let r = match p.as_str() {
-            "2" | "fro" => abs.iter().fold(0.0f64, |acc, x| acc.hypot(*x)),
-            "inf" => abs.iter().copied().fold(0.0, f64::max),
-            "-inf" => abs.iter().copied().fold(f64::INFINITY, f64::min),
-            "1" => abs.iter().fold(0.0, |a, b| a + b),
-            other => {
-                let q: f64 = other
-                    .parse()
-                    .map_err(|_| bad_arg("norm", "Invalid norm type."))?;
-                abs.iter().map(|x| x.powf(q)).sum::<f64>().powf(1.0 / q)
-            }
-        };
-        return one(Value::Num(r));
-    }
-    let (r, c) = (t.shape.rows(), t.shape.cols());
-    let v = match p.as_str() {
-        "1" => (0..c)
-            .map(|j| (0..r).map(|i| abs[i + j * r]).sum::<f64>())
-            .fold(0.0, f64::max),
-        "inf" => (0..r)
-            .map(|i| (0..c).map(|j| abs[i + j * r]).sum::<f64>())
-            .fold(0.0, f64::max),
-        "fro" => abs.iter().map(|x| x * x).sum::<f64>().sqrt(),
-        "2" => {
-            let s = if t.is_complex() {
-                linalg::to_cmat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
-            } else {
-                linalg::to_mat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
-            };
-            s.first().copied().unwrap_or(0.0)
-        }
-        _ => {
-            return Err(bad_arg(
-                "norm",
-                "Only 1, 2, Inf and 'fro' matrix norms are supported.",
-            ));
-        }
-    };
-    one(Value::Num(v))
-}
-
-fn cross(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    if x.numel() != 3 || y.numel() != 3 {
-        return Err(MError::new(
-            "MATLAB:cross:InvalidDimAorB",
-            "A and B must be vectors of length 3.",
-        ));
-    }
-    let (p, q) = (x.to_f64(), y.to_f64());
-    let r = vec![
-        p[1] * q[2] - p[2] * q[1],
-        p[2] * q[0] - p[0] * q[2],
-        p[0] * q[1] - p[1] * q[0],
-    ];
-    one(Tensor::f64(x.shape.clone(), r))
-}
-
-fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    let (xr, xc, yr, yc) = (
-        x.shape.rows(),
-        x.shape.cols(),
-        y.shape.rows(),
-        y.shape.cols(),
-    );
-    let (p, q) = (x.to_f64(), y.to_f64());
-    crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 8)?;
-    let (r, c) = (xr * yr, xc * yc);
-    let mut out = vec![0.0; r * c];
-    for i in 0..xr {
-        for j in 0..xc {
-            for k in 0..yr {
-                for l in 0..yc {
-                    out[(i * yr + k) + (j * yc + l) * r] = p[i + j * xr] * q[k + l * yr];
-                }
-            }
-        }
-    }
-    one(Tensor::f64(Shape::matrix(r, c), out))
-}
-
-fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let t = a[0].tensor()?;
-    let (r, c) = (t.shape.rows(), t.shape.cols());
-    if t.shape.ndims() > 2 || r != c {
-        return Err(MError::new("MATLAB:square", "Matrix must be square."));
-    }
-    if t.is_complex() {
-        let z = t.to_c64();
-        return one(Value::complex((0..r).map(|i| z[i + i * r]).sum()));
-    }
-    let x = t.to_f64();
-    one(Value::Num(
-        (0..r).map(|i| x[i + i * r]).fold(0.0, |a, b| a + b),
-    ))
-}
-
-fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
-    let subs = a[0].tensor()?;
-    let vals = a[1].tensor()?;
-    // a column lists 1-D subscripts; a matrix (or a row) holds one subscript per row
-    let (n, ncol) = if subs.shape.is_col() {
-        (subs.numel(), 1)
-    } else {
-        (subs.shape.rows(), subs.shape.cols())
-    };
-    if ncol == 0 {
-        return one(Value::empty());
-    }
-    let sx = subs.to_f64();
-    if vals.numel() != 1 && vals.numel() != n {
-        return Err(MError::new(
-            "MATLAB:accumarray:dimMismatch",
-            "Second input VAL must be a vector with one element for each row in SUBS, or a scalar.",
-        ));
-    }
-    let mut dims = vec![0usize; ncol.max(2)];
-    for j in 0..ncol {
-        for i in 0..n {
-            let s = sx[i + j * n];
-            if s < 1.0 || s.fract() != 0.0 {
-                return Err(MError::new(
-                    "MATLAB:accumarray:nonPosIntSubs",
-                    "First input SUBS must contain positive integer subscripts.",
-                ));
-            }
-            dims[j] = dims[j].max(s as usize);
-        }
-    }
-    if ncol == 1 {
-        dims[1] = 1;
-    }
-    if let Some(sz) = a.get(2) {
-        if !sz.is_empty() {
-            let s = sz.tensor()?;
-            for (k, x) in s.to_f64().iter().enumerate() {
-                if k < dims.len() {
-                    if (*x as usize) < dims[k] {
-                        return Err(MError::new(
-                            "MATLAB:accumarray:invalidSize",
-                            "Third input SZ must be at least as large as the largest subscript.",
-                        ));
-                    }
-                    dims[k] = *x as usize;
-                } else {
-                    dims.push(*x as usize);
-                }
-            }
-        }
-    }
-    crate::values::limits::check_dims(&dims, 8)?;
-    let shape = Shape::new(&dims);
-    let strides = shape.strides();
-    let total = shape.numel();
-    let mut bins: Vec<Vec<f64>> = vec![Vec::new(); total];
-    let v = vals.to_f64();
-    for i in 0..n {
-        let mut p = 0;
-        for j in 0..ncol {
-            p += (sx[i + j * n] as usize - 1) * strides.get(j).copied().unwrap_or(0);
-        }
-        bins[p].push(if v.len() == 1 { v[0] } else { v[i] });
-    }
-    let func = a.get(3).filter(|x| !x.is_empty()).cloned();
-    let fill = match a.get(4) {
-        Some(x) if !x.is_empty() => x.scalar_f64()?,
-        _ => 0.0,
-    };
-    let mut out = vec![fill; total];
-    for (p, bin) in bins.into_iter().enumerate() {
-        if bin.is_empty() {
-            continue;
-        }
-        out[p] = match &func {
-            None => bin.iter().fold(0.0, |a, b| a + b),
-            Some(fv) => interp
-                .call_value1(f, fv, vec![Value::col(bin)])?
-                .scalar_f64()?,
-        };
-    }
-    one(Tensor::f64(shape, out))
 }
 
 fn range(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

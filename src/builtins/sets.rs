@@ -1,14 +1,13 @@
-//! Ordering and sets: sort sortrows issorted unique ismember setdiff intersect union setxor.
+//! Sets: unique ismember setdiff intersect union setxor (sorting.rs sorts with the same keys).
 //! Elements compare through one key type, so integers (exact to 64 bits), doubles, complex
 //! numbers (by magnitude, then angle), text and whole rows all sort the same way.
 
-use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
+use super::{Builtin, b, bad_arg, split_flags};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::containers::{CellArray, StrArray};
-use crate::values::ops::reduce::{default_dim, lanes};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -20,9 +19,6 @@ type R = MResult<Vec<Value>>;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("sort", 1, 5, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).", sort),
-        b("sortrows", 1, 3, 2, "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).", sortrows),
-        b("issorted", 1, 3, 1, "issorted(A): true if the elements are in ascending order.", issorted),
         b("unique", 1, 4, 3, "unique(A), unique(A, 'rows'|'stable'|'last'), [C, ia, ic] = unique(...): unique values.", unique),
         b("ismember", 2, 3, 2, "ismember(A, S), ismember(A, S, 'rows'), [tf, loc] = ismember(...): membership.", ismember),
         b("setdiff", 2, 4, 2, "setdiff(A, B), setdiff(A, B, 'rows'|'stable'): values of A not in B.", setdiff),
@@ -33,7 +29,7 @@ pub fn table() -> Vec<Builtin> {
 }
 
 #[derive(Clone, Debug)]
-enum Key {
+pub(super) enum Key {
     Int(i128),
     Num(f64),
     Cplx(f64, f64),
@@ -62,7 +58,7 @@ fn num_cmp(x: f64, y: f64) -> Ordering {
 }
 
 /// Total order used by sorting and sets (NaN after everything).
-fn key_cmp(a: &Key, b: &Key) -> Ordering {
+pub(super) fn key_cmp(a: &Key, b: &Key) -> Ordering {
     match (a, b) {
         (Key::Int(x), Key::Int(y)) => x.cmp(y),
         (Key::Num(x), Key::Num(y)) => num_cmp(*x, *y),
@@ -127,7 +123,7 @@ fn text_list(c: &CellArray) -> MResult<Vec<String>> {
 }
 
 /// The keys of a value's elements (or rows, with `rows`).
-fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
+pub(super) fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
     let elems: Vec<Key> = match v {
         Value::Cell(c) => text_list(c)?.into_iter().map(Key::Text).collect(),
         Value::Str(s) => s.data.iter().cloned().map(Key::Text).collect(),
@@ -478,129 +474,4 @@ fn union(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
 }
 fn setxor(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
     set_op(a, SetOp::Xor, n, "setxor")
-}
-
-/// Stable order of keys (ascending or descending; NaN last ascending, first descending).
-fn order_of(keys: &[Key], descend: bool) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..keys.len()).collect();
-    idx.sort_by(|&i, &j| {
-        let o = key_cmp(&keys[i], &keys[j]);
-        if descend { o.reverse() } else { o }
-    });
-    idx
-}
-
-fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let (pos, flags) = split_flags(a);
-    let mut descend = false;
-    let mut by_abs = false;
-    let mut k = 0;
-    while k < flags.len() {
-        match flags[k].as_str() {
-            "descend" => descend = true,
-            "ascend" => descend = false,
-            "comparisonmethod" => {
-                by_abs = flags.get(k + 1).is_some_and(|m| m == "abs");
-                k += 1;
-            }
-            other => return Err(bad_arg("sort", format!("Unrecognized option '{other}'."))),
-        }
-        k += 1;
-    }
-    let v = &pos[0];
-    let shape = v.shape();
-    let mut keys = keys_of(v, false)?;
-    if by_abs {
-        keys = keys
-            .into_iter()
-            .map(|k| match k {
-                Key::Num(x) => Key::Cplx(x, 0.0),
-                Key::Int(x) => Key::Cplx(x as f64, 0.0),
-                other => other,
-            })
-            .collect();
-    }
-    let d = match pos.get(1) {
-        Some(dv) => dim_arg(dv)?,
-        None => default_dim(&shape),
-    };
-    let (inner, len, outer) = lanes(&shape, d);
-    let mut positions = vec![0usize; shape.numel()];
-    let mut index = vec![0f64; shape.numel()];
-    for o in 0..outer {
-        for i in 0..inner {
-            let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
-            let lane: Vec<Key> = lane_pos.iter().map(|&p| keys[p].clone()).collect();
-            for (k, &src) in order_of(&lane, descend).iter().enumerate() {
-                positions[lane_pos[k]] = lane_pos[src];
-                index[lane_pos[k]] = (src + 1) as f64;
-            }
-        }
-    }
-    let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape.clone())?;
-    let mut out = vec![sorted];
-    if nargout > 1 {
-        out.push(Value::from(Tensor::f64(shape, index)));
-    }
-    Ok(out)
-}
-
-fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let (pos, flags) = split_flags(a);
-    let v = &pos[0];
-    let shape = v.shape();
-    if shape.ndims() > 2 {
-        return Err(bad_arg("sortrows", "The input must be a 2-D matrix."));
-    }
-    let (r, c) = (shape.rows(), shape.cols());
-    let keys = keys_of(v, false)?;
-    let descend_all = flags.iter().any(|f| f == "descend");
-    let cols: Vec<(usize, bool)> = match pos.get(1) {
-        Some(cv) if !cv.is_empty() => {
-            let t = cv.tensor()?;
-            t.to_f64()
-                .iter()
-                .map(|&x| {
-                    let j = x.abs() as usize;
-                    if j == 0 || j > c || x.fract() != 0.0 {
-                        Err(bad_arg(
-                            "sortrows",
-                            "Column indices must be integers within the number of columns.",
-                        ))
-                    } else {
-                        Ok((j - 1, (x < 0.0) != descend_all))
-                    }
-                })
-                .collect::<MResult<_>>()?
-        }
-        _ => (0..c).map(|j| (j, descend_all)).collect(),
-    };
-    let mut idx: Vec<usize> = (0..r).collect();
-    idx.sort_by(|&p, &q| {
-        for &(j, desc) in &cols {
-            let o = key_cmp(&keys[p + j * r], &keys[q + j * r]);
-            let o = if desc { o.reverse() } else { o };
-            if o != Ordering::Equal {
-                return o;
-            }
-        }
-        Ordering::Equal
-    });
-    let positions: Vec<usize> = (0..c)
-        .flat_map(|j| idx.iter().map(move |&i| i + j * r))
-        .collect();
-    let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape)?;
-    let mut out = vec![sorted];
-    if nargout > 1 {
-        out.push(Value::col(idx.iter().map(|&i| (i + 1) as f64).collect()));
-    }
-    Ok(out)
-}
-
-fn issorted(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let keys = keys_of(&a[0], false)?;
-    one(Value::Bool(
-        keys.windows(2)
-            .all(|w| key_cmp(&w[0], &w[1]) != Ordering::Greater),
-    ))
 }

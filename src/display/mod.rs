@@ -1,6 +1,7 @@
 //! MATLAB's Command Window display: `x = ...` for unterminated statements, `disp`, and the
 //! `format` settings; plus the printf engine.
 
+pub mod cformat;
 pub mod containers;
 pub mod numeric;
 pub mod printf;

@@ -9,6 +9,7 @@ pub mod exec;
 pub mod function;
 pub mod objects;
 pub mod output;
+mod outputs;
 pub mod scalar;
 pub mod spread;
 pub mod warning;

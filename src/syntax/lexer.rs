@@ -8,6 +8,8 @@
 //! - a statement `name word ...` whose name is not a variable is command syntax;
 //! - `end` inside any bracket is the end-of-dimension value, elsewhere it closes a block.
 
+use super::assigned::assigned_names;
+use super::command;
 use super::span::Span;
 use super::token::{Kw, Tok};
 use std::collections::HashSet;
@@ -321,94 +323,11 @@ impl<'a> Lexer<'a> {
     /// Decides command syntax for a statement that starts with `name`; on yes, consumes and
     /// returns the words after it.
     fn command_args(&mut self, name: &str) -> Option<Vec<String>> {
-        let mut p = self.pos;
-        if !matches!(self.b.get(p), Some(b' ' | b'\t')) {
-            return None;
-        }
-        while matches!(self.b.get(p), Some(b' ' | b'\t')) {
-            p += 1;
-        }
-        let c = *self.b.get(p).unwrap_or(&b'\n');
-        let c2 = *self.b.get(p + 1).unwrap_or(&b'\n');
-        if matches!(c, b'\n' | b'\r' | b';' | b',' | b'%' | b'(') {
-            return None;
-        }
-        if c == b'=' && c2 != b'=' {
-            return None;
-        }
-        if c == b'.' && c2 == b'.' && self.b.get(p + 2) == Some(&b'.') {
-            return None;
-        }
-        let ops2: [&[u8]; 11] = [
-            b"==", b"~=", b"!=", b"<=", b">=", b"&&", b"||", b".*", b"./", b".\\", b".^",
-        ];
-        let op_len = if ops2.iter().any(|o| self.b[p..].starts_with(o)) {
-            2
-        } else if b"+-*/\\^<>&|:=~!".contains(&c) {
-            1
-        } else {
-            0
+        let (args, end) = {
+            let known = |n: &str| self.is_known_var(n);
+            command::command_words(self.src, self.pos, name, &known)?
         };
-        if op_len > 0 {
-            let after = *self.b.get(p + op_len).unwrap_or(&b'\n');
-            if matches!(after, b' ' | b'\t' | b'\n' | b'\r') {
-                return None; // `a + b`: an expression
-            }
-        }
-        if self.is_known_var(name) {
-            return None;
-        }
-        // Command syntax: split the rest of the statement into words.
-        let mut args = Vec::new();
-        let mut cur = String::new();
-        let mut has = false;
-        let mut q = p;
-        while q < self.b.len() {
-            let ch = self.b[q];
-            match ch {
-                b'\n' | b'\r' | b';' | b',' => break,
-                b'%' => break,
-                b' ' | b'\t' => {
-                    if has {
-                        args.push(std::mem::take(&mut cur));
-                        has = false;
-                    }
-                    q += 1;
-                }
-                b'\'' => {
-                    has = true;
-                    q += 1;
-                    loop {
-                        match self.b.get(q) {
-                            None | Some(b'\n') => break,
-                            Some(b'\'') if self.b.get(q + 1) == Some(&b'\'') => {
-                                cur.push('\'');
-                                q += 2;
-                            }
-                            Some(b'\'') => {
-                                q += 1;
-                                break;
-                            }
-                            Some(_) => {
-                                let ch_len = utf8_len(self.b[q]);
-                                cur.push_str(&self.src[q..q + ch_len]);
-                                q += ch_len;
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    has = true;
-                    let ch_len = utf8_len(ch);
-                    cur.push_str(&self.src[q..q + ch_len]);
-                    q += ch_len;
-                }
-            }
-        }
-        if has {
-            args.push(cur);
-        }
-        self.pos = q;
+        self.pos = end;
         Some(args)
     }
 
@@ -611,7 +530,7 @@ impl<'a> Lexer<'a> {
     }
 }
 
-fn utf8_len(b: u8) -> usize {
+pub(super) fn utf8_len(b: u8) -> usize {
     match b {
         0..=0x7f => 1,
         0xc0..=0xdf => 2,
@@ -620,192 +539,6 @@ fn utf8_len(b: u8) -> usize {
     }
 }
 
-/// Names that a token stream assigns: targets of `=` at statement start (also through
-/// indexing), multiple-assignment lists, `for` variables, `global`/`persistent` names,
-/// `catch` variables, and function header names.
-fn assigned_names(toks: &Tokens) -> HashSet<String> {
-    let mut out = HashSet::new();
-    let mut i = 0;
-    let mut stmt_start = true;
-    while i < toks.len() {
-        let t = &toks[i].0;
-        match t {
-            Tok::Newline | Tok::Semi | Tok::Comma => {
-                stmt_start = true;
-                i += 1;
-                continue;
-            }
-            Tok::Kw(Kw::For | Kw::Parfor) => {
-                let j = if matches!(toks.get(i + 1), Some((Tok::LParen, _))) {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                if let Some((Tok::Ident(n), _)) = toks.get(j) {
-                    out.insert(n.to_string());
-                }
-            }
-            Tok::Kw(Kw::Global | Kw::Persistent | Kw::Catch) | Tok::Kw(Kw::Function) => {
-                // a function's own name is not a variable (so `name arg` stays a command)
-                let fname = if matches!(t, Tok::Kw(Kw::Function)) {
-                    let header: Vec<&Tok> = toks[i + 1..]
-                        .iter()
-                        .map(|(tk, _)| tk)
-                        .take_while(|tk| !matches!(tk, Tok::Newline | Tok::Semi))
-                        .collect();
-                    let after = header
-                        .iter()
-                        .position(|tk| matches!(tk, Tok::Assign))
-                        .map(|k| k + 1)
-                        .unwrap_or(0);
-                    match header.get(after) {
-                        Some(Tok::Ident(n)) => Some(n.to_string()),
-                        _ => None,
-                    }
-                } else {
-                    None
-                };
-                let mut j = i + 1;
-                while let Some((tk, _)) = toks.get(j) {
-                    match tk {
-                        Tok::Newline | Tok::Semi => break,
-                        Tok::Ident(n) if fname.as_deref() != Some(&**n) => {
-                            out.insert(n.to_string());
-                        }
-                        _ => {}
-                    }
-                    if matches!(t, Tok::Kw(Kw::Catch)) {
-                        break;
-                    }
-                    j += 1;
-                }
-            }
-            Tok::Ident(n) if stmt_start => {
-                // scan to the end of the statement looking for `=` at depth 0
-                let mut depth = 0i32;
-                let mut j = i + 1;
-                while let Some((tk, _)) = toks.get(j) {
-                    match tk {
-                        Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
-                        Tok::RParen | Tok::RBracket | Tok::RBrace => depth -= 1,
-                        Tok::Assign if depth == 0 => {
-                            out.insert(n.to_string());
-                            break;
-                        }
-                        Tok::Newline | Tok::Semi | Tok::Comma if depth == 0 => break,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-            }
-            Tok::LBracket if stmt_start => {
-                let mut j = i + 1;
-                let mut names = vec![];
-                let mut depth = 0;
-                while let Some((tk, _)) = toks.get(j) {
-                    match tk {
-                        Tok::Ident(n) if depth == 0 => names.push(n.to_string()),
-                        Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
-                        Tok::RParen | Tok::RBrace => depth -= 1,
-                        Tok::RBracket if depth == 0 => break,
-                        Tok::RBracket => depth -= 1,
-                        Tok::Newline => break,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                if matches!(toks.get(j + 1), Some((Tok::Assign, _))) {
-                    out.extend(names);
-                }
-            }
-            _ => {}
-        }
-        stmt_start = false;
-        i += 1;
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    fn kinds(src: &str) -> Vec<Tok> {
-        lex(src, &|_| false)
-            .unwrap()
-            .into_iter()
-            .map(|(t, _)| t)
-            .collect()
-    }
-    fn count_commas(src: &str) -> usize {
-        kinds(src).iter().filter(|t| **t == Tok::Comma).count()
-    }
-    #[test]
-    fn whitespace_separates_elements() {
-        assert_eq!(count_commas("[1 -2]"), 1);
-        assert_eq!(count_commas("[1 - 2]"), 0);
-        assert_eq!(count_commas("[a' b']"), 1);
-        assert_eq!(count_commas("[a (1)]"), 1);
-        assert_eq!(count_commas("[f(1, 2) 3]"), 2);
-        assert_eq!(count_commas("[1 +2]"), 1);
-        assert_eq!(count_commas("[a -b + 1]"), 1);
-        assert_eq!(count_commas("{@(x) x + 1, @(x) x * 3}"), 1);
-    }
-    #[test]
-    fn quote_is_transpose_after_values() {
-        let t = kinds("x = a';");
-        assert!(t.contains(&Tok::Quote));
-        let t = kinds("x = 'it''s';");
-        assert!(t.contains(&Tok::Char("it's".into())));
-        let t = kinds("[a 'b']");
-        assert!(t.contains(&Tok::Char("b".into())));
-    }
-    #[test]
-    fn command_syntax() {
-        assert_eq!(
-            kinds("format long")[0],
-            Tok::Command("format".into(), vec!["long".into()])
-        );
-        assert_eq!(
-            kinds("disp 'hello world'")[0],
-            Tok::Command("disp".into(), vec!["hello world".into()])
-        );
-        assert!(matches!(kinds("a + b")[0], Tok::Ident(_)));
-        assert!(matches!(kinds("x = 1; x -1")[4], Tok::Ident(_)));
-        assert!(matches!(kinds("hold on;")[0], Tok::Command(..)));
-    }
-    #[test]
-    fn end_inside_index() {
-        let t = kinds("x(end)");
-        assert!(t.contains(&Tok::EndIdx));
-        let t = kinds("if x\nend");
-        assert!(t.contains(&Tok::Kw(Kw::End)));
-    }
-    #[test]
-    fn numbers() {
-        assert_eq!(kinds("1e-3")[0], Tok::Num(1e-3));
-        assert_eq!(kinds(".5")[0], Tok::Num(0.5));
-        assert_eq!(kinds("3i")[0], Tok::Imag(3.0));
-        assert_eq!(kinds("2j")[0], Tok::Imag(2.0));
-        assert_eq!(kinds("3.*2")[1], Tok::DotStar);
-    }
-    #[test]
-    fn newlines_in_brackets_are_rows() {
-        let t = kinds("[1 2\n3 4]");
-        assert!(t.contains(&Tok::Semi));
-        assert!(!t.contains(&Tok::Newline));
-    }
-    #[test]
-    fn block_comments_and_continuations() {
-        let t = kinds("x = 1 + ...\n 2;\n%{\nignored\n%}\ny = 3");
-        assert!(
-            !t.iter()
-                .any(|t| matches!(t, Tok::Ident(n) if &**n == "ignored"))
-        );
-        assert_eq!(t.iter().filter(|t| **t == Tok::Plus).count(), 1);
-    }
-    #[test]
-    fn unbalanced_is_incomplete() {
-        let e = lex("x = [1 2", &|_| false).unwrap_err();
-        assert!(e.incomplete);
-    }
-}
+#[path = "lexer_tests.rs"]
+mod tests;

@@ -1,7 +1,9 @@
 //! Source text to syntax tree: spans, tokens, the context-sensitive lexer, the chumsky
 //! grammar, and printing expressions back as text.
 
+mod assigned;
 pub mod ast;
+mod command;
 pub mod lexer;
 pub mod parser;
 pub mod resolve;

@@ -5,9 +5,11 @@ pub mod colon;
 pub mod concat;
 pub mod elementwise;
 pub mod index;
+mod int_arith;
 pub mod linalg;
 pub mod reduce;
 pub mod shape_ops;
+pub mod unary;
 
 /// Elementwise binary operations (all with implicit expansion).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,173 @@
+//! Locating and binning elements: find nnz accumarray.
+
+use super::{Builtin, b, one};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::shape::Shape;
+use crate::values::tensor::Tensor;
+use crate::values::value::Value;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b(
+            "find",
+            1,
+            3,
+            3,
+            "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.",
+            find,
+        ),
+        b("nnz", 1, 1, 1, "nnz(A): number of nonzero elements.", nnz),
+        b(
+            "accumarray",
+            2,
+            6,
+            1,
+            "accumarray(subs, vals, sz, func): accumulate values into bins.",
+            accumarray,
+        ),
+    ]
+}
+
+fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let t = a[0].tensor()?;
+    let mut idx: Vec<usize> = (0..t.numel()).filter(|&i| t.nonzero(i)).collect();
+    let limit = match a.get(1) {
+        Some(v) => Some(v.scalar_f64()? as usize),
+        None => None,
+    };
+    let last = match a.get(2) {
+        Some(v) => v.text()?.eq_ignore_ascii_case("last"),
+        None => false,
+    };
+    if let Some(k) = limit {
+        if last {
+            let n = idx.len();
+            idx = idx[n.saturating_sub(k)..].to_vec();
+        } else {
+            idx.truncate(k);
+        }
+    }
+    let n = idx.len();
+    let shape = if t.shape.dims() == [0, 0] {
+        Shape::matrix(0, 0)
+    } else if t.shape.is_row() {
+        Shape::row(n)
+    } else {
+        Shape::col(n)
+    };
+    if nargout <= 1 {
+        return one(Tensor::f64(
+            shape,
+            idx.iter().map(|&i| (i + 1) as f64).collect(),
+        ));
+    }
+    let rows = t.shape.rows().max(1);
+    let r: Vec<f64> = idx.iter().map(|&i| (i % rows + 1) as f64).collect();
+    let c: Vec<f64> = idx.iter().map(|&i| (i / rows + 1) as f64).collect();
+    let mut out = vec![
+        Value::from(Tensor::f64(shape.clone(), r)),
+        Value::from(Tensor::f64(shape.clone(), c)),
+    ];
+    if nargout > 2 {
+        out.push(Value::from(t.gather(&idx, shape)));
+    }
+    Ok(out)
+}
+
+fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = a[0].tensor()?;
+    one(Value::Num(
+        (0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64
+    ))
+}
+
+fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let subs = a[0].tensor()?;
+    let vals = a[1].tensor()?;
+    // a column lists 1-D subscripts; a matrix (or a row) holds one subscript per row
+    let (n, ncol) = if subs.shape.is_col() {
+        (subs.numel(), 1)
+    } else {
+        (subs.shape.rows(), subs.shape.cols())
+    };
+    if ncol == 0 {
+        return one(Value::empty());
+    }
+    let sx = subs.to_f64();
+    if vals.numel() != 1 && vals.numel() != n {
+        return Err(MError::new(
+            "MATLAB:accumarray:dimMismatch",
+            "Second input VAL must be a vector with one element for each row in SUBS, or a scalar.",
+        ));
+    }
+    let mut dims = vec![0usize; ncol.max(2)];
+    for j in 0..ncol {
+        for i in 0..n {
+            let s = sx[i + j * n];
+            if s < 1.0 || s.fract() != 0.0 {
+                return Err(MError::new(
+                    "MATLAB:accumarray:nonPosIntSubs",
+                    "First input SUBS must contain positive integer subscripts.",
+                ));
+            }
+            dims[j] = dims[j].max(s as usize);
+        }
+    }
+    if ncol == 1 {
+        dims[1] = 1;
+    }
+    if let Some(sz) = a.get(2) {
+        if !sz.is_empty() {
+            let s = sz.tensor()?;
+            for (k, x) in s.to_f64().iter().enumerate() {
+                if k < dims.len() {
+                    if (*x as usize) < dims[k] {
+                        return Err(MError::new(
+                            "MATLAB:accumarray:invalidSize",
+                            "Third input SZ must be at least as large as the largest subscript.",
+                        ));
+                    }
+                    dims[k] = *x as usize;
+                } else {
+                    dims.push(*x as usize);
+                }
+            }
+        }
+    }
+    crate::values::limits::check_dims(&dims, 8)?;
+    let shape = Shape::new(&dims);
+    let strides = shape.strides();
+    let total = shape.numel();
+    let mut bins: Vec<Vec<f64>> = vec![Vec::new(); total];
+    let v = vals.to_f64();
+    for i in 0..n {
+        let mut p = 0;
+        for j in 0..ncol {
+            p += (sx[i + j * n] as usize - 1) * strides.get(j).copied().unwrap_or(0);
+        }
+        bins[p].push(if v.len() == 1 { v[0] } else { v[i] });
+    }
+    let func = a.get(3).filter(|x| !x.is_empty()).cloned();
+    let fill = match a.get(4) {
+        Some(x) if !x.is_empty() => x.scalar_f64()?,
+        _ => 0.0,
+    };
+    let mut out = vec![fill; total];
+    for (p, bin) in bins.into_iter().enumerate() {
+        if bin.is_empty() {
+            continue;
+        }
+        out[p] = match &func {
+            None => bin.iter().fold(0.0, |a, b| a + b),
+            Some(fv) => interp
+                .call_value1(f, fv, vec![Value::col(bin)])?
+                .scalar_f64()?,
+        };
+    }
+    one(Tensor::f64(shape, out))
+}
