@@ -14,104 +14,25 @@ use std::rc::Rc;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "nargin",
-            0,
-            1,
-            1,
-            "nargin: number of arguments the current function received; nargin(f): how many f declares.",
-            nargin,
-        ),
-        b(
-            "nargout",
-            0,
-            1,
-            1,
-            "nargout: number of outputs the current function was asked for.",
-            nargout,
-        ),
-        b(
-            "narginchk",
-            2,
-            2,
-            0,
-            "narginchk(min, max): error when the current function's argument count is out of range.",
-            narginchk,
-        ),
-        b(
-            "nargoutchk",
-            2,
-            2,
-            0,
-            "nargoutchk(min, max): error when the output count is out of range.",
-            nargoutchk,
-        ),
-        b(
-            "feval",
-            1,
-            -1,
-            64,
-            "feval(f, args...): call a function given by handle or name.",
-            feval,
-        ),
-        b(
-            "func2str",
-            1,
-            1,
-            1,
-            "func2str(h): the text of a function handle.",
-            func2str,
-        ),
-        b(
-            "str2func",
-            1,
-            1,
-            1,
-            "str2func(s): a function handle from a name or '@(x) ...' text.",
-            str2func,
-        ),
-        b(
-            "eval",
-            1,
-            2,
-            64,
-            "eval(code), eval(try, catch): run text as code in the current workspace.",
-            eval,
-        ),
-        b(
-            "evalc",
-            1,
-            2,
-            1,
-            "evalc(code): run code and return what it printed.",
-            evalc,
-        ),
-        b(
-            "evalin",
-            2,
-            3,
-            64,
-            "evalin('base'|'caller', code): run code in another workspace.",
-            evalin,
-        ),
-        b(
-            "assignin",
-            3,
-            3,
-            0,
-            "assignin('base'|'caller', name, value): assign a variable in another workspace.",
-            assignin,
-        ),
-        b(
-            "inputname",
-            1,
-            1,
-            1,
-            "inputname(k): not available; returns ''.",
-            inputname,
-        ),
+        b("nargin", 0, 1, 1, "nargin: number of arguments the current function received; nargin(f): how many f declares.", nargin),
+        b("nargout", 0, 1, 1, "nargout: number of outputs the current function was asked for.", nargout),
+        b("narginchk", 2, 2, 0, "narginchk(min, max): error when the current function's argument count is out of range.", narginchk),
+        b("nargoutchk", 2, 2, 0, "nargoutchk(min, max): error when the output count is out of range.", nargoutchk),
+        b("feval", 1, -1, 64, "feval(f, args...): call a function given by handle or name.", feval),
+        b("bsxfun", 3, 3, 1, "bsxfun(f, A, B): apply a binary function with implicit expansion.", bsxfun),
+        b("builtin", 1, -1, 64, "builtin(name, args...): call the builtin function name, even where a user function shadows it.", builtin_fn),
+        b("nthargout", 2, -1, 1, "nthargout(n, f, args...): the n-th output of f(args...).", nthargout),
+        b("run", 1, 1, 0, "run(script): run a script file given by name or path.", run),
+        b("func2str", 1, 1, 1, "func2str(h): the text of a function handle.", func2str),
+        b("str2func", 1, 1, 1, "str2func(s): a function handle from a name or '@(x) ...' text.", str2func),
+        b("eval", 1, 2, 64, "eval(code), eval(try, catch): run text as code in the current workspace.", eval),
+        b("evalc", 1, 2, 1, "evalc(code): run code and return what it printed.", evalc),
+        b("evalin", 2, 3, 64, "evalin('base'|'caller', code): run code in another workspace.", evalin),
+        b("assignin", 3, 3, 0, "assignin('base'|'caller', name, value): assign a variable in another workspace.", assignin),
+        b("inputname", 1, 1, 1, "inputname(k): not available; returns ''.", inputname),
     ]
 }
 
@@ -226,6 +147,84 @@ fn feval(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     let mut a = a;
     let fv = a.remove(0);
     i.call_value(f, &fv, a, nargout)
+}
+
+fn bsxfun(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let mut a = a;
+    let fv = a.remove(0);
+    // every elementwise builtin expands singleton dimensions itself
+    Ok(vec![i.call_value1(f, &fv, a)?])
+}
+
+fn builtin_fn(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
+    let name = text_arg(&a[0], "builtin")?;
+    let Some(b) = super::lookup(&name) else {
+        return Err(MError::new(
+            "MATLAB:builtin:NotBuiltin",
+            format!("'{name}' is not a builtin function."),
+        ));
+    };
+    i.call_builtin(f, b, a[1..].to_vec(), nargout)
+}
+
+fn nthargout(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let n = super::count_arg(&a[0], "nthargout", "N")?;
+    if n == 0 {
+        return Err(bad_arg("nthargout", "N must be a positive integer."));
+    }
+    let mut out = i.call_value(f, &a[1], a[2..].to_vec(), n)?;
+    if out.len() < n {
+        return Err(MError::new(
+            "MATLAB:TooManyOutputs",
+            "Too many output arguments.",
+        ));
+    }
+    Ok(vec![out.swap_remove(n - 1)])
+}
+
+fn run(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let given = text_arg(&a[0], "run")?;
+    let mut path = std::path::PathBuf::from(&given);
+    if path.extension().is_none() {
+        path.set_extension("m");
+    }
+    if !path.is_file() {
+        return Err(MError::new(
+            "MATLAB:run:FileNotFound",
+            format!("{given} not found."),
+        ));
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // like MATLAB, run from the script's own folder, then come back
+    let back = std::env::current_dir().ok();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(|d| d.to_path_buf());
+    let file = path
+        .file_name()
+        .map(std::path::PathBuf::from)
+        .unwrap_or(path.clone());
+    if let Some(d) = &dir {
+        std::env::set_current_dir(d)
+            .map_err(|e| MError::new("MATLAB:run:FileNotFound", e.to_string()))?;
+        i.path_cache.clear();
+    }
+    let r = match i.load_file(&file.canonicalize().unwrap_or(file.clone()), &stem) {
+        Ok(crate::interp::call::Loaded::Script(prog, unit)) => i.run_script_in(f, &prog, &unit),
+        Ok(crate::interp::call::Loaded::Function(..)) => {
+            i.call_named(f, &stem, vec![], 0).map(|_| ())
+        }
+        Err(e) => Err(e),
+    };
+    if let (Some(_), Some(b)) = (&dir, back) {
+        let _ = std::env::set_current_dir(b);
+        i.path_cache.clear();
+    }
+    r.map(|_| vec![])
 }
 
 fn func2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -20,6 +20,8 @@ pub fn table() -> Vec<Builtin> {
         b("arrayfun", 2, -1, 16, "arrayfun(f, A, ..., 'UniformOutput', tf): apply f to each element.", arrayfun),
         b("cell2mat", 1, 1, 1, "cell2mat(C): concatenate the contents of a cell array into a matrix.", cell2mat),
         b("num2cell", 1, 2, 1, "num2cell(A): put each element of A into its own cell.", num2cell),
+        b("structfun", 2, -1, 16, "structfun(f, S, 'UniformOutput', tf): apply f to each field of a scalar struct.", structfun),
+        b("mat2cell", 2, -1, 1, "mat2cell(A, r, c, ...): split A into blocks of r rows and c columns.", mat2cell),
         b("deal", 1, -1, 64, "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.", deal),
     ]
 }
@@ -316,6 +318,111 @@ fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
         opts,
         nargout,
     )
+}
+
+fn structfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
+    let f = a[0].clone();
+    let (data, opts) = map_opts(&a[1..])?;
+    let s = match data.as_slice() {
+        [Value::Struct(s)] if s.numel() == 1 => s.clone(),
+        _ => {
+            return Err(MError::new(
+                "MATLAB:structfun:NotAScalarStructure",
+                "Inputs to STRUCTFUN must be scalar structures.",
+            ));
+        }
+    };
+    let fields = s.fields.clone();
+    let values: Vec<Value> = s.elems[0].clone();
+    let uniform = opts.uniform;
+    let outs = apply(
+        interp,
+        frame,
+        &f,
+        vec![values],
+        Shape::col(fields.len()),
+        opts,
+        nargout,
+    )?;
+    if uniform {
+        return Ok(outs);
+    }
+    // non-uniform results come back as a struct with the input's fields
+    outs.into_iter()
+        .map(|v| {
+            let Value::Cell(c) = v else {
+                return Ok(v);
+            };
+            let mut out = crate::values::containers::StructArray::scalar();
+            for (name, x) in fields.iter().zip(c.data.iter()) {
+                out.set(0, name, x.clone());
+            }
+            Ok(Value::from(out))
+        })
+        .collect()
+}
+
+fn mat2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let x = &a[0];
+    let shape = x.shape();
+    let nd = (a.len() - 1).max(2);
+    // block sizes along each dimension; a missing one takes the whole dimension
+    let mut splits: Vec<Vec<usize>> = Vec::with_capacity(nd);
+    for d in 0..nd {
+        let sizes: Vec<usize> = match a.get(d + 1) {
+            Some(v) => {
+                let t = v.tensor()?;
+                t.to_f64()
+                    .iter()
+                    .map(|&n| {
+                        if n >= 0.0 && n.fract() == 0.0 {
+                            Ok(n as usize)
+                        } else {
+                            Err(bad_arg(
+                                "mat2cell",
+                                "Block sizes must be nonnegative integers.",
+                            ))
+                        }
+                    })
+                    .collect::<MResult<_>>()?
+            }
+            None => vec![shape.dim(d)],
+        };
+        if sizes.iter().sum::<usize>() != shape.dim(d) {
+            return Err(MError::new(
+                "MATLAB:mat2cell:dimensionMismatch",
+                format!(
+                    "Input arguments, D1 through D{}, must sum to each dimension of the input matrix size, [{}].",
+                    nd,
+                    shape
+                        .dims()
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            ));
+        }
+        splits.push(sizes);
+    }
+    let counts: Vec<usize> = splits.iter().map(|s| s.len()).collect();
+    let out_shape = Shape::new(&counts);
+    let total = out_shape.numel();
+    let mut cells = Vec::with_capacity(total);
+    for k in 0..total {
+        // the block's position along each dimension, column-major
+        let mut rem = k;
+        let mut subs = Vec::with_capacity(nd);
+        for (d, sizes) in splits.iter().enumerate() {
+            let j = rem % counts[d];
+            rem /= counts[d];
+            let start: usize = sizes[..j].iter().sum();
+            let idx: Vec<f64> = (start..start + sizes[j]).map(|i| (i + 1) as f64).collect();
+            subs.push(Value::row(idx));
+        }
+        cells.push(crate::values::access::paren(x, &subs)?);
+    }
+    one(CellArray::new(out_shape, cells))
 }
 
 fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

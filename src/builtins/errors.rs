@@ -22,6 +22,7 @@ pub fn table() -> Vec<Builtin> {
         b("MException", 2, -1, 1, "MException(id, fmt, args...): an exception object (raise it with throw).", mexception),
         b("rethrow", 1, 1, 0, "rethrow(err): raise a caught error again.", rethrow),
         b("throw", 1, 1, 0, "throw(err): raise an MException.", rethrow),
+        b("throwAsCaller", 1, 1, 0, "throwAsCaller(err): raise an MException as if from the caller.", rethrow),
         b("getReport", 1, -1, 1, "getReport(err): the error message as text.", get_report),
         b("lasterr", 0, 0, 2, "lasterr: the message of the last error.", lasterr),
         b("lastwarn", 0, 2, 2, "lastwarn: the message of the last warning.", lastwarn),

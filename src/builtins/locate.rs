@@ -11,25 +11,12 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "find",
-            1,
-            3,
-            3,
-            "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.",
-            find,
-        ),
+        b("find", 1, 3, 3, "find(X), find(X, k, 'first'|'last'), [r, c, v] = find(X): indices of nonzero elements.", find),
         b("nnz", 1, 1, 1, "nnz(A): number of nonzero elements.", nnz),
-        b(
-            "accumarray",
-            2,
-            6,
-            1,
-            "accumarray(subs, vals, sz, func): accumulate values into bins.",
-            accumarray,
-        ),
+        b("accumarray", 2, 6, 1, "accumarray(subs, vals, sz, func): accumulate values into bins.", accumarray),
     ]
 }
 

@@ -12,6 +12,7 @@ mod math;
 mod mathx;
 mod matrices;
 mod moving;
+mod numerics;
 mod products;
 mod query;
 mod rearrange;
@@ -81,7 +82,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 30] = [
+        let tables: [Vec<Builtin>; 31] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -93,6 +94,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             matrices::table(),
             mathx::table(),
             moving::table(),
+            numerics::table(),
             products::table(),
             query::table(),
             rearrange::table(),

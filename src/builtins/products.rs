@@ -14,33 +14,13 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
         b("dot", 2, 3, 1, "dot(A, B): scalar (dot) product.", dot),
-        b(
-            "norm",
-            1,
-            2,
-            1,
-            "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.",
-            norm,
-        ),
-        b(
-            "cross",
-            2,
-            3,
-            1,
-            "cross(A, B): cross product of 3-element vectors.",
-            cross,
-        ),
-        b(
-            "kron",
-            2,
-            2,
-            1,
-            "kron(A, B): Kronecker tensor product.",
-            kron,
-        ),
+        b("norm", 1, 2, 1, "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.", norm),
+        b("cross", 2, 3, 1, "cross(A, B): cross product of 3-element vectors.", cross),
+        b("kron", 2, 2, 1, "kron(A, B): Kronecker tensor product.", kron),
         b("trace", 1, 1, 1, "trace(A): sum of the diagonal.", trace),
     ]
 }

@@ -12,81 +12,26 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "rng",
-            0,
-            2,
-            1,
-            "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).",
-            rng,
-        ),
+        b("rng", 0, 2, 1, "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).", rng),
         b("pwd", 0, 0, 1, "pwd: the current folder.", pwd),
         b("cd", 0, 1, 1, "cd(folder): change the current folder.", cd),
-        b(
-            "addpath",
-            1,
-            -1,
-            1,
-            "addpath(folder, ...): add folders to the search path.",
-            addpath,
-        ),
-        b(
-            "rmpath",
-            1,
-            -1,
-            1,
-            "rmpath(folder): remove a folder from the search path.",
-            rmpath,
-        ),
+        b("addpath", 1, -1, 1, "addpath(folder, ...): add folders to the search path.", addpath),
+        b("rmpath", 1, -1, 1, "rmpath(folder): remove a folder from the search path.", rmpath),
         b("path", 0, 2, 1, "path: show the search path.", path),
-        b(
-            "which",
-            1,
-            2,
-            1,
-            "which name: where a function or variable comes from.",
-            which,
-        ),
-        b(
-            "help",
-            0,
-            1,
-            1,
-            "help name: one paragraph of help for a function.",
-            help,
-        ),
+        b("which", 1, 2, 1, "which name: where a function or variable comes from.", which),
+        b("help", 0, 1, 1, "help name: one paragraph of help for a function.", help),
         b("exit", 0, 1, 0, "exit, exit(code): leave matfuse.", exit),
         b("quit", 0, 1, 0, "quit, quit(code): leave matfuse.", exit),
         b("version", 0, 1, 1, "version: matfuse's version.", version),
         b("isdeployed", 0, 0, 1, "isdeployed: false.", false_fn),
         b("ispc", 0, 0, 1, "ispc: false.", false_fn),
         b("ismac", 0, 0, 1, "ismac: true on macOS.", ismac),
-        b(
-            "isunix",
-            0,
-            0,
-            1,
-            "isunix: true on Unix-like systems.",
-            isunix,
-        ),
-        b(
-            "getenv",
-            1,
-            1,
-            1,
-            "getenv(name): an environment variable's value.",
-            getenv,
-        ),
-        b(
-            "setenv",
-            1,
-            2,
-            0,
-            "setenv(name, value): set an environment variable.",
-            setenv,
-        ),
+        b("isunix", 0, 0, 1, "isunix: true on Unix-like systems.", isunix),
+        b("getenv", 1, 1, 1, "getenv(name): an environment variable's value.", getenv),
+        b("setenv", 1, 2, 0, "setenv(name, value): set an environment variable.", setenv),
     ]
 }
 

@@ -13,32 +13,12 @@ use std::cmp::Ordering;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "sort",
-            1,
-            5,
-            2,
-            "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).",
-            sort,
-        ),
-        b(
-            "sortrows",
-            1,
-            3,
-            2,
-            "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).",
-            sortrows,
-        ),
-        b(
-            "issorted",
-            1,
-            3,
-            1,
-            "issorted(A): true if the elements are in ascending order.",
-            issorted,
-        ),
+        b("sort", 1, 5, 2, "sort(A, dim, 'ascend'|'descend'), [B, I] = sort(...): sort elements (stable; NaN last).", sort),
+        b("sortrows", 1, 3, 2, "sortrows(A, column), [B, I] = sortrows(...): sort rows (negative columns sort descending).", sortrows),
+        b("issorted", 1, 3, 1, "issorted(A): true if the elements are in ascending order.", issorted),
     ]
 }
 

@@ -22,8 +22,9 @@ pub fn table() -> Vec<Builtin> {
         b("fieldnames", 1, 1, 1, "fieldnames(S): the field names of a struct, as a column cell array.", fieldnames),
         b("isfield", 2, 2, 1, "isfield(S, name): true if the struct has the field (elementwise over a cell of names).", isfield),
         b("rmfield", 2, 2, 1, "rmfield(S, name): remove fields.", rmfield),
-        b("setfield", 3, 3, 1, "setfield(S, name, value): set a field.", setfield),
-        b("getfield", 2, 2, 1, "getfield(S, name): a field's value.", getfield),
+        b("setfield", 3, -1, 1, "setfield(S, name, value), setfield(S, {i}, name, ..., value): set a field along a path.", setfield),
+        b("getfield", 2, -1, 1, "getfield(S, name), getfield(S, {i}, name, {j}, ...): a field's value along a path.", getfield),
+        b("numfields", 1, 1, 1, "numfields(S): number of fields (0 for non-structs).", numfields),
         b("orderfields", 1, 2, 2, "orderfields(S): fields sorted by name.", orderfields),
         b("struct2cell", 1, 1, 1, "struct2cell(S): the field values as a cell array.", struct2cell),
         b("cell2struct", 2, 3, 1, "cell2struct(C, fields, dim): a struct from a cell array.", cell2struct),
@@ -177,27 +178,96 @@ fn rmfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(s)
 }
 
-fn setfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let mut s = match &a[0] {
-        Value::Struct(s) => (**s).clone(),
-        v if v.is_empty() => StructArray::scalar(),
-        _ => return Err(bad_arg("setfield", "The first input must be a struct.")),
-    };
-    let name = text_arg(&a[1], "setfield")?;
-    if s.numel() != 1 {
-        return Err(bad_arg("setfield", "The struct must be scalar."));
+/// One step of a getfield/setfield path: a field name, or a cell of subscripts.
+enum PathStep {
+    Field(String),
+    Index(Vec<Value>),
+}
+
+fn field_path(args: &[Value], name: &str) -> MResult<Vec<PathStep>> {
+    args.iter()
+        .map(|v| match v {
+            Value::Cell(c) => Ok(PathStep::Index(c.data.clone())),
+            v => Ok(PathStep::Field(text_arg(v, name)?)),
+        })
+        .collect()
+}
+
+/// `s.(f)` for getfield: the first element's field, as MATLAB's getfield does.
+fn get_step(v: &Value, step: &PathStep) -> MResult<Value> {
+    match step {
+        PathStep::Index(subs) => crate::values::access::paren(v, subs),
+        PathStep::Field(name) => match v {
+            Value::Struct(s) => match s.elems.first().and_then(|_| s.get(0, name)) {
+                Some(x) => Ok(x.clone()),
+                None => Err(StructArray::missing_field(name)),
+            },
+            other => Err(MError::new(
+                "MATLAB:structRefFromNonStruct",
+                format!(
+                    "Dot indexing is not supported for variables of this type ({}).",
+                    other.class_name()
+                ),
+            )),
+        },
     }
-    s.set(0, &name, a[2].clone());
-    one(s)
+}
+
+/// Assigns `rhs` at `path` inside `v` (which may be missing), building structs as needed.
+fn set_path(v: Option<&Value>, path: &[PathStep], rhs: Value) -> MResult<Value> {
+    let Some((step, rest)) = path.split_first() else {
+        return Ok(rhs);
+    };
+    match step {
+        PathStep::Field(name) => {
+            let mut s = match v {
+                Some(Value::Struct(s)) => (**s).clone(),
+                None => StructArray::scalar(),
+                Some(x) if x.is_empty() => StructArray::scalar(),
+                Some(_) => return Err(bad_arg("setfield", "The first input must be a struct.")),
+            };
+            if s.numel() != 1 {
+                return Err(bad_arg("setfield", "The struct must be scalar."));
+            }
+            let inner = s.get(0, name).cloned();
+            let val = set_path(inner.as_ref(), rest, rhs)?;
+            s.set(0, name, val);
+            Ok(Value::from(s))
+        }
+        PathStep::Index(subs) => {
+            let inner = match v {
+                Some(x) if !rest.is_empty() => crate::values::access::paren(x, subs).ok(),
+                _ => None,
+            };
+            let val = set_path(inner.as_ref(), rest, rhs)?;
+            let mut target = v.cloned();
+            crate::values::access::assign_paren(target.as_mut(), subs, val, false)
+        }
+    }
+}
+
+fn setfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a.len() < 3 {
+        return Err(bad_arg("setfield", "Not enough input arguments."));
+    }
+    let path = field_path(&a[1..a.len() - 1], "setfield")?;
+    let rhs = a[a.len() - 1].clone();
+    one(set_path(Some(&a[0]), &path, rhs)?)
 }
 
 fn getfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let s = the_struct(&a[0], "getfield")?;
-    let name = text_arg(&a[1], "getfield")?;
-    match s.elems.first().and_then(|_| s.get(0, &name)) {
-        Some(v) => one(v.clone()),
-        None => Err(StructArray::missing_field(&name)),
+    let mut cur = a[0].clone();
+    for step in field_path(&a[1..], "getfield")? {
+        cur = get_step(&cur, &step)?;
     }
+    one(cur)
+}
+
+fn numfields(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Num(match &a[0] {
+        Value::Struct(s) => s.fields.len() as f64,
+        _ => 0.0,
+    }))
 }
 
 fn orderfields(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {

@@ -12,40 +12,13 @@ use crate::values::value::Value;
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
+#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b(
-            "strcmp",
-            2,
-            2,
-            1,
-            "strcmp(a, b): true if the texts are identical (elementwise over cells).",
-            strcmp,
-        ),
-        b(
-            "strcmpi",
-            2,
-            2,
-            1,
-            "strcmpi(a, b): strcmp ignoring case.",
-            strcmpi,
-        ),
-        b(
-            "strncmp",
-            3,
-            3,
-            1,
-            "strncmp(a, b, n): compare the first n characters.",
-            strncmp,
-        ),
-        b(
-            "strncmpi",
-            3,
-            3,
-            1,
-            "strncmpi(a, b, n): strncmp ignoring case.",
-            strncmpi,
-        ),
+        b("strcmp", 2, 2, 1, "strcmp(a, b): true if the texts are identical (elementwise over cells).", strcmp),
+        b("strcmpi", 2, 2, 1, "strcmpi(a, b): strcmp ignoring case.", strcmpi),
+        b("strncmp", 3, 3, 1, "strncmp(a, b, n): compare the first n characters.", strncmp),
+        b("strncmpi", 3, 3, 1, "strncmpi(a, b, n): strncmp ignoring case.", strncmpi),
     ]
 }
 
