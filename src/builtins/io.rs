@@ -427,10 +427,17 @@ fn mat2str_num(x: f64, prec: usize) -> String {
 }
 
 fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let prec = match a.get(1) {
-        Some(v) => v.scalar_f64()? as usize,
-        None => 15,
-    };
+    let (mut prec, mut with_class) = (15, false);
+    for v in &a[1..] {
+        if v.is_text() {
+            if !v.text()?.eq_ignore_ascii_case("class") {
+                return Err(bad_arg("mat2str", "The option must be 'class'."));
+            }
+            with_class = true;
+        } else {
+            prec = super::count_arg(v, "mat2str", "Precision")?.clamp(1, 800);
+        }
+    }
     let v = &a[0];
     if v.is_char() {
         let t = v.tensor()?;
@@ -449,6 +456,11 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if t.shape.ndims() > 2 {
         return Err(bad_arg("mat2str", "Input matrix must be 2-D."));
     }
+    let ints = if t.class().is_int() {
+        t.data.as_i128()
+    } else {
+        None
+    };
     let elem = |i: usize| -> String {
         if t.class() == Class::Logical {
             return if t.nonzero(i) {
@@ -462,6 +474,10 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             let im = mat2str_num(z.im, prec);
             let sign = if im.starts_with('-') { "" } else { "+" };
             return format!("{}{sign}{im}i", mat2str_num(z.re, prec));
+        }
+        if let Some(ints) = &ints {
+            // integers print exactly, 64-bit ones too
+            return ints[i].to_string();
         }
         mat2str_num(t.get_f64(i), prec)
     };
@@ -483,12 +499,12 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             format!("[{}]", rows.join(";"))
         }
     };
-    let text =
-        if matches!(t.class(), Class::Double | Class::Logical | Class::Char) || t.numel() == 0 {
-            text
-        } else {
-            format!("{}({text})", t.class().name())
-        };
+    // the class is named only when asked for ('class'), and never for double
+    let text = if with_class && t.class() != Class::Double && t.numel() > 0 {
+        format!("{}({text})", t.class().name())
+    } else {
+        text
+    };
     one(Value::str(&text))
 }
 

@@ -43,7 +43,12 @@ pub(super) fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MRe
     match v {
         Value::Tensor(t) if t.class() == Class::Char => {
             if t.shape.rows() <= 1 {
-                Ok(Value::str(&f(&t.to_text())))
+                let out = f(&t.to_text());
+                if out.is_empty() && t.shape.dims() == [0, 0] {
+                    // '' stays 0x0
+                    return Ok(v.clone());
+                }
+                Ok(Value::str(&out))
             } else {
                 let rows: Vec<String> = super::types::char_rows(t).iter().map(|r| f(r)).collect();
                 Ok(super::types::char_matrix(&rows))
@@ -53,7 +58,13 @@ pub(super) fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MRe
             let data = c
                 .data
                 .iter()
-                .map(|e| map_text(e, name, f))
+                .map(|e| match e {
+                    e if e.is_char() || e.is_string() => map_text(e, name, f),
+                    _ => Err(MError::new(
+                        format!("MATLAB:{name}:InputClass"),
+                        "Cell elements must be character vectors.",
+                    )),
+                })
                 .collect::<MResult<_>>()?;
             Ok(Value::from(CellArray::new(c.shape.clone(), data)))
         }
@@ -61,19 +72,26 @@ pub(super) fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MRe
             s.shape.clone(),
             s.data.iter().map(|x| f(x)).collect(),
         ))),
-        v if v.is_numeric_like() => Ok(v.clone()),
-        other => Err(bad_arg(
-            name,
-            format!("Input must be text, not {}.", other.class_name()),
+        _ => Err(MError::new(
+            format!("MATLAB:{name}:InputClass"),
+            "Input should be a string, character array, or cell array of character arrays.",
         )),
     }
 }
 
+/// `map_text` for functions that give back numbers unchanged (upper, lower).
+fn map_text_or_number(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MResult<Value> {
+    if v.is_numeric_like() && !v.is_char() {
+        return Ok(v.clone());
+    }
+    map_text(v, name, f)
+}
+
 fn upper(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(map_text(&a[0], "upper", &|s| s.to_uppercase())?)
+    one(map_text_or_number(&a[0], "upper", &|s| s.to_uppercase())?)
 }
 fn lower(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(map_text(&a[0], "lower", &|s| s.to_lowercase())?)
+    one(map_text_or_number(&a[0], "lower", &|s| s.to_lowercase())?)
 }
 fn is_ws(c: char) -> bool {
     c.is_whitespace() || c == '\0'

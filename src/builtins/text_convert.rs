@@ -53,11 +53,21 @@ pub fn parse_double(s: &str) -> f64 {
 
 /// str2double of one text: real numbers, or complex ones like `1+2i`, `-3.5e2j`, `2i`.
 pub fn parse_complex(s: &str) -> Complex64 {
-    let t: String = s
-        .trim()
-        .chars()
-        .filter(|c| *c != ',' && !c.is_whitespace())
-        .collect();
+    // spaces may surround the sign between the parts (`1 + 2i`), nowhere else (`1 2` is NaN)
+    let chars: Vec<char> = s.trim().chars().filter(|c| *c != ',').collect();
+    let mut t = String::with_capacity(chars.len());
+    for (k, &c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            let prev = chars[..k].iter().rev().find(|c| !c.is_whitespace());
+            let next = chars[k + 1..].iter().find(|c| !c.is_whitespace());
+            let by_sign = |c: Option<&char>| matches!(c, Some('+' | '-'));
+            if !(by_sign(prev) || by_sign(next)) {
+                return Complex64::new(f64::NAN, 0.0);
+            }
+            continue;
+        }
+        t.push(c);
+    }
     let re = parse_double(&t);
     if !re.is_nan() || t.eq_ignore_ascii_case("nan") {
         return Complex64::new(re, 0.0);

@@ -131,7 +131,7 @@ fn extract_between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         anchor(&a[1], "extractBetween")?,
         anchor(&a[2], "extractBetween")?,
     );
-    one(map_text(&a[0], "extractBetween", &|s| {
+    let out = map_text(&a[0], "extractBetween", &|s| {
         let c: Vec<char> = s.chars().collect();
         let start = match &from {
             Anchor::Position(p) => p.saturating_sub(1),
@@ -148,7 +148,12 @@ fn extract_between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             },
         };
         c[start.min(end)..end].iter().collect()
-    })?)
+    })?;
+    // char input gives a cell array of character vectors
+    if out.is_char() {
+        return one(CellArray::new(Shape::scalar(), vec![out]));
+    }
+    one(out)
 }
 
 fn insert(a: &A, name: &str, before: bool) -> MResult<Value> {

@@ -203,15 +203,11 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
                 }
             }
             Value::Str(s) => items.extend(s.data.iter().map(|x| Item::Text(x.clone()))),
-            Value::Cell(c) => {
-                // cells of scalars/text are accepted (as RunMat and newer MATLAB do)
-                items.extend(flatten(&c.data)?);
-            }
             other => {
                 return Err(MError::new(
                     "MATLAB:sprintf:InvalidInputType",
                     format!(
-                        "Only numeric, logical, text, and cell arguments are supported; got {}.",
+                        "Function is not defined for '{}' inputs.",
                         other.class_name()
                     ),
                 ));
@@ -368,10 +364,14 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
         .filter(|p| matches!(p, Piece::Conv(_)))
         .count();
     if items.is_empty() || nconv == 0 {
-        // no data: the literal text up to the first conversion is printed
+        // No data: with no arguments at all the literal text up to the first conversion is
+        // printed; with empty arguments (`sprintf('[%d]\n', [])`) every conversion prints
+        // nothing and all the literal text is kept.
+        let all_text = !args.is_empty();
         for p in &pieces {
             match p {
                 Piece::Lit(s) => out.push_str(s),
+                Piece::Conv(_) if all_text => {}
                 Piece::Conv(_) => break,
             }
         }

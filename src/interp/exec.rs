@@ -78,7 +78,7 @@ impl Interp {
                 let v = match super::scalar::try_eval(rhs, &f.vars) {
                     Some((x, false)) => Value::Num(x),
                     Some((x, true)) => Value::Bool(x != 0.0),
-                    None => self.eval(f, rhs)?,
+                    None => self.eval_assigned(f, rhs)?,
                 };
                 self.store(f, slot, v);
                 return Ok(Flow::Normal);
@@ -87,20 +87,35 @@ impl Interp {
         self.exec_general(f, s)
     }
 
+    /// The right side of a one-target assignment: a comma-separated list (`x = c{:}`,
+    /// `y = s.a` on a struct array) gives its first value, as in MATLAB.
+    fn eval_assigned(&mut self, f: &mut Frame, rhs: &Expr) -> MResult<Value> {
+        if matches!(
+            rhs.kind,
+            ExprKind::CellIndex(..) | ExprKind::Field(..) | ExprKind::DynField(..)
+        ) {
+            let mut vals = self.eval_outputs(f, rhs, 1)?;
+            if !vals.is_empty() {
+                return Ok(vals.swap_remove(0));
+            }
+        }
+        self.eval(f, rhs)
+    }
+
     #[inline(never)]
     fn exec_general(&mut self, f: &mut Frame, s: &Stmt) -> MResult<Flow> {
         match &s.kind {
             StmtKind::Assign(lhs, rhs) => {
                 let slot = lhs.var.slot.get() as usize;
                 if lhs.steps.is_empty() {
-                    let v = self.eval(f, rhs)?;
+                    let v = self.eval_assigned(f, rhs)?;
                     self.store(f, slot, v);
                 } else {
                     let delete = is_empty_literal(rhs);
                     let v = if delete {
                         Value::empty()
                     } else {
-                        self.eval(f, rhs)?
+                        self.eval_assigned(f, rhs)?
                     };
                     self.assign_path(f, lhs, v, delete)?;
                 }

@@ -239,6 +239,8 @@ fn cat_structs(dim: usize, vals: &[Value]) -> MResult<Value> {
 
 /// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.
 pub fn matrix_literal(rows: Vec<Vec<Value>>) -> MResult<Value> {
+    // a row that is an empty comma-separated list (`[c{:}]` with c = {}) contributes nothing
+    let rows: Vec<Vec<Value>> = rows.into_iter().filter(|r| !r.is_empty()).collect();
     // fast path: all real double scalars
     let all_num = rows
         .iter()
