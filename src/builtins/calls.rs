@@ -26,6 +26,7 @@ pub fn table() -> Vec<Builtin> {
         b("builtin", 1, -1, 64, "builtin(name, args...): call the builtin function name, even where a user function shadows it.", builtin_fn),
         b("nthargout", 2, -1, 1, "nthargout(n, f, args...): the n-th output of f(args...).", nthargout),
         b("run", 1, 1, 0, "run(script): run a script file given by name or path.", run),
+        b("functions", 1, 1, 1, "functions(h): information about a function handle (function, type, file).", functions),
         b("func2str", 1, 1, 1, "func2str(h): the text of a function handle.", func2str),
         b("str2func", 1, 1, 1, "str2func(s): a function handle from a name or '@(x) ...' text.", str2func),
         b("eval", 1, 2, 64, "eval(code), eval(try, catch): run text as code in the current workspace.", eval),
@@ -225,6 +226,27 @@ fn run(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         i.path_cache.clear();
     }
     r.map(|_| vec![])
+}
+
+fn functions(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let Value::Func(h) = &a[0] else {
+        return Err(bad_arg("functions", "Input must be a function handle."));
+    };
+    let text = h.text();
+    let anon = matches!(h.as_ref(), FuncHandle::Anon { .. });
+    let mut s = crate::values::containers::StructArray::scalar();
+    s.set(
+        0,
+        "function",
+        Value::str(text.strip_prefix('@').filter(|_| !anon).unwrap_or(&text)),
+    );
+    s.set(
+        0,
+        "type",
+        Value::str(if anon { "anonymous" } else { "simple" }),
+    );
+    s.set(0, "file", Value::str(""));
+    one(s)
 }
 
 fn func2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

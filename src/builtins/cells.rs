@@ -22,6 +22,7 @@ pub fn table() -> Vec<Builtin> {
         b("num2cell", 1, 2, 1, "num2cell(A): put each element of A into its own cell.", num2cell),
         b("structfun", 2, -1, 16, "structfun(f, S, 'UniformOutput', tf): apply f to each field of a scalar struct.", structfun),
         b("mat2cell", 2, -1, 1, "mat2cell(A, r, c, ...): split A into blocks of r rows and c columns.", mat2cell),
+        b("celldisp", 1, 2, 0, "celldisp(C, name): display each cell's contents as name{k}.", celldisp),
         b("deal", 1, -1, 64, "[a, b, ...] = deal(x, y, ...) or deal(x): copy inputs to outputs.", deal),
     ]
 }
@@ -423,6 +424,38 @@ fn mat2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         cells.push(crate::values::access::paren(x, &subs)?);
     }
     one(CellArray::new(out_shape, cells))
+}
+
+fn celldisp(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let Value::Cell(c) = &a[0] else {
+        return Err(bad_arg("celldisp", "Input must be a cell array."));
+    };
+    let name = match a.get(1) {
+        Some(v) => text_arg(v, "celldisp")?,
+        None => "ans".to_string(),
+    };
+    let vector = c.shape.ndims() == 2 && (c.shape.rows() == 1 || c.shape.cols() == 1);
+    for (k, v) in c.data.iter().enumerate() {
+        // vectors are labelled by position, matrices by subscripts
+        let label = if vector {
+            format!("{name}{{{}}}", k + 1)
+        } else {
+            let mut rem = k;
+            let subs: Vec<String> = c
+                .shape
+                .dims()
+                .iter()
+                .map(|&d| {
+                    let s = rem % d.max(1) + 1;
+                    rem /= d.max(1);
+                    s.to_string()
+                })
+                .collect();
+            format!("{name}{{{}}}", subs.join(","))
+        };
+        interp.display(&label, v);
+    }
+    Ok(vec![])
 }
 
 fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -24,7 +24,7 @@ pub fn table() -> Vec<Builtin> {
         b("throw", 1, 1, 0, "throw(err): raise an MException.", rethrow),
         b("throwAsCaller", 1, 1, 0, "throwAsCaller(err): raise an MException as if from the caller.", rethrow),
         b("getReport", 1, -1, 1, "getReport(err): the error message as text.", get_report),
-        b("lasterr", 0, 0, 2, "lasterr: the message of the last error.", lasterr),
+        b("lasterr", 0, 2, 2, "lasterr: the message of the last error.", lasterr),
         b("lastwarn", 0, 2, 2, "lastwarn: the message of the last warning.", lastwarn),
         b("assert", 1, -1, 0, "assert(cond, msg, ...): raise an error when cond is false.", assert),
     ]
@@ -186,11 +186,20 @@ fn get_report(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
 }
 
-fn lasterr(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
+fn lasterr(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let (msg, id) = match &i.last_error {
         Some(e) => (e.message().to_string(), e.identifier().to_string()),
         None => (String::new(), String::new()),
     };
+    // lasterr(msg, id) sets the record (after returning the previous one)
+    if let Some(m) = a.first() {
+        let m = text_arg(m, "lasterr")?;
+        let new_id = match a.get(1) {
+            Some(v) => text_arg(v, "lasterr")?,
+            None => String::new(),
+        };
+        i.last_error = (!m.is_empty() || !new_id.is_empty()).then(|| MError::new(new_id, m));
+    }
     let mut out = vec![Value::str(&msg)];
     if nargout > 1 {
         out.push(Value::str(&id));

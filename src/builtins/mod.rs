@@ -19,6 +19,7 @@ mod rearrange;
 mod reduce;
 mod regex;
 mod reorder;
+mod scan;
 mod session;
 mod sets;
 mod signal;
@@ -31,6 +32,7 @@ mod text_convert;
 mod text_edit;
 mod text_split;
 mod types;
+mod validate;
 mod workspace;
 
 use crate::interp::Interp;
@@ -82,7 +84,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 31] = [
+        let tables: [Vec<Builtin>; 33] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -112,6 +114,8 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             text_edit::table(),
             text_split::table(),
             types::table(),
+            validate::table(),
+            scan::table(),
             session::table(),
             workspace::table(),
         ];

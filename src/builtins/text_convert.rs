@@ -255,21 +255,61 @@ fn strings(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     ))
 }
 
+/// A nonnegative integral double as m * 2^e with m < 2^64 (e = 0 when it fits in 64 bits).
+fn split_f64(x: f64) -> (u64, u32) {
+    if x < 2f64.powi(64) {
+        return (x as u64, 0);
+    }
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32 - 1075;
+    let mant = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+    (mant, exp.max(0) as u32)
+}
+
+/// Digits of v in base 2 or 16, followed by `zeros` zero digits.
+fn radix_digits(v: u128, zeros: u32, radix: u32) -> String {
+    let mut s = match radix {
+        2 => format!("{v:b}"),
+        _ => format!("{v:X}"),
+    };
+    s.push_str(&"0".repeat(zeros as usize));
+    s
+}
+
 fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
     let t = a[0].tensor()?;
     let min_len = match a.get(1) {
         Some(v) => super::count_arg(v, name, "Minimum length")?,
         None => 0,
     };
+    let vals: Vec<f64> = t.to_f64().into_owned();
+    if vals.iter().any(|x| x.fract() != 0.0 || x.is_nan()) {
+        return Err(bad_arg(name, "Input must be integers."));
+    }
+    // negative values are written in two's complement, in the narrowest of 8, 16, 32 or 64
+    // bits that holds every input
+    let lowest = vals.iter().copied().fold(0.0, f64::min);
+    let bits = [8u32, 16, 32, 64]
+        .into_iter()
+        .find(|&b| lowest >= -(2f64.powi(b as i32 - 1)))
+        .unwrap_or(64);
+    if lowest < -(2f64.powi(63)) {
+        return Err(bad_arg(
+            name,
+            "Negative input must be at least intmin('int64').",
+        ));
+    }
     let mut rows = Vec::new();
-    for &x in t.to_f64().iter() {
-        if x < 0.0 || x.fract() != 0.0 {
-            return Err(bad_arg(name, "Input must be nonnegative integers."));
-        }
-        let v = x as u64;
-        let s = match radix {
-            2 => format!("{v:b}"),
-            _ => format!("{v:X}"),
+    for &x in &vals {
+        let s = if x < 0.0 {
+            let v = (x as i128 + (1i128 << bits)) as u128;
+            radix_digits(v, 0, radix)
+        } else {
+            // x = m * 2^e exactly; large values keep every digit
+            let (m, e) = split_f64(x);
+            let shift = if radix == 16 { e % 4 } else { 0 };
+            let zeros = if radix == 16 { e / 4 } else { e };
+            radix_digits((m as u128) << shift, zeros, radix)
         };
         rows.push(s);
     }

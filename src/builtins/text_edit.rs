@@ -20,6 +20,7 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("extractBefore", 2, 2, 1, "extractBefore(str, pat|pos): the text before the first occurrence of pat (or before position pos).", extract_before),
         b("extractAfter", 2, 2, 1, "extractAfter(str, pat|pos): the text after the first occurrence of pat (or after position pos).", extract_after),
+        b("eraseBetween", 3, 3, 1, "eraseBetween(str, start, end): remove the text between two markers or positions.", erase_between),
         b("extractBetween", 3, 3, 1, "extractBetween(str, start, end): the text between two patterns or positions.", extract_between),
         b("insertBefore", 3, 3, 1, "insertBefore(str, pat|pos, new): inserts new before each occurrence of pat (or position pos).", insert_before),
         b("insertAfter", 3, 3, 1, "insertAfter(str, pat|pos, new): inserts new after each occurrence of pat (or position pos).", insert_after),
@@ -126,6 +127,19 @@ fn extract_after(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(extract(&a, "extractAfter", false)?)
 }
 
+/// Where the text between two anchors lies (character positions, end exclusive).
+fn between_span(c: &[char], from: &Anchor, to: &Anchor) -> Option<(usize, usize)> {
+    let start = match from {
+        Anchor::Position(p) => p.saturating_sub(1),
+        Anchor::Pattern(pats) => first_match(c, pats)?.1,
+    };
+    let end = match to {
+        Anchor::Position(p) => (*p).min(c.len()),
+        Anchor::Pattern(pats) => start + first_match(&c[start.min(c.len())..], pats)?.0,
+    };
+    Some((start.min(end), end))
+}
+
 fn extract_between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (from, to) = (
         anchor(&a[1], "extractBetween")?,
@@ -133,27 +147,30 @@ fn extract_between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     );
     let out = map_text(&a[0], "extractBetween", &|s| {
         let c: Vec<char> = s.chars().collect();
-        let start = match &from {
-            Anchor::Position(p) => p.saturating_sub(1),
-            Anchor::Pattern(pats) => match first_match(&c, pats) {
-                Some((_, j)) => j,
-                None => return String::new(),
-            },
-        };
-        let end = match &to {
-            Anchor::Position(p) => (*p).min(c.len()),
-            Anchor::Pattern(pats) => match first_match(&c[start.min(c.len())..], pats) {
-                Some((i, _)) => start + i,
-                None => return String::new(),
-            },
-        };
-        c[start.min(end)..end].iter().collect()
+        match between_span(&c, &from, &to) {
+            Some((p, q)) => c[p..q].iter().collect(),
+            None => String::new(),
+        }
     })?;
     // char input gives a cell array of character vectors
     if out.is_char() {
         return one(CellArray::new(Shape::scalar(), vec![out]));
     }
     one(out)
+}
+
+fn erase_between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (from, to) = (
+        anchor(&a[1], "eraseBetween")?,
+        anchor(&a[2], "eraseBetween")?,
+    );
+    one(map_text(&a[0], "eraseBetween", &|s| {
+        let c: Vec<char> = s.chars().collect();
+        match between_span(&c, &from, &to) {
+            Some((p, q)) => c[..p].iter().chain(&c[q..]).collect(),
+            None => s.to_string(),
+        }
+    })?)
 }
 
 fn insert(a: &A, name: &str, before: bool) -> MResult<Value> {

@@ -3,7 +3,7 @@
 use super::strings::texts;
 use super::{Builtin, b, bad_arg, one, text_arg};
 use crate::interp::Interp;
-use crate::interp::error::MResult;
+use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::containers::{CellArray, StrArray};
 use crate::values::shape::Shape;
@@ -111,12 +111,35 @@ fn split_multi(s: &str, delims: &[String]) -> Vec<String> {
 }
 
 fn strjoin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if !matches!(a[0], Value::Cell(_) | Value::Str(_)) {
+        return Err(MError::new(
+            "MATLAB:strjoin:InvalidCellType",
+            "First input must be a string array or cell array of character vectors.",
+        ));
+    }
     let (parts, _, _) = texts(&a[0], "strjoin")?;
-    let d = match a.get(1) {
-        Some(v) => crate::display::printf::unescape(&text_arg(v, "strjoin")?),
-        None => " ".to_string(),
+    let s = match a.get(1) {
+        // a cell of delimiters goes between successive pairs
+        Some(Value::Cell(c)) => {
+            let (delims, _, _) = texts(&Value::Cell(c.clone()), "strjoin")?;
+            if delims.len() + 1 != parts.len().max(1) {
+                return Err(MError::new(
+                    "MATLAB:strjoin:WrongNumberOfDelimiterElements",
+                    "The number of delimiters must be one less than the number of elements to join.",
+                ));
+            }
+            let mut s = String::new();
+            for (k, p) in parts.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(&delims[k - 1]);
+                }
+                s.push_str(p);
+            }
+            s
+        }
+        Some(v) => parts.join(&crate::display::printf::unescape(&text_arg(v, "strjoin")?)),
+        None => parts.join(" "),
     };
-    let s = parts.join(&d);
     if a[0].is_string() {
         one(Value::string(&s))
     } else {
