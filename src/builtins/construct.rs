@@ -246,6 +246,12 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
     let n = points_arg(a.get(2), 50, "logspace")?;
+    // an end point of pi means points between 10^a and pi
+    let y = if y == std::f64::consts::PI {
+        std::f64::consts::PI.log10()
+    } else {
+        y
+    };
     if n == 1 {
         return one(Value::row(vec![10f64.powf(y)]));
     }

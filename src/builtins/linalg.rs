@@ -1,5 +1,5 @@
-//! Linear algebra and polynomials on the host (faer): det inv rank eig svd qr lu chol pinv
-//! cond roots polyval polyfit conv trapz.
+//! Linear algebra and polynomials on the host (faer): inv rank eig svd qr pinv cond roots
+//! polyval polyfit conv (factor.rs holds det lu chol).
 
 use super::{Builtin, b, bad_arg, one};
 use crate::interp::Interp;
@@ -19,14 +19,11 @@ type R = MResult<Vec<Value>>;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("det", 1, 1, 1, "det(A): determinant of a square matrix.", det),
         b("inv", 1, 1, 1, "inv(A): matrix inverse (warns when singular).", inv),
         b("rank", 1, 2, 1, "rank(A, tol): number of singular values above the tolerance.", rank),
-        b("eig", 1, 2, 2, "eig(A), [V, D] = eig(A): eigenvalues and eigenvectors.", eig),
+        b("eig", 1, 3, 2, "eig(A), [V, D] = eig(A), eig(A, B), eig(..., 'vector'|'matrix'): eigenvalues and unit eigenvectors.", eig),
         b("svd", 1, 2, 3, "svd(A), [U, S, V] = svd(A): singular value decomposition.", svd),
         b("qr", 1, 2, 2, "[Q, R] = qr(A): QR decomposition.", qr),
-        b("lu", 1, 1, 3, "[L, U, P] = lu(A): LU decomposition with partial pivoting.", lu),
-        b("chol", 1, 1, 1, "chol(A): upper triangular R with R'*R = A (A symmetric positive definite).", chol),
         b("pinv", 1, 1, 1, "pinv(A): Moore-Penrose pseudoinverse.", pinv),
         b("cond", 1, 1, 1, "cond(A): 2-norm condition number.", cond),
         b("roots", 1, 1, 1, "roots(p): roots of the polynomial with coefficients p.", roots),
@@ -45,18 +42,6 @@ fn square(t: &Tensor) -> MResult<usize> {
         return Err(MError::new("MATLAB:square", "Matrix must be square."));
     }
     Ok(t.shape.rows())
-}
-
-fn det(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let t = a[0].tensor()?;
-    let n = square(&t)?;
-    if n == 0 {
-        return one(Value::Num(1.0));
-    }
-    if t.is_complex() {
-        return one(Value::complex(to_cmat(&t).determinant()));
-    }
-    one(Value::Num(to_mat(&t).determinant()))
 }
 
 fn inv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -99,8 +84,57 @@ fn is_symmetric(t: &Tensor) -> bool {
     (0..n).all(|i| (0..n).all(|j| x[i + j * n] == x[j + i * n]))
 }
 
-fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let t = a[0].tensor()?;
+fn eig(i: &mut Interp, fr: &mut Frame, a: A, nargout: usize) -> R {
+    let mut a = a;
+    // a trailing 'vector' / 'matrix' chooses the form of the eigenvalues
+    let mut form = None;
+    if let Some(last) = a.last().filter(|v| v.is_text()) {
+        form = Some(last.text()?.to_ascii_lowercase());
+        a.pop();
+    }
+    if a.len() == 2 {
+        // the generalized problem A*v = lambda*B*v, as eig(B\A)
+        let ba = mldivide(&*a[1].tensor()?, &*a[0].tensor()?)?;
+        let mut rest = vec![Value::from(ba)];
+        rest.extend(form.map(|f| Value::str(&f)));
+        return eig(i, fr, rest, nargout);
+    }
+    let as_vector = match form.as_deref() {
+        Some("vector") => Some(true),
+        Some("matrix") => Some(false),
+        Some(_) => return Err(bad_arg("eig", "The option must be 'vector' or 'matrix'.")),
+        None => None,
+    };
+    let out = eig_values(&a[0], nargout)?;
+    // [V, D] gives D as a matrix unless 'vector'; one output gives a vector unless 'matrix'
+    let want_vector = as_vector.unwrap_or(nargout < 2);
+    let d_index = if nargout < 2 { 0 } else { 1 };
+    let mut out = out;
+    if let Some(d) = out.get(d_index).cloned() {
+        let t = d.tensor()?.into_owned();
+        let is_vector = t.shape.cols() == 1;
+        let n = t.shape.rows();
+        if want_vector && !is_vector {
+            let diag: Vec<usize> = (0..n).map(|k| k + k * n).collect();
+            out[d_index] = Value::from(t.gather(&diag, Shape::col(n)));
+        } else if !want_vector && is_vector {
+            let mut m = Tensor::zeros(Class::Double, Shape::matrix(n, n));
+            if t.is_complex() {
+                m = Tensor::new(
+                    m.shape.clone(),
+                    Data::from_c64(Class::Double, m.to_c64().into_owned()),
+                );
+            }
+            let pos: Vec<usize> = (0..n).map(|k| k + k * n).collect();
+            m.data.scatter_from(&t.data, &pos);
+            out[d_index] = Value::from(m);
+        }
+    }
+    Ok(out)
+}
+
+fn eig_values(v: &Value, nargout: usize) -> R {
+    let t = v.tensor()?;
     let n = square(&t)?;
     let fail = || {
         MError::new(
@@ -156,7 +190,17 @@ fn eig(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Shape::matrix(n, n),
         Data::C64(d),
     ));
-    let vm = from_cmat(&vecs.unwrap_or_else(|| Mat::zeros(n, n)), Class::Double);
+    // each eigenvector has unit 2-norm, as LAPACK returns them
+    let mut vecs = vecs.unwrap_or_else(|| Mat::zeros(n, n));
+    for j in 0..n {
+        let norm = (0..n).map(|i| vecs[(i, j)].norm_sqr()).sum::<f64>().sqrt();
+        if norm > 0.0 {
+            for i in 0..n {
+                vecs[(i, j)] /= norm;
+            }
+        }
+    }
+    let vm = from_cmat(&vecs, Class::Double);
     Ok(vec![Value::from(vm), Value::from(dm)])
 }
 
@@ -165,7 +209,12 @@ fn svd(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if nargout < 2 {
         return one(Value::col(singular_values(&t)?));
     }
-    let econ = a.len() > 1;
+    // svd(A, 0) trims only when A has more rows than columns; 'econ' always trims
+    let econ = match a.get(1) {
+        Some(v) if v.is_text() => true,
+        Some(_) => t.shape.rows() > t.shape.cols(),
+        None => false,
+    };
     let m = to_mat(&t);
     let s = if econ { m.thin_svd() } else { m.svd() }
         .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
@@ -215,46 +264,6 @@ fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Value::from(from_mat(&qm, Class::Double)),
         Value::from(from_mat(&rfull, Class::Double)),
     ])
-}
-
-fn lu(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let t = a[0].tensor()?;
-    let n = square(&t)?;
-    let f = to_mat(&t).partial_piv_lu();
-    let l = f.L().to_owned();
-    let u = f.U().to_owned();
-    let perm = f.P();
-    let fwd = perm.arrays().0.to_vec();
-    let mut p = Mat::<f64>::zeros(n, n);
-    for (i, &j) in fwd.iter().enumerate() {
-        p[(i, j)] = 1.0;
-    }
-    match nargout {
-        0 | 1 => one(from_mat(&u, Class::Double)),
-        2 => {
-            // L is returned permuted so that L*U = A
-            let pl = p.transpose().to_owned() * &l;
-            Ok(vec![
-                Value::from(from_mat(&pl, Class::Double)),
-                Value::from(from_mat(&u, Class::Double)),
-            ])
-        }
-        _ => Ok(vec![
-            Value::from(from_mat(&l, Class::Double)),
-            Value::from(from_mat(&u, Class::Double)),
-            Value::from(from_mat(&p, Class::Double)),
-        ]),
-    }
-}
-
-fn chol(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let t = a[0].tensor()?;
-    square(&t)?;
-    let c = to_mat(&t)
-        .llt(faer::Side::Upper)
-        .map_err(|_| MError::new("MATLAB:posdef", "Matrix must be positive definite."))?;
-    let l = c.L().to_owned();
-    one(from_mat(&l.transpose().to_owned(), Class::Double))
 }
 
 fn pinv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -24,7 +24,16 @@ fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let t = a[0].tensor()?;
     let mut idx: Vec<usize> = (0..t.numel()).filter(|&i| t.nonzero(i)).collect();
     let limit = match a.get(1) {
-        Some(v) => Some(v.scalar_f64()? as usize),
+        Some(v) => {
+            let k = v.scalar_f64()?;
+            if !(k > 0.0) || (k.fract() != 0.0 && k.is_finite()) {
+                return Err(MError::new(
+                    "MATLAB:find:nonIntegerOrNegativeCount",
+                    "Second argument must be a positive scalar integer.",
+                ));
+            }
+            Some(k.min(usize::MAX as f64) as usize)
+        }
         None => None,
     };
     let last = match a.get(2) {

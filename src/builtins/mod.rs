@@ -5,6 +5,8 @@ mod calls;
 mod cells;
 mod construct;
 mod errors;
+mod factor;
+mod integers;
 mod io;
 mod linalg;
 mod locate;
@@ -84,11 +86,13 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 33] = [
+        let tables: [Vec<Builtin>; 35] = [
             calls::table(),
             cells::table(),
             construct::table(),
             errors::table(),
+            factor::table(),
+            integers::table(),
             io::table(),
             linalg::table(),
             locate::table(),

@@ -41,7 +41,7 @@ fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     } else {
         x.into_owned()
     };
-    let (xv, yv) = if conj_x.shape.is_vector() && y.shape.is_vector() {
+    let (xv, yv) = if conj_x.shape.is_vector() && y.shape.is_vector() && a.len() < 3 {
         let n = conj_x.numel();
         (
             conj_x.reshaped(Shape::col(n)),

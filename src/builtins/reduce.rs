@@ -23,7 +23,7 @@ pub fn table() -> Vec<Builtin> {
         b("prod", 1, -1, 1, "prod(A, dim): product of elements.", prod),
         b("mean", 1, -1, 1, "mean(A, dim), mean(A, 'all'), with 'omitnan': average.", mean),
         b("median", 1, -1, 1, "median(A, dim): median value.", median),
-        b("mode", 1, 2, 1, "mode(A, dim): most frequent value (the smallest among ties).", mode),
+        b("mode", 1, 2, 3, "mode(A, dim): most frequent value (the smallest among ties).", mode),
         b("max", 1, -1, 2, "max(A), max(A, [], dim), max(A, B), [m, i] = max(...): largest elements.", max),
         b("min", 1, -1, 2, "min(A), min(A, [], dim), min(A, B), [m, i] = min(...): smallest elements.", min),
         b("cumsum", 1, -1, 1, "cumsum(A, dim): cumulative sum.", cumsum),
@@ -251,31 +251,78 @@ fn median(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(r.finish(out))
 }
 
-fn mode(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let r = red_args(a, false)?;
-    one(per_lane(&r.t, r.dim, f64::NAN, |v| {
-        v.retain(|x| !x.is_nan());
-        v.sort_by(|a, b| a.total_cmp(b));
-        let (mut best, mut best_n) = (f64::NAN, 0);
-        let mut i = 0;
-        while i < v.len() {
-            let mut j = i;
-            while j < v.len() && v[j] == v[i] {
-                j += 1;
-            }
-            if j - i > best_n {
-                best_n = j - i;
-                best = v[i];
-            }
-            i = j;
+/// The most frequent values of a lane (ascending), how often they occur.
+fn modes_of(v: &mut Vec<f64>) -> (Vec<f64>, usize) {
+    v.retain(|x| !x.is_nan());
+    v.sort_by(|a, b| a.total_cmp(b));
+    let (mut best, mut best_n) = (Vec::new(), 0);
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j < v.len() && v[j] == v[i] {
+            j += 1;
         }
-        best
-    }))
+        if j - i > best_n {
+            best_n = j - i;
+            best = vec![v[i]];
+        } else if j - i == best_n {
+            best.push(v[i]);
+        }
+        i = j;
+    }
+    (best, best_n)
+}
+
+fn mode(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let r = red_args(a, false)?;
+    let m = per_lane(&r.t, r.dim, f64::NAN, |v| {
+        modes_of(v).0.first().copied().unwrap_or(f64::NAN)
+    });
+    if nargout < 2 {
+        return one(m);
+    }
+    let freq = per_lane(&r.t, r.dim, 0.0, |v| modes_of(v).1 as f64);
+    let freq = Tensor::f64(freq.shape.clone(), freq.to_f64().into_owned());
+    let mut out = vec![Value::from(m.clone()), Value::from(freq)];
+    if nargout > 2 {
+        let lists = std::cell::RefCell::new(Vec::new());
+        per_lane(&r.t, r.dim, f64::NAN, |v| {
+            lists.borrow_mut().push(modes_of(v).0);
+            0.0
+        });
+        let cells: Vec<Value> = lists
+            .into_inner()
+            .into_iter()
+            .map(|l| {
+                let n = l.len();
+                Value::from(Tensor::new(Shape::col(n), Data::from_f64(m.class(), l)))
+            })
+            .collect();
+        let cells = if cells.is_empty() {
+            vec![Value::from(Tensor::f64(Shape::matrix(0, 1), vec![]))]
+        } else {
+            cells
+        };
+        out.push(Value::from(crate::values::containers::CellArray::new(
+            m.shape.clone(),
+            cells,
+        )));
+    }
+    Ok(out)
 }
 
 fn extreme(a: A, nargout: usize, is_max: bool) -> R {
     // max(A, B): elementwise with expansion
-    let two_arg = a.len() >= 2 && !a[1].is_empty() && !a[1].is_text();
+    // a char second argument is data (max('a', 'b')) unless it is one of the option words
+    let is_flag = |v: &Value| {
+        v.text().is_ok_and(|t| {
+            matches!(
+                t.to_ascii_lowercase().as_str(),
+                "omitnan" | "includenan" | "omitmissing" | "includemissing" | "all" | "linear"
+            )
+        })
+    };
+    let two_arg = a.len() >= 2 && !a[1].is_empty() && !(a[1].is_text() && is_flag(&a[1]));
     if two_arg {
         if nargout > 1 {
             return Err(MError::new(
@@ -283,7 +330,10 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
                 "MAX with two matrices to compare and two output arguments is not supported.",
             ));
         }
-        let (pos, flags) = split_flags(a);
+        let mut a = a;
+        let rest = a.split_off(2);
+        let (_, flags) = split_flags([vec![Value::empty()], rest].concat());
+        let pos = a;
         let includenan = flags.iter().any(|f| f == "includenan");
         let op = if is_max { Bin::Max } else { Bin::Min };
         let v = elementwise::binary(op, &pos[0], &pos[1])?;

@@ -177,6 +177,16 @@ fn strcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .map(|v| texts(v, "strcat"))
             .collect::<MResult<_>>()?;
         let n = lists.iter().map(|l| l.0.len()).max().unwrap_or(1);
+        // non-scalar cell and string arguments must agree in size
+        if lists
+            .iter()
+            .any(|l| l.2 && l.0.len() != 1 && l.0.len() != n)
+        {
+            return Err(MError::new(
+                "MATLAB:strcat:InvalidInputSize",
+                "All the inputs must be the same size or any of them can be a scalar.",
+            ));
+        }
         let shape = lists
             .iter()
             .find(|l| l.0.len() == n && l.2)

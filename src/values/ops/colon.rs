@@ -49,6 +49,10 @@ impl Range {
     }
     #[inline]
     pub fn get(&self, k: usize) -> f64 {
+        if k == 0 {
+            // also for an infinite step, where 0 * s would be NaN
+            return self.a;
+        }
         if k < self.n / 2 || self.n < 2 {
             self.a + k as f64 * self.s
         } else {
@@ -106,6 +110,13 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
         }
         c
     };
+    // a NaN operand gives NaN (MATLAB's 1:NaN)
+    if x.is_nan() || y.is_nan() || st.is_nan() {
+        return Ok(Value::from(Tensor::new(
+            Shape::scalar(),
+            Data::from_f64(cls, vec![f64::NAN]),
+        )));
+    }
     // a range running to or from infinity has no end
     if (x.is_infinite() || y.is_infinite()) && (y - x) * st > 0.0 {
         return Err(MError::new(
