@@ -211,21 +211,7 @@ fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "Both X and N must be real.",
         ));
     }
-    let xs = x.to_f64();
-    let ns = n.to_f64();
-    let neg_even = |v: f64, k: f64| v < 0.0 && !(k.fract() == 0.0 && (k as i64) % 2 != 0);
-    if (0..xs.len().max(ns.len())).any(|i| {
-        neg_even(
-            xs[i.min(xs.len().saturating_sub(1))],
-            ns[i.min(ns.len().saturating_sub(1))],
-        )
-    }) && (xs.len() == 1 || ns.len() == 1 || xs.len() == ns.len())
-    {
-        return Err(MError::new(
-            "MATLAB:nthroot:NegXNotOddIntegerN",
-            "If X is negative, N must be an odd integer.",
-        ));
-    }
+    let neg_even = std::cell::Cell::new(false);
     let out = Shape::broadcast_checked(&x.shape, &n.shape)?;
     let r = elementwise::map2(
         &x.to_f64(),
@@ -243,6 +229,7 @@ fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                     -r
                 }
             } else if v < 0.0 {
+                neg_even.set(true);
                 f64::NAN
             } else {
                 let r = v.powf(1.0 / k);
@@ -256,6 +243,12 @@ fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             }
         },
     );
+    if neg_even.get() {
+        return Err(MError::new(
+            "MATLAB:nthroot:NegXNotOddIntegerN",
+            "If X is negative, N must be an odd integer.",
+        ));
+    }
     one(Tensor::f64(out, r))
 }
 
