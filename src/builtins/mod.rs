@@ -35,6 +35,7 @@ mod text_edit;
 mod text_split;
 mod types;
 mod validate;
+mod vectorfns;
 mod workspace;
 
 use crate::interp::Interp;
@@ -86,7 +87,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 35] = [
+        let tables: [Vec<Builtin>; 36] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -119,6 +120,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             text_split::table(),
             types::table(),
             validate::table(),
+            vectorfns::table(),
             scan::table(),
             session::table(),
             workspace::table(),
