@@ -439,26 +439,35 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
         Shape::col(n)
     };
     let mut out = vec![from_keys(&pos[0], &keys, shape)];
-    if nargout > 1 {
-        out.push(Value::col(
+    let from = |b: bool| -> Value {
+        Value::col(
             picked
                 .iter()
-                .map(|p| if p.1 { 0.0 } else { (p.2 + 1) as f64 })
+                .filter(|p| p.1 == b)
+                .map(|p| (p.2 + 1) as f64)
                 .collect(),
-        ));
+        )
+    };
+    if nargout > 1 {
+        // union and setxor: C is A(ia) together with B(ib); the others index A for all of C
+        out.push(from(false));
     }
     if nargout > 2 {
-        out.push(Value::col(
-            picked
-                .iter()
-                .map(|p| {
-                    kb.iter()
-                        .position(|x| key_eq(x, &p.0))
-                        .map(|i| (i + 1) as f64)
-                        .unwrap_or(0.0)
-                })
-                .collect(),
-        ));
+        if matches!(op, SetOp::Union | SetOp::Xor) {
+            out.push(from(true));
+        } else {
+            out.push(Value::col(
+                picked
+                    .iter()
+                    .map(|p| {
+                        kb.iter()
+                            .position(|x| key_eq(x, &p.0))
+                            .map(|i| (i + 1) as f64)
+                            .unwrap_or(0.0)
+                    })
+                    .collect(),
+            ));
+        }
     }
     Ok(out)
 }
