@@ -102,7 +102,7 @@ impl Lu {
         let k = self.m.min(self.n);
         let mut u = vec![0.0; k * self.n];
         for j in 0..self.n {
-            for i in 0..=j.min(k - 1) {
+            for i in 0..k.min(j + 1) {
                 u[i + j * k] = self.a[i + j * self.m];
             }
         }
