@@ -413,6 +413,15 @@ fn num2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn int2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let r = crate::values::ops::elementwise::unary(crate::values::ops::Un::Round, &a[0])?;
+    // a large whole number prints every digit (num2str would switch to %g)
+    if r.numel() == 1 && !r.is_char() {
+        if let Ok(t) = r.tensor() {
+            let x = t.get_f64(0);
+            if !t.is_complex() && !t.class().is_int() && x.is_finite() && x.abs() >= 1e15 {
+                return one(Value::str(&format!("{x:.0}")));
+            }
+        }
+    }
     one(num2str_value(&r, None)?)
 }
 
