@@ -300,9 +300,72 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
 }
 
 /// `a ^ p`
+/// f(A) for a square matrix through its eigendecomposition A = V*D/V (symmetric matrices use
+/// the orthogonal one). The result is real when its imaginary part is round-off.
+fn matrix_function(a: &Tensor, f: impl Fn(Complex64) -> Complex64) -> MResult<Tensor> {
+    let n = a.shape.rows();
+    let fail = || {
+        MError::new(
+            "MATLAB:eig:noConvergence",
+            "Eigenvalue computation did not converge.",
+        )
+    };
+    let x = a.to_c64();
+    let symmetric = !a.is_complex() && (0..n).all(|i| (0..n).all(|j| x[i + j * n] == x[j + i * n]));
+    let out: Mat<Complex64> = if symmetric {
+        let e = to_mat(a)
+            .self_adjoint_eigen(faer::Side::Lower)
+            .map_err(|_| fail())?;
+        let u = e.U();
+        let d: Vec<Complex64> = (0..n)
+            .map(|k| f(Complex64::new(e.S().column_vector()[k], 0.0)))
+            .collect();
+        Mat::from_fn(n, n, |i, j| {
+            (0..n).map(|k| d[k] * u[(i, k)] * u[(j, k)]).sum()
+        })
+    } else {
+        let e = to_cmat(a).eigen().map_err(|_| fail())?;
+        let v = e.U().to_owned();
+        let d: Vec<Complex64> = (0..n).map(|k| f(e.S().column_vector()[k])).collect();
+        let vd = Mat::from_fn(n, n, |i, j| v[(i, j)] * d[j]);
+        // (V*D) / V = ((V^T) \ (V*D)^T)^T
+        let vt = v.transpose().to_owned();
+        let sol = vt.partial_piv_lu().solve(vd.transpose().to_owned());
+        sol.transpose().to_owned()
+    };
+    let scale = out
+        .col_iter()
+        .flat_map(|c| c.iter().map(|z| z.norm()).collect::<Vec<_>>())
+        .fold(0.0, f64::max);
+    let real = out
+        .col_iter()
+        .all(|c| c.iter().all(|z| z.im.abs() <= 1e-10 * scale.max(1e-300)));
+    let t = if real {
+        from_mat(&Mat::from_fn(n, n, |i, j| out[(i, j)].re), Class::Double)
+    } else {
+        from_cmat(&out, Class::Double)
+    };
+    Ok(if a.class() == Class::Single {
+        t.cast(Class::Single)
+    } else {
+        t
+    })
+}
+
 pub fn mpower(a: &Tensor, p: &Tensor) -> MResult<Tensor> {
     if a.numel() == 1 && p.numel() == 1 {
         return binary_tensor(Bin::Pow, a, p);
+    }
+    if a.numel() == 1 && p.shape.rows() == p.shape.cols() && p.shape.ndims() == 2 {
+        // s^A = V * diag(s.^d) / V
+        let s = a.to_c64()[0];
+        return matrix_function(p, |d| {
+            if s == Complex64::new(0.0, 0.0) {
+                Complex64::new(0.0, 0.0)
+            } else {
+                (d * s.ln()).exp()
+            }
+        });
     }
     if p.numel() != 1 || a.shape.rows() != a.shape.cols() || a.shape.ndims() > 2 {
         return Err(MError::new(
@@ -312,10 +375,14 @@ pub fn mpower(a: &Tensor, p: &Tensor) -> MResult<Tensor> {
     }
     let e = p.get_f64(0);
     if e.fract() != 0.0 || p.is_complex() {
-        return Err(MError::new(
-            "MATLAB:mpower:nonIntegerPower",
-            "Matrix powers with non-integer exponents are not supported yet.",
-        ));
+        let q = p.to_c64()[0];
+        return matrix_function(a, |d| {
+            if d == Complex64::new(0.0, 0.0) {
+                d
+            } else {
+                (q * d.ln()).exp()
+            }
+        });
     }
     let n = a.shape.rows();
     let mut result = Tensor::f64(
