@@ -169,3 +169,51 @@ fn impossible_sizes_are_errors() {
         "1\n1\n1\n1\n"
     );
 }
+
+#[test]
+fn factorizations_match_lapack() {
+    let code = "
+        fprintf('%g %g %g %.15g\\n', det(zeros(3)), det(magic(3)), det([1 2; 3 4]), det(magic(4)));
+        fprintf('%g ', lu([1 2; 3 4])); fprintf('\\n');
+        [L, U, p] = lu([1 2; 3 4; 5 6], 'vector'); fprintf('%d %d %d %d|', size(L), size(U)); fprintf('%d ', p); fprintf('\\n');
+        [R, p] = chol([1 2; 2 1]); fprintf('%g %d|', R, p); fprintf('%g ', chol([4 2; 2 3], 'lower')); fprintf('\\n');
+        fprintf('%.4f ', eig([1 2; 3 4], [1 0; 0 2])); fprintf('\\n');
+        [V, D] = eig([4 1; 2 3], 'vector'); fprintf('%.4f ', sqrt(sum(V.^2)), D); fprintf('\\n');
+        [U, S, V] = svd([1 2 3; 4 5 6], 0); fprintf('%d ', size(U), size(S), size(V)); fprintf('\\n');
+        B = [4 1; 1 3]^0.5; fprintf('%.10f ', B * B); fprintf('\\n');
+        fprintf('%.4f ', 2^[1 2; 3 4]); fprintf('\\n');
+        fprintf('%s %s\\n', class(det(single([1 2; 3 4]))), class(norm(single([3 4]))));
+    ";
+    assert_eq!(
+        out(code),
+        "0 -360 -2 -1.4495071809506e-12\n3 0.333333 4 0.666667 \n3 2 2 2|3 1 2 \n1 2|2 1 0 1.41421 \n-0.3028 3.3028 \n1.0000 1.0000 5.0000 2.0000 \n2 2 2 3 3 3 \n4.0000000000 1.0000000000 1.0000000000 3.0000000000 \n10.4827 21.2278 14.1519 31.7106 \nsingle single\n"
+    );
+}
+
+#[test]
+fn more_outputs_and_vector_helpers() {
+    let code = "
+        [f, e] = log2([8 10 0.3 -5]); fprintf('%g ', f, e); fprintf('\\n');
+        [g, u, v] = gcd(12, 18); fprintf('%d %d %d\\n', g, u, v);
+        [m, f, c] = mode([1 2 2 3 3 4]); fprintf('%g %g|', m, f); fprintf('%g ', c{1}); fprintf('\\n');
+        [c, ia, ib] = union([3 1], [2 1]); fprintf('%g ', c, ia, ib); fprintf('\\n');
+        [c, ia, ib] = setxor([1 2 3], [3 4]); fprintf('%g ', c, ia, ib); fprintf('\\n');
+        fprintf('%g ', vecnorm([3 4; 0 0; 4 3]), rms([1 2 3 4])^2); fprintf('\\n');
+        [b, i] = maxk([3 1 4 1 5 9 2 6], 3); fprintf('%g ', b, i); fprintf('\\n');
+        fprintf('%g ', poly([2 3]), pascal(3), dot([1 2 3], [4 5 6], 1)); fprintf('\\n');
+        fprintf('%g %g %g %g\\n', max('a', 'b'), 1:Inf:5, nthroot(-27, 3), rcond(magic(3)));
+        fprintf('%.4f ', logspace(0, pi, 3)); fprintf('\\n');
+    ";
+    assert_eq!(
+        out(code),
+        "0.5 0.625 0.6 -0.625 4 4 -1 3 \n6 -1 1\n2 2|2 3 \n1 2 3 2 1 1 \n1 2 4 1 2 2 \n5 5 7.5 \n9 6 5 6 8 5 \n1 -5 6 1 1 1 1 2 3 1 3 6 4 10 18 \n98 1 -3 0.1875\n1.0000 1.7725 3.1416 \n"
+    );
+    for (code, id) in [
+        ("nthroot(-16, 4)", "MATLAB:nthroot:NegXNotOddIntegerN"),
+        ("nchoosek(3, 5)", "MATLAB:nchoosek:KOutOfRange"),
+        ("find([1 2], -1)", "MATLAB:find:nonIntegerOrNegativeCount"),
+        ("round(1.5, 'foo')", "MATLAB:round:NotAnInteger"),
+    ] {
+        assert_eq!(err(code).0, id, "{code}");
+    }
+}

@@ -170,6 +170,50 @@ pub fn count_arg(v: &Value, name: &str, what: &str) -> MResult<usize> {
     Ok(n)
 }
 
+/// Builtins computed in double whose floating results take the single class when an input is
+/// single (MATLAB's class rule for single).
+pub fn follows_single(name: &str) -> bool {
+    matches!(
+        name,
+        "norm"
+            | "kron"
+            | "svd"
+            | "eig"
+            | "pinv"
+            | "cross"
+            | "expm"
+            | "cond"
+            | "null"
+            | "orth"
+            | "vecnorm"
+            | "trapz"
+            | "cumtrapz"
+            | "interp1"
+            | "polyval"
+            | "polyfit"
+            | "roots"
+            | "conv"
+            | "filter"
+            | "hypot"
+            | "std"
+            | "var"
+            | "median"
+            | "linsolve"
+            | "qr"
+    )
+}
+
+/// A double (real or complex) result converted to single; other classes pass through.
+pub fn to_single(v: Value) -> Value {
+    match v.num_class() {
+        Some(crate::values::class::Class::Double) => match v.tensor() {
+            Ok(t) => Value::from(t.into_owned().cast(crate::values::class::Class::Single)),
+            Err(_) => v,
+        },
+        _ => v,
+    }
+}
+
 /// The largest dimension argument accepted.
 const MAX_DIM_ARG: f64 = 4096.0;
 

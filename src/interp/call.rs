@@ -203,8 +203,14 @@ impl Interp {
             b.name,
             "error" | "rethrow" | "throw" | "assert" | "narginchk" | "nargoutchk"
         );
+        // matrix functions computed in double give single results for single inputs
+        let single_in = crate::builtins::follows_single(b.name)
+            && args
+                .iter()
+                .any(|v| v.num_class() == Some(crate::values::class::Class::Single));
         let r = (b.f)(self, f, args, nargout);
         match (r, raiser) {
+            (Ok(v), _) if single_in => Ok(v.into_iter().map(crate::builtins::to_single).collect()),
             (Ok(v), _) => Ok(v),
             (Err(e), false) => Err(e.in_function(b.name)),
             (Err(e), true) => Err(match f.function_name() {
