@@ -29,6 +29,8 @@ pub fn table() -> Vec<Builtin> {
         b("nonzeros", 1, 1, 1, "nonzeros(A): the nonzero elements of A as a column.", nonzeros),
         b("null", 1, 2, 1, "null(A): orthonormal basis for the null space of A.", null),
         b("orth", 1, 1, 1, "orth(A): orthonormal basis for the range of A.", orth),
+        b("sqrtm", 1, 1, 1, "sqrtm(A): principal matrix square root (X*X = A).", sqrtm),
+        b("logm", 1, 1, 1, "logm(A): principal matrix logarithm (expm(logm(A)) = A).", logm),
         b("expm", 1, 1, 1, "expm(A): matrix exponential (scaling and squaring, Pade 13).", expm),
         b("linsolve", 2, 3, 1, "linsolve(A, B): solves A*X = B (as A\\B).", linsolve),
     ]
@@ -298,6 +300,29 @@ fn orth(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 /// Matrix exponential by scaling and squaring with the degree-13 Pade approximant
 /// (Higham, "The scaling and squaring method for the matrix exponential revisited", 2005).
+fn square_matrix(v: &Value, name: &str) -> MResult<Tensor> {
+    let t = v.tensor()?.into_owned();
+    if t.shape.ndims() > 2 || t.shape.rows() != t.shape.cols() {
+        return Err(MError::new(
+            "MATLAB:square",
+            format!("Input to {name} must be a square matrix."),
+        ));
+    }
+    Ok(t)
+}
+
+fn sqrtm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = square_matrix(&a[0], "sqrtm")?;
+    one(crate::values::ops::linalg::matrix_function(&t, |z| {
+        z.sqrt()
+    })?)
+}
+
+fn logm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let t = square_matrix(&a[0], "logm")?;
+    one(crate::values::ops::linalg::matrix_function(&t, |z| z.ln())?)
+}
+
 fn expm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = real_matrix(&a[0], "expm")?;
     let n = t.shape.rows();

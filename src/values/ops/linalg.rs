@@ -302,7 +302,7 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
 /// `a ^ p`
 /// f(A) for a square matrix through its eigendecomposition A = V*D/V (symmetric matrices use
 /// the orthogonal one). The result is real when its imaginary part is round-off.
-fn matrix_function(a: &Tensor, f: impl Fn(Complex64) -> Complex64) -> MResult<Tensor> {
+pub fn matrix_function(a: &Tensor, f: impl Fn(Complex64) -> Complex64) -> MResult<Tensor> {
     let n = a.shape.rows();
     let fail = || {
         MError::new(
@@ -326,12 +326,28 @@ fn matrix_function(a: &Tensor, f: impl Fn(Complex64) -> Complex64) -> MResult<Te
     } else {
         let e = to_cmat(a).eigen().map_err(|_| fail())?;
         let v = e.U().to_owned();
-        let d: Vec<Complex64> = (0..n).map(|k| f(e.S().column_vector()[k])).collect();
-        let vd = Mat::from_fn(n, n, |i, j| v[(i, j)] * d[j]);
-        // (V*D) / V = ((V^T) \ (V*D)^T)^T
+        let lam: Vec<Complex64> = (0..n).map(|k| e.S().column_vector()[k]).collect();
         let vt = v.transpose().to_owned();
-        let sol = vt.partial_piv_lu().solve(vd.transpose().to_owned());
-        sol.transpose().to_owned()
+        let lu = vt.partial_piv_lu();
+        // g(A) = V*g(D)/V, solved as ((V^T) \ (V*g(D))^T)^T
+        let apply = |g: &dyn Fn(Complex64) -> Complex64| -> Mat<Complex64> {
+            let vd = Mat::from_fn(n, n, |i, j| v[(i, j)] * g(lam[j]));
+            lu.solve(vd.transpose().to_owned()).transpose().to_owned()
+        };
+        // a defective matrix has no eigenvector basis: rebuilding A from it shows that
+        let back = apply(&|z| z);
+        let err = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .map(|(i, j)| (back[(i, j)] - x[i + j * n]).norm())
+            .fold(0.0, f64::max);
+        let size = x.iter().map(|z| z.norm()).fold(0.0, f64::max);
+        if !(err <= 1e-8 * size.max(1e-300)) {
+            return Err(MError::new(
+                "MATLAB:matrixFunction:notDiagonalizable",
+                "The matrix is defective (not diagonalizable); this matrix function needs a Schur method that is not available.",
+            ));
+        }
+        apply(&f)
     };
     let scale = out
         .col_iter()
