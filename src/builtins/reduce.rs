@@ -33,8 +33,8 @@ pub fn table() -> Vec<Builtin> {
         b("std", 1, 4, 1, "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).", std),
         b("var", 1, 4, 1, "var(A, w, dim): variance.", var),
         b("diff", 1, 3, 1, "diff(A, n, dim): differences between adjacent elements.", diff),
-        b("cummax", 1, 2, 1, "cummax(A, dim): cumulative maximum.", cummax),
-        b("cummin", 1, 2, 1, "cummin(A, dim): cumulative minimum.", cummin),
+        b("cummax", 1, 3, 1, "cummax(A, dim): cumulative maximum.", cummax),
+        b("cummin", 1, 3, 1, "cummin(A, dim): cumulative minimum.", cummin),
         b("range", 1, 2, 1, "range(A, dim): max(A) - min(A).", range),
     ]
 }
@@ -374,11 +374,40 @@ fn cumulative(a: A, product: bool) -> R {
     let r = red_args(a, false)?;
     one(red::cumulative(&r.t, r.dim, product, r.omitnan)?)
 }
+/// Runs a cumulative function forward, or (with 'reverse') from the end of each lane, by
+/// flipping the input and the result along the working dimension.
+fn directional(a: A, f: impl Fn(A) -> R) -> R {
+    let is_dir = |v: &Value| {
+        v.is_text()
+            && v.text()
+                .is_ok_and(|t| matches!(t.to_ascii_lowercase().as_str(), "reverse" | "forward"))
+    };
+    let reverse = a
+        .iter()
+        .any(|v| is_dir(v) && v.text().is_ok_and(|t| t.eq_ignore_ascii_case("reverse")));
+    let mut a: A = a.into_iter().filter(|v| !is_dir(v)).collect();
+    if !reverse {
+        return f(a);
+    }
+    let shape = a[0].shape();
+    let d = match a.get(1) {
+        Some(v) if !v.is_text() && !v.is_empty() => dim_arg(v)?,
+        _ => red::default_dim(&shape),
+    };
+    let flip = |v: &Value| -> MResult<Value> {
+        let s = v.shape();
+        let pos = crate::values::ops::shape_ops::shift_plan(&s, &[], Some(d));
+        crate::values::ops::shape_ops::gather_value(v, &pos, s)
+    };
+    a[0] = flip(&a[0])?;
+    f(a)?.iter().map(flip).collect()
+}
+
 fn cumsum(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    cumulative(a, false)
+    directional(a, |a| cumulative(a, false))
 }
 fn cumprod(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    cumulative(a, true)
+    directional(a, |a| cumulative(a, true))
 }
 
 fn cum_extreme(a: A, is_max: bool) -> R {
@@ -404,10 +433,10 @@ fn cum_extreme(a: A, is_max: bool) -> R {
     one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), x)))
 }
 fn cummax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    cum_extreme(a, true)
+    directional(a, |a| cum_extreme(a, true))
 }
 fn cummin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    cum_extreme(a, false)
+    directional(a, |a| cum_extreme(a, false))
 }
 
 /// var(A, w, dim|vecdim|'all', nanflag): weights 0 (N-1), 1 (N), or a weight vector.
