@@ -91,6 +91,12 @@ fn nan(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn eye(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let sa = size_args(&a)?;
+    if sa.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:eye:NDNotSupported",
+            "N-dimensional arrays are not supported.",
+        ));
+    }
     let class = sa.class.unwrap_or(Class::Double);
     let (r, c) = (sa.shape.rows(), sa.shape.dim(1));
     let mut v = vec![0.0; r * c];

@@ -308,12 +308,25 @@ fn int_bits(t: &Tensor) -> MResult<(Class, u32, Vec<i128>)> {
 fn bitcmp(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
     let (cls, bits, v) = int_bits(&t)?;
-    let bits = match a.get(1) {
-        Some(n) if !n.is_text() => n.scalar_f64()? as u32,
-        _ => bits,
+    let (bits, signed) = match a.get(1) {
+        // bitcmp(x, 'uint8'): the value is taken as that integer type
+        Some(n) if n.is_text() => {
+            let name = n.text()?;
+            match Class::from_name(&name).filter(|c| c.is_int()) {
+                Some(c) => {
+                    let (lo, hi) = c.int_range();
+                    ((hi - lo + 1).ilog2(), c.is_signed_int())
+                }
+                None => return Err(bad_arg("bitcmp", format!("Invalid assumed type '{name}'."))),
+            }
+        }
+        Some(n) => (
+            (n.scalar_f64()?.clamp(1.0, 64.0)) as u32,
+            cls.is_signed_int(),
+        ),
+        None => (bits, cls.is_signed_int()),
     };
     let mask: u128 = (1u128 << bits) - 1;
-    let signed = cls.is_signed_int();
     let r = v.into_iter().map(|x| {
         let c = !(x as u128) & mask;
         if signed && c >> (bits - 1) & 1 == 1 {
