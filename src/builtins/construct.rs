@@ -204,11 +204,10 @@ fn points_arg(v: Option<&Value>, default: usize, name: &str) -> MResult<usize> {
     Ok(n)
 }
 
-fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (x, y) = (a[0].scalar_f64()?, a[1].scalar_f64()?);
-    let n = points_arg(a.get(2), 100, "linspace")?;
-    let single = a[..2].iter().any(|v| v.num_class() == Some(Class::Single));
-    let v: Vec<f64> = match n {
+/// n points from x to y: the first half counts up from x and the second down from y, so
+/// symmetric intervals give symmetric points and the ends are exact.
+fn linspace_real(x: f64, y: f64, n: usize) -> Vec<f64> {
+    match n {
         0 => vec![],
         1 => vec![y],
         _ => {
@@ -241,12 +240,33 @@ fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             }
             v
         }
-    };
+    }
+}
+
+fn linspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = points_arg(a.get(2), 100, "linspace")?;
+    let single = a[..2].iter().any(|v| v.num_class() == Some(Class::Single));
+    let cls = if single { Class::Single } else { Class::Double };
+    let (ta, tb) = (a[0].tensor()?, a[1].tensor()?);
+    if ta.numel() != 1 || tb.numel() != 1 {
+        return Err(bad_arg("linspace", "Inputs must be scalars."));
+    }
+    if ta.is_complex() || tb.is_complex() {
+        // real and imaginary parts are spaced separately
+        let (p, q) = (ta.to_c64()[0], tb.to_c64()[0]);
+        let re = linspace_real(p.re, q.re, n);
+        let im = linspace_real(p.im, q.im, n);
+        let z: Vec<num_complex::Complex64> = re
+            .iter()
+            .zip(&im)
+            .map(|(r, i)| num_complex::Complex64::new(*r, *i))
+            .collect();
+        let len = z.len();
+        return one(Tensor::new(Shape::row(len), Data::from_c64(cls, z)));
+    }
+    let v = linspace_real(ta.get_f64(0), tb.get_f64(0), n);
     let len = v.len();
-    one(Tensor::new(
-        Shape::row(len),
-        Data::from_f64(if single { Class::Single } else { Class::Double }, v),
-    ))
+    one(Tensor::new(Shape::row(len), Data::from_f64(cls, v)))
 }
 
 fn logspace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -3,7 +3,7 @@
 use super::construct::{diag_k, zeros_like};
 use super::{Builtin, b, bad_arg, dim_arg, one};
 use crate::interp::Interp;
-use crate::interp::error::MResult;
+use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::ops::shape_ops;
 use crate::values::shape::Shape;
@@ -97,6 +97,12 @@ fn circshift(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn triangle(a: &[Value], lower: bool) -> MResult<Value> {
     let t = a[0].tensor()?;
+    if t.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:tril:NDNotSupported",
+            "First input must be 2D.",
+        ));
+    }
     let k = diag_k(a)?;
     let (r, c) = (t.shape.rows(), t.shape.cols());
     let mut keep = Vec::with_capacity(r * c);

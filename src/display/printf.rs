@@ -294,7 +294,7 @@ fn format_num_exact(x: f64, exact: Option<i128>, spec: &Spec) -> String {
             }
         }
         'o' | 'x' | 'X' => {
-            if integral && x >= 0.0 {
+            if integral && x >= 0.0 && x < 18446744073709551616.0 {
                 let v = x as u64;
                 let mut s = match conv {
                     'o' => format!("{v:o}"),
