@@ -8,7 +8,7 @@ use crate::values::ops::elementwise;
 use crate::values::ops::reduce::{self as red};
 use crate::values::ops::{Bin, Red, linalg};
 use crate::values::shape::Shape;
-use crate::values::tensor::Tensor;
+use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
 
 type A = Vec<Value>;
@@ -148,20 +148,39 @@ fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         y.shape.rows(),
         y.shape.cols(),
     );
-    let (p, q) = (x.to_f64(), y.to_f64());
-    crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 8)?;
+    crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 16)?;
     let (r, c) = (xr * yr, xc * yc);
-    let mut out = vec![0.0; r * c];
-    for i in 0..xr {
-        for j in 0..xc {
-            for k in 0..yr {
-                for l in 0..yc {
-                    out[(i * yr + k) + (j * yc + l) * r] = p[i + j * xr] * q[k + l * yr];
+    // every product p(i,j)*q(k,l) lands at ((i*yr+k), (j*yc+l))
+    fn blocks<T: Copy + Default + std::ops::Mul<Output = T>>(
+        p: &[T],
+        q: &[T],
+        (xr, xc, yr, yc): (usize, usize, usize, usize),
+    ) -> Vec<T> {
+        let r = xr * yr;
+        let mut out = vec![T::default(); r * xc * yc];
+        for i in 0..xr {
+            for j in 0..xc {
+                for k in 0..yr {
+                    for l in 0..yc {
+                        out[(i * yr + k) + (j * yc + l) * r] = p[i + j * xr] * q[k + l * yr];
+                    }
                 }
             }
         }
+        out
     }
-    one(Tensor::f64(Shape::matrix(r, c), out))
+    let dims = (xr, xc, yr, yc);
+    if x.is_complex() || y.is_complex() {
+        let out = blocks(&x.to_c64(), &y.to_c64(), dims);
+        return one(elementwise::demote_complex(Tensor::new(
+            Shape::matrix(r, c),
+            Data::C64(out),
+        )));
+    }
+    one(Tensor::f64(
+        Shape::matrix(r, c),
+        blocks(&x.to_f64(), &y.to_f64(), dims),
+    ))
 }
 
 fn trace(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
