@@ -549,7 +549,11 @@ fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn deal(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let n = nargout.max(1);
+    if nargout == 0 {
+        // as a statement deal returns nothing (ans keeps its value)
+        return Ok(vec![]);
+    }
+    let n = nargout;
     if a.len() == 1 {
         return Ok(vec![a[0].clone(); n]);
     }

@@ -312,7 +312,10 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
     }
     let t = v.tensor()?;
     if t.numel() == 0 {
-        return Ok(Value::str(""));
+        // num2str([]) is the 0x0 ''
+        return Ok(Value::from(
+            crate::values::tensor::Tensor::char_row("").reshaped(Shape::empty()),
+        ));
     }
     let t = if t.shape.ndims() > 2 {
         // N-d arrays print their pages side by side

@@ -331,6 +331,19 @@ fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 }
 
 fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    // text sets and numbers do not mix
+    let texty = |v: &Value| matches!(v, Value::Cell(_) | Value::Str(_));
+    let numeric = |v: &Value| v.is_numeric_like() && !v.is_char();
+    if (texty(&a[0]) && numeric(&a[1])) || (numeric(&a[0]) && texty(&a[1])) {
+        return Err(MError::new(
+            "MATLAB:ISMEMBER:InputClass",
+            format!(
+                "Input A of class {} and input B of class {} must be cell arrays of character vectors, unless one is a character vector.",
+                a[0].class_name(),
+                a[1].class_name()
+            ),
+        ));
+    }
     let rows = match a.get(2) {
         Some(v) => v.text()? == "rows",
         None => false,

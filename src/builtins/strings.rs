@@ -24,7 +24,7 @@ pub fn table() -> Vec<Builtin> {
         b("newline", 0, 0, 1, "newline: the newline character.", newline),
         b("strcat", 1, -1, 1, "strcat(s1, s2, ...): concatenate text (trailing spaces of char arguments are removed).", strcat),
         b("strvcat", 1, -1, 1, "strvcat(s1, s2, ...): stack text as rows of a char matrix (empty strings skipped).", strvcat),
-        b("strfind", 2, 2, 1, "strfind(text, pattern): starting indices of occurrences.", strfind),
+        b("strfind", 2, 4, 1, "strfind(text, pattern), strfind(..., 'ForceCellOutput', tf): starting indices of occurrences.", strfind),
         b("strrep", 3, 3, 1, "strrep(text, old, new): replace all occurrences.", strrep),
         b("contains", 2, 4, 1, "contains(text, pattern): true if the pattern occurs.", contains),
         b("startsWith", 2, 4, 1, "startsWith(text, pattern): true if the text starts with the pattern.", starts_with),
@@ -288,7 +288,28 @@ fn find_all(hay: &str, needle: &str) -> Vec<f64> {
 
 fn strfind(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let pat = text_arg(&a[1], "strfind")?;
-    match &a[0] {
+    let force_cell = match (a.get(2), a.get(3)) {
+        (Some(k), Some(v)) if text_arg(k, "strfind")?.eq_ignore_ascii_case("forcecelloutput") => {
+            v.truthy()?
+        }
+        (Some(_), _) => {
+            return Err(bad_arg(
+                "strfind",
+                "Expected 'ForceCellOutput' and a value.",
+            ));
+        }
+        _ => false,
+    };
+    if force_cell && !matches!(a[0], Value::Cell(_)) {
+        let cell = Value::from(CellArray::new(Shape::scalar(), vec![a[0].clone()]));
+        return strfind_impl(&cell, &pat);
+    }
+    strfind_impl(&a[0], &pat)
+}
+
+fn strfind_impl(text: &Value, pat: &str) -> R {
+    let pat = pat.to_string();
+    match text {
         Value::Cell(c) => {
             let data = c
                 .data

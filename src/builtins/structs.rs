@@ -428,7 +428,7 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Some((k, v)) = keys_vals {
         let ks: Vec<Value> = match &k {
             Value::Cell(c) => c.data.clone(),
-            v if v.is_numeric_like() && v.numel() > 1 => (0..v.numel())
+            v if v.is_numeric_like() && !v.is_char() && v.numel() > 1 => (0..v.numel())
                 .map(|j| Value::Num(v.tensor().map(|t| t.get_f64(j)).unwrap_or(0.0)))
                 .collect(),
             other => vec![other.clone()],
@@ -436,6 +436,13 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         let vs: Vec<Value> = match &v {
             Value::Cell(c) if ks.len() != 1 || c.data.len() == 1 && matches!(k, Value::Cell(_)) => {
                 c.data.clone()
+            }
+            // a numeric array gives one value per key
+            v if ks.len() > 1 && !v.is_char() && v.is_numeric_like() && v.numel() == ks.len() => {
+                let t = v.tensor()?;
+                (0..t.numel())
+                    .map(|j| crate::values::ops::shape_ops::gather_value(v, &[j], Shape::scalar()))
+                    .collect::<MResult<_>>()?
             }
             other => vec![other.clone()],
         };

@@ -142,10 +142,11 @@ fn strcmpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn prefix_eq(x: &str, y: &str, n: usize, fold: bool) -> bool {
     let xs: Vec<char> = x.chars().collect();
     let ys: Vec<char> = y.chars().collect();
-    if xs.len() < n || ys.len() < n {
+    // the first n characters of each (all of a shorter one) must be the same
+    if xs.len().min(n) != ys.len().min(n) {
         return false;
     }
-    (0..n).all(|i| {
+    (0..xs.len().min(n)).all(|i| {
         if fold {
             xs[i].to_lowercase().eq(ys[i].to_lowercase())
         } else {

@@ -82,6 +82,12 @@ pub fn convert(v: &Value, cls: Class) -> MResult<Value> {
 }
 
 fn logical_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if a[0].is_char() {
+        return Err(MError::new(
+            "MATLAB:logical:charConversion",
+            "Conversion to logical from char is not possible.",
+        ));
+    }
     one(to_logical(&a[0])?)
 }
 

@@ -195,14 +195,15 @@ impl Interp {
                 return Err(errors::too_many_inputs(b.name));
             }
         }
-        if nargout > b.max_out {
-            return Err(errors::too_many_outputs(b.name));
-        }
         // errors a program raises on purpose belong to the calling function, not the builtin
         let raiser = matches!(
             b.name,
-            "error" | "rethrow" | "throw" | "assert" | "narginchk" | "nargoutchk"
+            "error" | "rethrow" | "throw" | "throwAsCaller" | "assert" | "narginchk" | "nargoutchk"
         );
+        // `v = error(...)` raises the error itself, not a complaint about outputs
+        if nargout > b.max_out && !raiser {
+            return Err(errors::too_many_outputs(b.name));
+        }
         // matrix functions computed in double give single results for single inputs
         let single_in = crate::builtins::follows_single(b.name)
             && args

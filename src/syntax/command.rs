@@ -41,10 +41,12 @@ pub(super) fn command_words(
         0
     };
     if op_len > 0 {
-        let after = *b.get(p + op_len).unwrap_or(&b'\n');
-        if matches!(after, b' ' | b'\t' | b'\n' | b'\r') {
+        let after = b.get(p + op_len).copied();
+        if matches!(after, Some(b' ' | b'\t')) {
             return None; // `a + b`: an expression
         }
+        // (an operator that ends the statement cannot start an expression: `clear *` is a
+        // command)
     }
     if is_known_var(name) {
         return None;
