@@ -491,20 +491,26 @@ fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 .to_f64()
                 .iter()
                 .map(|&x| {
+                    // the distance to the next larger number of the same precision (from the
+                    // bits, so the ends of the range are exact)
                     let x = x.abs();
                     if !x.is_finite() {
                         f64::NAN
                     } else if single {
-                        let e = if x < f32::MIN_POSITIVE as f64 {
-                            -149
+                        let y = x as f32;
+                        let b = y.to_bits();
+                        if y == f32::MAX {
+                            (y - f32::from_bits(b - 1)) as f64
                         } else {
-                            (x as f32).log2().floor() as i32 - 23
-                        };
-                        2f64.powi(e)
-                    } else if x < f64::MIN_POSITIVE {
-                        2f64.powi(-1074)
+                            (f32::from_bits(b + 1) - y) as f64
+                        }
                     } else {
-                        2f64.powi(x.log2().floor() as i32 - 52)
+                        let b = x.to_bits();
+                        if x == f64::MAX {
+                            x - f64::from_bits(b - 1)
+                        } else {
+                            f64::from_bits(b + 1) - x
+                        }
                     }
                 })
                 .collect();

@@ -96,7 +96,9 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
         .flatten()
         .filter_map(|v| v.num_class())
         .collect();
-    let cls = if classes.iter().all(|&c| c == Class::Char) {
+    // char endpoints give char ('a':2:'i'), whatever the step
+    let ends_char = a.num_class() == Some(Class::Char) && b.num_class() == Some(Class::Char);
+    let cls = if ends_char || classes.iter().all(|&c| c == Class::Char) {
         Class::Char
     } else {
         let numeric: Vec<Class> = classes
@@ -147,6 +149,35 @@ pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
                 return Ok(Value::from(Tensor::new(Shape::row(n), data)));
             }
         }
+    }
+    if cls == Class::Single {
+        // single ranges count in single precision (so 0:single(0.1):1 reaches 1)
+        let (xs, ss, ys) = (x as f32, st as f32, y as f32);
+        let q = (ys - xs) / ss;
+        let n = if ss == 0.0 || !q.is_finite() || q < 0.0 {
+            0
+        } else {
+            let tol = 3.0 * f32::EPSILON * q.abs().max(1.0);
+            (q + tol).floor() as usize + 1
+        };
+        crate::values::limits::check_count(n, 4)?;
+        let end = xs + (n.max(1) - 1) as f32 * ss;
+        let snap = (end - ys).abs() < 3.0 * f32::EPSILON * ys.abs().max(xs.abs());
+        let v: Vec<f64> = (0..n)
+            .map(|k| {
+                if k + 1 == n && snap {
+                    ys as f64
+                } else if k < n / 2 {
+                    (xs + k as f32 * ss) as f64
+                } else {
+                    (if snap { ys } else { end } - (n - 1 - k) as f32 * ss) as f64
+                }
+            })
+            .collect();
+        return Ok(Value::from(Tensor::new(
+            Shape::row(n),
+            Data::from_f64(cls, v),
+        )));
     }
     let v = range_f64(x, st, y);
     let n = v.len();
