@@ -212,6 +212,16 @@ fn is_prime(n: f64) -> bool {
 
 fn isprime_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
+    if t.is_complex()
+        || t.to_f64()
+            .iter()
+            .any(|&x| x < 0.0 || x.fract() != 0.0 || !x.is_finite())
+    {
+        return Err(MError::new(
+            "MATLAB:isprime:InputNotPosInt",
+            "All entries of the input must be nonnegative integers.",
+        ));
+    }
     one(Tensor::bools(
         t.shape.clone(),
         t.to_f64().iter().map(|&x| is_prime(x)).collect(),

@@ -25,8 +25,10 @@ pub fn table() -> Vec<Builtin> {
         b("svd", 1, 2, 3, "svd(A), [U, S, V] = svd(A): singular value decomposition.", svd),
         b("qr", 1, 2, 2, "[Q, R] = qr(A): QR decomposition.", qr),
         b("pinv", 1, 1, 1, "pinv(A): Moore-Penrose pseudoinverse.", pinv),
-        b("cond", 1, 1, 1, "cond(A): 2-norm condition number.", cond),
+        b("cond", 1, 2, 1, "cond(A): 2-norm condition number.", cond),
         b("roots", 1, 1, 1, "roots(p): roots of the polynomial with coefficients p.", roots),
+        b("polyder", 1, 2, 1, "polyder(p): derivative of the polynomial p; polyder(a, b): of the product.", polyder),
+        b("polyint", 1, 2, 1, "polyint(p, k): integral of the polynomial p (constant k, default 0).", polyint),
         b("polyval", 2, 2, 1, "polyval(p, x): value of the polynomial p at x.", polyval),
         b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
         b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
@@ -274,13 +276,82 @@ fn pinv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(from_mat(&s.pseudoinverse(), Class::Double))
 }
 
-fn cond(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+fn cond(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    // cond(A, p) for p other than 2: norm(A, p) * norm(inv(A), p)
+    if let Some(p) = a
+        .get(1)
+        .filter(|p| p.is_text() || p.scalar_f64().is_ok_and(|x| x != 2.0))
+    {
+        let inv = crate::values::ops::linalg::inverse(&*a[0].tensor()?)?;
+        let n1 = i.call_named(f, "norm", vec![a[0].clone(), p.clone()], 1)?;
+        let n2 = i.call_named(f, "norm", vec![Value::from(inv), p.clone()], 1)?;
+        let (x, y) = (n1[0].scalar_f64()?, n2[0].scalar_f64()?);
+        return one(Value::Num(x * y));
+    }
     let s = singular_values(&*a[0].tensor()?)?;
     let (mx, mn) = (
         s.first().copied().unwrap_or(0.0),
         s.last().copied().unwrap_or(0.0),
     );
     one(Value::Num(if mn == 0.0 { f64::INFINITY } else { mx / mn }))
+}
+
+fn poly_coeffs(v: &Value) -> MResult<Vec<f64>> {
+    let t = v.tensor()?;
+    if !t.shape.is_vector() && t.numel() > 0 {
+        return Err(bad_arg(
+            "polyder",
+            "Input must be a vector of polynomial coefficients.",
+        ));
+    }
+    Ok(t.to_f64().into_owned())
+}
+
+fn polyder(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut p = poly_coeffs(&a[0])?;
+    if let Some(b) = a.get(1) {
+        // the derivative of a product a*b
+        let q = poly_coeffs(b)?;
+        if p.is_empty() || q.is_empty() {
+            p = vec![];
+        } else {
+            let mut c = vec![0.0; p.len() + q.len() - 1];
+            for (i, x) in p.iter().enumerate() {
+                for (j, y) in q.iter().enumerate() {
+                    c[i + j] += x * y;
+                }
+            }
+            p = c;
+        }
+    }
+    let n = p.len();
+    let mut d: Vec<f64> = (0..n.saturating_sub(1))
+        .map(|k| p[k] * (n - 1 - k) as f64)
+        .collect();
+    // leading zeros go; the zero polynomial is 0
+    while d.len() > 1 && d[0] == 0.0 {
+        d.remove(0);
+    }
+    if d.is_empty() {
+        d.push(0.0);
+    }
+    one(Value::row(d))
+}
+
+fn polyint(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let p = poly_coeffs(&a[0])?;
+    let k = match a.get(1) {
+        Some(v) => v.scalar_f64()?,
+        None => 0.0,
+    };
+    let n = p.len();
+    let mut out: Vec<f64> = p
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x / (n - i) as f64)
+        .collect();
+    out.push(k);
+    one(Value::row(out))
 }
 
 fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -123,6 +123,7 @@ pub fn table() -> Vec<Builtin> {
         b("or", 2, -1, 1, "or(A, B, ...): elementwise logical OR, the same as A | B.", or_f),
         b("xor", 2, 2, 1, "xor(A, B): elementwise exclusive OR.", xor_f),
         b("atan2", 2, 2, 1, "atan2(Y, X): four-quadrant inverse tangent.", atan2_f),
+        b("atan2d", 2, 2, 1, "atan2d(Y, X): four-quadrant inverse tangent in degrees.", atan2d_f),
         b("hypot", 2, 2, 1, "hypot(A, B): sqrt(A.^2 + B.^2) without overflow.", hypot_f),
         b("mod", 2, 2, 1, "mod(A, B): remainder after division, with the sign of B.", mod_f),
         b("rem", 2, 2, 1, "rem(A, B): remainder after division, with the sign of A.", rem_f),
@@ -307,6 +308,13 @@ pub(super) fn log2_f(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
         Value::from(Tensor::f64(t.shape.clone(), fs)),
         Value::from(Tensor::f64(t.shape.clone(), es)),
     ])
+}
+
+fn atan2d_f(i: &mut Interp, f: &mut Frame, a: A, n: usize) -> R {
+    let r = atan2_f(i, f, a, n)?;
+    let t = r[0].tensor()?;
+    let d: Vec<f64> = t.to_f64().iter().map(|x| x.to_degrees()).collect();
+    one(Tensor::new(t.shape.clone(), Data::from_f64(t.class(), d)))
 }
 
 pub(super) fn map_real(v: &Value, f: impl Fn(f64) -> f64) -> MResult<Value> {

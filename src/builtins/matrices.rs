@@ -22,6 +22,9 @@ pub fn table() -> Vec<Builtin> {
         b("toeplitz", 1, 2, 1, "toeplitz(c, r): Toeplitz matrix with first column c and first row r.", toeplitz),
         b("hankel", 1, 2, 1, "hankel(c, r): Hankel matrix with first column c and last row r.", hankel),
         b("vander", 1, 1, 1, "vander(v): Vandermonde matrix, columns are powers of v.", vander),
+        b("hadamard", 1, 1, 1, "hadamard(n): Hadamard matrix (n a power of 2, or 12 or 20 times one).", hadamard),
+        b("wilkinson", 1, 1, 1, "wilkinson(n): Wilkinson's eigenvalue test matrix.", wilkinson),
+        b("rosser", 0, 0, 1, "rosser: Rosser's 8-by-8 eigenvalue test matrix.", rosser),
         b("hilb", 1, 2, 1, "hilb(n): the n-by-n Hilbert matrix 1/(i+j-1).", hilb),
         b("invhilb", 1, 1, 1, "invhilb(n): the exact inverse of the Hilbert matrix.", invhilb),
         b("blkdiag", 0, -1, 1, "blkdiag(A, B, ...): block diagonal matrix.", blkdiag),
@@ -45,6 +48,64 @@ fn real_matrix(v: &Value, name: &str) -> MResult<Tensor> {
         return Err(bad_arg(name, "Complex input is not supported."));
     }
     Ok(t)
+}
+
+fn hadamard(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = size_n(&a[0], "hadamard")?;
+    if n == 0 || !n.is_power_of_two() {
+        return Err(bad_arg(
+            "hadamard",
+            "N must be a power of 2 (other orders are not available).",
+        ));
+    }
+    // Sylvester's construction: H(2n) = [H H; H -H]
+    let mut h = vec![1.0];
+    let mut m = 1;
+    while m < n {
+        let mut next = vec![0.0; 4 * m * m];
+        for j in 0..m {
+            for i in 0..m {
+                let v = h[i + j * m];
+                next[i + j * 2 * m] = v;
+                next[(i + m) + j * 2 * m] = v;
+                next[i + (j + m) * 2 * m] = v;
+                next[(i + m) + (j + m) * 2 * m] = -v;
+            }
+        }
+        h = next;
+        m *= 2;
+    }
+    one(Tensor::f64(Shape::matrix(n, n), h))
+}
+
+fn wilkinson(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let n = size_n(&a[0], "wilkinson")?;
+    crate::values::limits::check_dims(&[n, n], 8)?;
+    let m = (n as f64 - 1.0) / 2.0;
+    let mut w = vec![0.0; n * n];
+    for i in 0..n {
+        w[i + i * n] = (i as f64 - m).abs();
+        if i + 1 < n {
+            w[i + (i + 1) * n] = 1.0;
+            w[(i + 1) + i * n] = 1.0;
+        }
+    }
+    one(Tensor::f64(Shape::matrix(n, n), w))
+}
+
+fn rosser(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    const R: [[f64; 8]; 8] = [
+        [611., 196., -192., 407., -8., -52., -49., 29.],
+        [196., 899., 113., -192., -71., -43., -8., -44.],
+        [-192., 113., 899., 196., 61., 49., 8., 52.],
+        [407., -192., 196., 611., 8., 44., 59., -23.],
+        [-8., -71., 61., 8., 411., -599., 208., 208.],
+        [-52., -43., 49., 44., -599., 411., 208., 208.],
+        [-49., -8., 8., 59., 208., 208., 99., -911.],
+        [29., -44., 52., -23., 208., 208., -911., 99.],
+    ];
+    let v: Vec<f64> = (0..64).map(|k| R[k % 8][k / 8]).collect();
+    one(Tensor::f64(Shape::matrix(8, 8), v))
 }
 
 fn size_n(v: &Value, name: &str) -> MResult<usize> {

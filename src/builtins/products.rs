@@ -60,6 +60,12 @@ fn dot(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
+    if !t.class().is_float() {
+        return Err(MError::new(
+            "MATLAB:norm:inputType",
+            "Input must be single or double.",
+        ));
+    }
     let p = match a.get(1) {
         None => "2".to_string(),
         Some(v) if v.is_text() => v.text()?.to_lowercase(),

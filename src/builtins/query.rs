@@ -182,7 +182,11 @@ fn isstring(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn isreal(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Bool(
-        !a[0].is_complex() && !matches!(a[0], Value::Cell(_) | Value::Struct(_)),
+        !a[0].is_complex()
+            && !matches!(
+                a[0],
+                Value::Cell(_) | Value::Struct(_) | Value::Func(_) | Value::Object(_)
+            ),
     ))
 }
 fn isfloat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
