@@ -4,6 +4,7 @@
 mod calls;
 mod cells;
 mod construct;
+mod dispersion;
 mod errors;
 mod factor;
 mod integers;
@@ -15,7 +16,9 @@ mod mathx;
 mod matrices;
 mod moving;
 mod numerics;
+mod numtext;
 mod products;
+mod quadrature;
 mod query;
 mod rearrange;
 mod reduce;
@@ -87,10 +90,11 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 36] = [
+        let tables: [Vec<Builtin>; 39] = [
             calls::table(),
             cells::table(),
             construct::table(),
+            dispersion::table(),
             errors::table(),
             factor::table(),
             integers::table(),
@@ -102,7 +106,9 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             mathx::table(),
             moving::table(),
             numerics::table(),
+            numtext::table(),
             products::table(),
+            quadrature::table(),
             query::table(),
             rearrange::table(),
             reduce::table(),

@@ -1,5 +1,5 @@
-//! Reductions: sum prod mean median mode max min cumsum cumprod cummax cummin any all std
-//! var diff range.
+//! Reductions: sum prod mean median mode max min cumsum cumprod cummax cummin any all diff
+//! range (dispersion.rs holds std and var).
 
 use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
 use crate::interp::Interp;
@@ -30,8 +30,6 @@ pub fn table() -> Vec<Builtin> {
         b("cumprod", 1, -1, 1, "cumprod(A, dim): cumulative product.", cumprod),
         b("any", 1, -1, 1, "any(A, dim): true if any element is nonzero.", any),
         b("all", 1, -1, 1, "all(A, dim): true if all elements are nonzero.", all),
-        b("std", 1, 4, 1, "std(A, w, dim): standard deviation (w=0 divides by n-1, w=1 by n).", std),
-        b("var", 1, 4, 1, "var(A, w, dim): variance.", var),
         b("diff", 1, 3, 1, "diff(A, n, dim): differences between adjacent elements.", diff),
         b("cummax", 1, 3, 1, "cummax(A, dim): cumulative maximum.", cummax),
         b("cummin", 1, 3, 1, "cummin(A, dim): cumulative minimum.", cummin),
@@ -53,7 +51,7 @@ struct RedArgs {
 
 /// `t` with the dimensions `dims` merged into dimension 0, and the shape a reduction over them
 /// leaves.
-fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
+pub(super) fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
     let nd = t
         .shape
         .ndims()
@@ -80,7 +78,7 @@ fn merge_dims(t: &Tensor, dims: &[usize]) -> (Tensor, Shape) {
 }
 
 /// A dimension argument that may be a vector of dimensions.
-fn dims_arg(v: &Value) -> MResult<Vec<usize>> {
+pub(super) fn dims_arg(v: &Value) -> MResult<Vec<usize>> {
     let t = v.tensor()?;
     if t.numel() == 0 {
         return Err(MError::new(
@@ -437,151 +435,6 @@ fn cummax(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn cummin(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     directional(a, |a| cum_extreme(a, false))
-}
-
-/// var(A, w, dim|vecdim|'all', nanflag): weights 0 (N-1), 1 (N), or a weight vector.
-fn variance(a: A) -> MResult<Tensor> {
-    let (pos, flags) = split_flags(a);
-    let mut omitnan = false;
-    let mut all = false;
-    for f in &flags {
-        match f.as_str() {
-            "omitnan" | "omitmissing" => omitnan = true,
-            "includenan" | "includemissing" => {}
-            "all" => all = true,
-            other => return Err(bad_arg("var", format!("Unrecognized option '{other}'."))),
-        }
-    }
-    let t = pos[0].tensor()?.into_owned();
-    enum W {
-        Zero,
-        One,
-        Vec(Vec<f64>),
-    }
-    let w = match pos.get(1) {
-        Some(v) if !v.is_empty() => {
-            let wt = v.tensor()?;
-            if wt.numel() == 1 {
-                match wt.get_f64(0) {
-                    x if x == 0.0 => W::Zero,
-                    x if x == 1.0 => W::One,
-                    _ => {
-                        return Err(bad_arg(
-                            "var",
-                            "W must be 0, 1, or a vector of nonnegative weights.",
-                        ));
-                    }
-                }
-            } else {
-                let ws = wt.to_f64().into_owned();
-                if ws.iter().any(|x| *x < 0.0) {
-                    return Err(bad_arg("var", "Weights must be nonnegative."));
-                }
-                W::Vec(ws)
-            }
-        }
-        _ => W::Zero,
-    };
-    let (t, dim, out_shape) = if all {
-        let n = t.numel();
-        (t.reshaped(Shape::col(n)), Some(0), Some(Shape::scalar()))
-    } else {
-        match pos.get(2) {
-            Some(v) => {
-                let d = dims_arg(v)?;
-                if d.len() == 1 {
-                    (t, Some(d[0]), None)
-                } else {
-                    let (m, out) = merge_dims(&t, &d);
-                    (m, Some(0), Some(out))
-                }
-            }
-            None => (t, None, None),
-        }
-    };
-    if t.dims_len_along(dim) > 0 {
-        if let W::Vec(ws) = &w {
-            if ws.len() != t.dims_len_along(dim) {
-                return Err(bad_arg(
-                    "var",
-                    "The length of the weight vector must match the dimension being operated on.",
-                ));
-            }
-        }
-    }
-    let complex = t.is_complex();
-    let z = t.to_c64().into_owned();
-    let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
-    if dim.is_none() && t.shape.dims() == [0, 0] {
-        return Ok(Tensor::scalar_f64(f64::NAN));
-    }
-    let (inner, len, outer) = lanes(&t.shape, d);
-    let mut out = Vec::with_capacity(inner * outer);
-    for o in 0..outer {
-        for i in 0..inner {
-            let mut lane: Vec<(num_complex::Complex64, f64)> = (0..len)
-                .map(|k| {
-                    let wk = match &w {
-                        W::Vec(ws) => ws[k],
-                        _ => 1.0,
-                    };
-                    (z[i + k * inner + o * inner * len], wk)
-                })
-                .collect();
-            if omitnan {
-                lane.retain(|(x, _)| !(x.re.is_nan() || x.im.is_nan()));
-            }
-            let n = lane.len() as f64;
-            let v = if lane.is_empty() {
-                f64::NAN
-            } else if lane
-                .iter()
-                .any(|(x, _)| !x.re.is_finite() || !x.im.is_finite())
-            {
-                f64::NAN
-            } else {
-                let wsum: f64 = lane.iter().map(|(_, w)| w).fold(0.0, |a, b| a + b);
-                let mean = lane
-                    .iter()
-                    .map(|(x, w)| x * *w)
-                    .fold(num_complex::Complex64::new(0.0, 0.0), |a, b| a + b)
-                    / wsum;
-                let ss: f64 = lane
-                    .iter()
-                    .map(|(x, w)| w * (x - mean).norm_sqr())
-                    .fold(0.0, |a, b| a + b);
-                match &w {
-                    W::Zero if lane.len() > 1 => ss / (n - 1.0),
-                    W::Zero => 0.0,
-                    W::One => ss / n,
-                    W::Vec(_) => ss / wsum,
-                }
-            };
-            out.push(v);
-        }
-    }
-    let _ = complex;
-    let cls = if t.class() == Class::Single {
-        Class::Single
-    } else {
-        Class::Double
-    };
-    let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out));
-    Ok(match out_shape {
-        Some(s) if s.numel() == res.numel() => res.reshaped(s),
-        _ => res,
-    })
-}
-
-fn std(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let v = variance(a)?;
-    one(crate::values::ops::elementwise::unary_tensor(
-        crate::values::ops::Un::Sqrt,
-        &v,
-    )?)
-}
-fn var(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(variance(a)?)
 }
 
 fn diff(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
