@@ -217,3 +217,19 @@ fn more_outputs_and_vector_helpers() {
         assert_eq!(err(code).0, id, "{code}");
     }
 }
+
+#[test]
+fn classes_follow_inputs() {
+    let code = "
+        [X, Y] = meshgrid(int8([1 2]), [3 4]);
+        fprintf('%s %s %s %s\\n', class(X), class(Y), class(primes(int16(10))), class(nchoosek(single(5), 2)));
+        fprintf('%s %s %s\\n', class(accumarray([1; 2], single([3; 4]))), class(svd(single([1 2; 3 4]))), class(kron(single([1 2]), [1 1])));
+        x = single(0):single(0.1):single(1); fprintf('%d %s %s\\n', numel(x), class(x), class('a':2:'i'));
+        fprintf('%.17g %.17g\\n', eps(realmax), eps(realmin));
+        fprintf('%g ', polyder([3 2 1]), polyint([3 2 1]), atan2d(1, 1)); fprintf('\\n');
+    ";
+    assert_eq!(
+        out(code),
+        "int8 double int16 single\nsingle single single\n11 single char\n1.9958403095347198e+292 4.9406564584124654e-324\n6 2 1 1 1 0 45 \n"
+    );
+}

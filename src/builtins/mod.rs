@@ -209,6 +209,41 @@ pub fn follows_single(name: &str) -> bool {
     )
 }
 
+/// Builtins whose double results take the class of the first integer or single argument.
+pub fn follows_class(name: &str) -> bool {
+    matches!(
+        name,
+        "primes"
+            | "factor"
+            | "nchoosek"
+            | "factorial"
+            | "gcd"
+            | "lcm"
+            | "nthroot"
+            | "trace"
+            | "accumarray"
+            | "cross"
+            | "kron"
+    )
+}
+
+/// A double result converted to `class` (when given); other classes pass through.
+pub fn to_class(v: Value, class: Option<crate::values::class::Class>) -> Value {
+    match (v.num_class(), class) {
+        (Some(crate::values::class::Class::Double), Some(c))
+            if c.is_int() || c == crate::values::class::Class::Single =>
+        {
+            match v.tensor() {
+                Ok(t) if !t.is_complex() || c == crate::values::class::Class::Single => {
+                    Value::from(t.into_owned().cast(c))
+                }
+                _ => v,
+            }
+        }
+        _ => v,
+    }
+}
+
 /// A double (real or complex) result converted to single; other classes pass through.
 pub fn to_single(v: Value) -> Value {
     match v.num_class() {
