@@ -5,7 +5,7 @@ use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::ops::elementwise;
-use crate::values::ops::reduce::{self as red};
+use crate::values::ops::reduce::{self as red, lanes};
 use crate::values::ops::{Bin, Red, linalg};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
@@ -19,7 +19,7 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("dot", 2, 3, 1, "dot(A, B): scalar (dot) product.", dot),
         b("norm", 1, 2, 1, "norm(v, p), norm(A, p) for p = 1, 2, Inf, 'fro': vector and matrix norms.", norm),
-        b("cross", 2, 3, 1, "cross(A, B): cross product of 3-element vectors.", cross),
+        b("cross", 2, 3, 1, "cross(A, B), cross(A, B, dim): cross products of 3-vectors, also along a dimension of length 3.", cross),
         b("kron", 2, 2, 1, "kron(A, B): Kronecker tensor product.", kron),
         b("trace", 1, 1, 1, "trace(A): sum of the diagonal.", trace),
     ]
@@ -131,19 +131,37 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn cross(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y) = (a[0].tensor()?, a[1].tensor()?);
-    if x.numel() != 3 || y.numel() != 3 {
+    // 3-vectors of any orientation, or arrays of equal size crossed along a dimension of
+    // length 3 (the first one, unless dim is given)
+    let vectors = x.numel() == 3 && y.numel() == 3 && x.shape.is_vector() && y.shape.is_vector();
+    let d = match a.get(2) {
+        Some(v) => dim_arg(v)?,
+        None if vectors => x.shape.first_nonsingleton(),
+        None => (0..x.shape.ndims())
+            .find(|&k| x.shape.dim(k) == 3)
+            .unwrap_or(0),
+    };
+    if !vectors && (x.shape != y.shape || x.shape.dim(d) != 3) {
         return Err(MError::new(
             "MATLAB:cross:InvalidDimAorB",
-            "A and B must be vectors of length 3.",
+            "A and B must be of length 3 in the dimension in which the cross product is taken.",
         ));
     }
     let (p, q) = (x.to_f64(), y.to_f64());
-    let r = vec![
-        p[1] * q[2] - p[2] * q[1],
-        p[2] * q[0] - p[0] * q[2],
-        p[0] * q[1] - p[1] * q[0],
-    ];
-    one(Tensor::f64(x.shape.clone(), r))
+    let shape = x.shape.clone();
+    let (inner, len, outer) = lanes(&shape, d);
+    let mut r = vec![0.0; p.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| i + k * inner + o * inner * len;
+            let (a0, a1, a2) = (p[at(0)], p[at(1)], p[at(2)]);
+            let (b0, b1, b2) = (q[at(0)], q[at(1)], q[at(2)]);
+            r[at(0)] = a1 * b2 - a2 * b1;
+            r[at(1)] = a2 * b0 - a0 * b2;
+            r[at(2)] = a0 * b1 - a1 * b0;
+        }
+    }
+    one(Tensor::f64(shape, r))
 }
 
 fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
