@@ -141,6 +141,7 @@ fn cross(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .find(|&k| x.shape.dim(k) == 3)
             .unwrap_or(0),
     };
+    let vectors = vectors && (a.get(2).is_none() || x.shape.dim(d) == 3 && y.shape.dim(d) == 3);
     if !vectors && (x.shape != y.shape || x.shape.dim(d) != 3) {
         return Err(MError::new(
             "MATLAB:cross:InvalidDimAorB",
