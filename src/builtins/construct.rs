@@ -482,6 +482,21 @@ fn float_class_arg(a: &[Value]) -> MResult<Class> {
     }
 }
 
+/// MATLAB's eps(x) for a double: the distance from |x| to the next larger double (from the
+/// bits, so the ends of the range are exact); NaN for Inf and NaN.
+pub(super) fn eps_of(x: f64) -> f64 {
+    let x = x.abs();
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let b = x.to_bits();
+    if x == f64::MAX {
+        x - f64::from_bits(b - 1)
+    } else {
+        f64::from_bits(b + 1) - x
+    }
+}
+
 fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Some(v) = a.first() {
         if !v.is_text() {
@@ -505,12 +520,7 @@ fn eps(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                             (f32::from_bits(b + 1) - y) as f64
                         }
                     } else {
-                        let b = x.to_bits();
-                        if x == f64::MAX {
-                            x - f64::from_bits(b - 1)
-                        } else {
-                            f64::from_bits(b + 1) - x
-                        }
+                        eps_of(x)
                     }
                 })
                 .collect();

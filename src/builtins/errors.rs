@@ -7,7 +7,7 @@ use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::interp::{objects, warning};
-use crate::values::containers::{ExceptionData, Object};
+use crate::values::containers::{ExceptionData, Object, StructArray};
 use crate::values::value::Value;
 use std::rc::Rc;
 
@@ -57,16 +57,19 @@ fn id_and_message(a: &[Value]) -> MResult<(String, String)> {
     ))
 }
 
+/// The identifier and message of an error struct (missing fields are empty).
+fn struct_error(s: &StructArray) -> (String, String) {
+    let field = |name: &str| {
+        s.get(0, name)
+            .and_then(|v| v.text().ok())
+            .unwrap_or_default()
+    };
+    (field("identifier"), field("message"))
+}
+
 fn error(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Value::Struct(s) = &a[0] {
-        let msg = s
-            .get(0, "message")
-            .and_then(|v| v.text().ok())
-            .unwrap_or_default();
-        let id = s
-            .get(0, "identifier")
-            .and_then(|v| v.text().ok())
-            .unwrap_or_default();
+        let (id, msg) = struct_error(s);
         if msg.is_empty() {
             return Ok(vec![]);
         }
@@ -159,14 +162,7 @@ fn rethrow(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             _ => Err(bad_arg("rethrow", "Input must be an MException object.")),
         },
         Value::Struct(s) => {
-            let msg = s
-                .get(0, "message")
-                .and_then(|v| v.text().ok())
-                .unwrap_or_default();
-            let id = s
-                .get(0, "identifier")
-                .and_then(|v| v.text().ok())
-                .unwrap_or_default();
+            let (id, msg) = struct_error(s);
             Err(MError::new(id, msg))
         }
         _ => Err(bad_arg(

@@ -139,6 +139,24 @@ fn like(t: Tensor, cls: Class) -> Value {
     }
 }
 
+/// A two-way option word: true for `on`, false for `off` or when absent.
+fn option_pair(v: Option<&Value>, name: &str, on: &str, off: &str) -> MResult<bool> {
+    let Some(v) = v else {
+        return Ok(false);
+    };
+    let word = text_arg(v, name)?.to_ascii_lowercase();
+    if word == on {
+        Ok(true)
+    } else if word == off {
+        Ok(false)
+    } else {
+        Err(bad_arg(
+            name,
+            format!("The option must be '{on}' or '{off}'."),
+        ))
+    }
+}
+
 fn det(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = real_matrix(&a[0], "det")?;
     let n = t.shape.rows();
@@ -167,14 +185,7 @@ fn lu(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if t.is_complex() {
         return Err(bad_arg("lu", "Complex matrices are not supported."));
     }
-    let vector = match a.get(1) {
-        Some(v) => match text_arg(v, "lu")?.to_ascii_lowercase().as_str() {
-            "vector" => true,
-            "matrix" => false,
-            _ => return Err(bad_arg("lu", "The option must be 'vector' or 'matrix'.")),
-        },
-        None => false,
-    };
+    let vector = option_pair(a.get(1), "lu", "vector", "matrix")?;
     let cls = t.class();
     let f = factor(&t);
     let (m, n) = (f.m, f.n);
@@ -219,14 +230,7 @@ fn chol(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if n != t.shape.cols() {
         return Err(MError::new("MATLAB:square", "Matrix must be square."));
     }
-    let lower = match a.get(1) {
-        Some(v) => match text_arg(v, "chol")?.to_ascii_lowercase().as_str() {
-            "lower" => true,
-            "upper" => false,
-            _ => return Err(bad_arg("chol", "The option must be 'upper' or 'lower'.")),
-        },
-        None => false,
-    };
+    let lower = option_pair(a.get(1), "chol", "lower", "upper")?;
     let x = to_mat(&t);
     // column by column (the upper triangle is used, as MATLAB does); stops at the first
     // non-positive pivot, whose 1-based index is p

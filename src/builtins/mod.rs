@@ -24,6 +24,7 @@ mod rearrange;
 mod reduce;
 mod regex;
 mod reorder;
+pub mod result_class;
 mod scan;
 mod session;
 mod sets;
@@ -174,85 +175,6 @@ pub fn count_arg(v: &Value, name: &str, what: &str) -> MResult<usize> {
     let n = n.min(usize::MAX as f64) as usize;
     crate::values::limits::check_count(n, 8)?;
     Ok(n)
-}
-
-/// Builtins computed in double whose floating results take the single class when an input is
-/// single (MATLAB's class rule for single).
-pub fn follows_single(name: &str) -> bool {
-    matches!(
-        name,
-        "norm"
-            | "kron"
-            | "svd"
-            | "eig"
-            | "pinv"
-            | "cross"
-            | "expm"
-            | "cond"
-            | "null"
-            | "orth"
-            | "vecnorm"
-            | "trapz"
-            | "cumtrapz"
-            | "interp1"
-            | "polyval"
-            | "polyfit"
-            | "roots"
-            | "conv"
-            | "filter"
-            | "hypot"
-            | "std"
-            | "var"
-            | "median"
-            | "linsolve"
-            | "qr"
-    )
-}
-
-/// Builtins whose double results take the class of the first integer or single argument.
-pub fn follows_class(name: &str) -> bool {
-    matches!(
-        name,
-        "primes"
-            | "factor"
-            | "nchoosek"
-            | "factorial"
-            | "gcd"
-            | "lcm"
-            | "nthroot"
-            | "trace"
-            | "accumarray"
-            | "cross"
-            | "kron"
-    )
-}
-
-/// A double result converted to `class` (when given); other classes pass through.
-pub fn to_class(v: Value, class: Option<crate::values::class::Class>) -> Value {
-    match (v.num_class(), class) {
-        (Some(crate::values::class::Class::Double), Some(c))
-            if c.is_int() || c == crate::values::class::Class::Single =>
-        {
-            match v.tensor() {
-                Ok(t) if !t.is_complex() || c == crate::values::class::Class::Single => {
-                    Value::from(t.into_owned().cast(c))
-                }
-                _ => v,
-            }
-        }
-        _ => v,
-    }
-}
-
-/// A double (real or complex) result converted to single; other classes pass through.
-pub fn to_single(v: Value) -> Value {
-    match v.num_class() {
-        Some(crate::values::class::Class::Double) => match v.tensor() {
-            Ok(t) => Value::from(t.into_owned().cast(crate::values::class::Class::Single)),
-            Err(_) => v,
-        },
-        _ => v,
-    }
 }
 
 /// The largest dimension argument accepted.

@@ -4,6 +4,7 @@
 //! Lagarias Nelder–Mead variant) with MATLAB's default tolerances, so
 //! results agree to the digits those tolerances promise.
 
+use super::construct::eps_of;
 use super::{Builtin, b, bad_arg, one, text_arg};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
@@ -437,21 +438,6 @@ fn fminsearch(i: &mut Interp, fr: &mut Frame, a: A, nargout: usize) -> R {
     ];
     out.truncate(nargout.clamp(1, 3));
     Ok(out)
-}
-
-/// MATLAB's eps(x): the spacing of doubles at x.
-fn eps_of(x: f64) -> f64 {
-    let x = x.abs();
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    if x < f64::MIN_POSITIVE {
-        return f64::from_bits(1);
-    }
-    let e = x.log2().floor();
-    let s = 2f64.powf(e - 52.0);
-    // log2 can round up at exact powers of two
-    if 2f64.powf(e) > x { s / 2.0 } else { s }
 }
 
 fn optimset(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -329,16 +329,24 @@ fn dec2hex(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(radix_text(&a, 16, "dec2hex")?)
 }
 
-fn parse_radix(a: &A, radix: u32, name: &str) -> MResult<Value> {
-    let (list, _, _) = texts(&a[0], name)?;
-    let prefix = if radix == 16 { "0x" } else { "0b" };
+/// Texts of digits in `radix` as numbers (NaN for invalid text); spaces are ignored and an
+/// optional `prefix` (0x, 0b) is allowed.
+pub(super) fn parse_radix(
+    v: &Value,
+    radix: u32,
+    name: &str,
+    prefix: Option<&str>,
+) -> MResult<Value> {
+    let (list, _, _) = texts(v, name)?;
     let vals: Vec<f64> = list
         .iter()
         .map(|s| {
-            // spaces are ignored, and a 0x/0b prefix is allowed
             let digits: String = s.chars().filter(|c| !c.is_whitespace()).collect();
             let lower = digits.to_ascii_lowercase();
-            let digits = lower.strip_prefix(prefix).unwrap_or(&lower);
+            let digits = match prefix {
+                Some(p) => lower.strip_prefix(p).unwrap_or(&lower),
+                None => &lower,
+            };
             if digits.is_empty() {
                 return f64::NAN;
             }
@@ -358,11 +366,11 @@ fn parse_radix(a: &A, radix: u32, name: &str) -> MResult<Value> {
 }
 
 fn bin2dec(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(parse_radix(&a, 2, "bin2dec")?)
+    one(parse_radix(&a[0], 2, "bin2dec", Some("0b"))?)
 }
 
 fn hex2dec(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(parse_radix(&a, 16, "hex2dec")?)
+    one(parse_radix(&a[0], 16, "hex2dec", Some("0x"))?)
 }
 
 /// Number of conversion operators in a format (`%%` is a literal percent).

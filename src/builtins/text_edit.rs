@@ -488,24 +488,7 @@ fn dec2base(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn base2dec(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let base = radix_base(&a[1], "base2dec")?;
-    let (list, _, _) = texts(&a[0], "base2dec")?;
-    let vals: Vec<f64> = list
-        .iter()
-        .map(|s| {
-            let digits: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-            if digits.is_empty() {
-                return f64::NAN;
-            }
-            digits
-                .chars()
-                .try_fold(0.0f64, |acc, c| {
-                    c.to_digit(base).map(|d| acc * base as f64 + d as f64)
-                })
-                .unwrap_or(f64::NAN)
-        })
-        .collect();
-    if vals.len() == 1 {
-        return one(Value::Num(vals[0]));
-    }
-    one(Value::col(vals))
+    one(super::text_convert::parse_radix(
+        &a[0], base, "base2dec", None,
+    )?)
 }

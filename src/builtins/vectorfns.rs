@@ -1,13 +1,14 @@
 //! Vector and matrix helpers: vecnorm rms maxk mink sinpi cospi pascal compan poly rcond
 //! ishermitian underlyingType.
 
+use super::stats::lanes_map;
 use super::{Builtin, b, bad_arg, dim_arg, one};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::ops::linalg::{to_cmat, to_mat};
-use crate::values::ops::reduce::{default_dim, lanes};
+use crate::values::ops::reduce::default_dim;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -43,27 +44,6 @@ fn float_class(t: &Tensor) -> Class {
     }
 }
 
-/// Applies `f` to each lane along the dimension, producing `m` values per lane.
-fn per_lane(t: &Tensor, dim: usize, m: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> Tensor {
-    let (inner, len, outer) = lanes(&t.shape, dim);
-    let x = t.to_f64();
-    let mut out = vec![0.0; inner * m * outer];
-    for o in 0..outer {
-        for i in 0..inner {
-            let lane: Vec<f64> = (0..len)
-                .map(|k| x[i + k * inner + o * inner * len])
-                .collect();
-            for (k, v) in f(&lane).into_iter().enumerate().take(m) {
-                out[i + k * inner + o * inner * m] = v;
-            }
-        }
-    }
-    Tensor::new(
-        t.shape.with_dim(dim, m),
-        Data::from_f64(float_class(t), out),
-    )
-}
-
 fn vecnorm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?.into_owned();
     let t = if t.is_complex() {
@@ -86,7 +66,7 @@ fn vecnorm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => dim_arg(v)?,
         None => default_dim(&t.shape),
     };
-    one(per_lane(&t, d, 1, |v| {
+    one(lanes_map(&t, Some(d), 1, |v| {
         let n = if p.is_infinite() {
             v.iter().fold(0.0, |m: f64, x| m.max(x.abs()))
         } else if p == 2.0 {
@@ -117,7 +97,7 @@ fn rms(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if a.get(1).is_none() && t.shape.dims() == [0, 0] {
         return one(Value::Num(f64::NAN));
     }
-    one(per_lane(&t, d, 1, |v| {
+    one(lanes_map(&t, Some(d), 1, |v| {
         vec![(v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64).sqrt()]
     }))
 }
@@ -156,14 +136,16 @@ fn top_k(a: A, nargout: usize, largest: bool) -> R {
         idx.truncate(m);
         idx
     };
-    let vals = per_lane(&t, d, m, |v| order(v).into_iter().map(|i| v[i]).collect());
+    let vals = lanes_map(&t, Some(d), m, |v| {
+        order(v).into_iter().map(|i| v[i]).collect()
+    });
     let vals = Tensor::new(
         vals.shape.clone(),
         Data::from_f64(t.class(), vals.to_f64().into_owned()),
     );
     let mut out = vec![Value::from(vals)];
     if nargout > 1 {
-        let idx = per_lane(&t, d, m, |v| {
+        let idx = lanes_map(&t, Some(d), m, |v| {
             order(v).into_iter().map(|i| (i + 1) as f64).collect()
         });
         out.push(Value::from(Tensor::f64(

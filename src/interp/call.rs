@@ -204,41 +204,10 @@ impl Interp {
         if nargout > b.max_out && !raiser {
             return Err(errors::too_many_outputs(b.name));
         }
-        // matrix functions computed in double give single results for single inputs
-        let single_in = crate::builtins::follows_single(b.name)
-            && args
-                .iter()
-                .any(|v| v.num_class() == Some(crate::values::class::Class::Single));
-        // integer and single inputs give results of their class
-        let like = if crate::builtins::follows_class(b.name) {
-            args.iter()
-                .filter_map(|v| v.num_class())
-                .find(|c| c.is_int() || *c == crate::values::class::Class::Single)
-        } else {
-            None
-        };
-        // grids: output k takes the class of input k
-        let grid_classes: Option<Vec<Option<crate::values::class::Class>>> =
-            matches!(b.name, "meshgrid" | "ndgrid").then(|| {
-                (0..nargout.max(1))
-                    .map(|k| args.get(k).or(args.first()).and_then(|v| v.num_class()))
-                    .collect()
-            });
-        let r = (b.f)(self, f, args, nargout);
-        let r = match (r, grid_classes) {
-            (Ok(v), Some(cls)) => Ok(v
-                .into_iter()
-                .enumerate()
-                .map(|(k, x)| crate::builtins::to_class(x, cls.get(k).copied().flatten()))
-                .collect()),
-            (r, _) => r,
-        };
+        // results computed in double take the class of the inputs, as MATLAB's rules say
+        let classes = crate::builtins::result_class::ResultClass::for_call(b.name, &args);
+        let r = (b.f)(self, f, args, nargout).map(|v| classes.apply(v));
         match (r, raiser) {
-            (Ok(v), _) if single_in => Ok(v.into_iter().map(crate::builtins::to_single).collect()),
-            (Ok(v), _) if like.is_some() => Ok(v
-                .into_iter()
-                .map(|x| crate::builtins::to_class(x, like))
-                .collect()),
             (Ok(v), _) => Ok(v),
             (Err(e), false) => Err(e.in_function(b.name)),
             (Err(e), true) => Err(match f.function_name() {

@@ -76,21 +76,34 @@ impl Interp {
         })
     }
 
+    /// Evaluates the subscripts `args` applied to the first `steps` steps of the target, and
+    /// counts the elements they address (growth included).
+    fn indexed_count(
+        &mut self,
+        f: &mut Frame,
+        lhs: &Lhs,
+        steps: usize,
+        args: &[Expr],
+    ) -> MResult<(Vec<Value>, usize)> {
+        let base = self.read_prefix(f, lhs, steps)?;
+        let shape = base
+            .as_ref()
+            .map(|v| v.shape())
+            .unwrap_or_else(Shape::empty);
+        let vals = self.eval_args(f, args, Some(&shape))?;
+        let subs = index::to_subs(&vals)?;
+        let n = index::plan_write(&shape, &subs, &Shape::scalar())?
+            .positions
+            .len();
+        Ok((vals, n))
+    }
+
     /// The spread a target makes, or None when it takes exactly one value.
     pub(super) fn spread_target(&mut self, f: &mut Frame, lhs: &Lhs) -> MResult<Option<Spread>> {
         let m = lhs.steps.len();
         match lhs.steps.last() {
             Some(LhsStep::Brace(args)) => {
-                let base = self.read_prefix(f, lhs, m - 1)?;
-                let shape = base
-                    .as_ref()
-                    .map(|v| v.shape())
-                    .unwrap_or_else(Shape::empty);
-                let vals = self.eval_args(f, args, Some(&shape))?;
-                let subs = index::to_subs(&vals)?;
-                let n = index::plan_write(&shape, &subs, &Shape::scalar())?
-                    .positions
-                    .len();
+                let (vals, n) = self.indexed_count(f, lhs, m - 1, args)?;
                 Ok((n != 1).then_some(Spread::Cells {
                     base_steps: m - 1,
                     args: vals,
@@ -104,16 +117,7 @@ impl Interp {
                     _ => return Ok(None),
                 };
                 if let Some(LhsStep::Paren(args)) = m.checked_sub(2).map(|k| &lhs.steps[k]) {
-                    let base = self.read_prefix(f, lhs, m - 2)?;
-                    let shape = base
-                        .as_ref()
-                        .map(|v| v.shape())
-                        .unwrap_or_else(Shape::empty);
-                    let vals = self.eval_args(f, args, Some(&shape))?;
-                    let subs = index::to_subs(&vals)?;
-                    let n = index::plan_write(&shape, &subs, &Shape::scalar())?
-                        .positions
-                        .len();
+                    let (vals, n) = self.indexed_count(f, lhs, m - 2, args)?;
                     return Ok((n != 1).then_some(Spread::Fields {
                         base_steps: m - 2,
                         args: Some(vals),

@@ -8,7 +8,6 @@ use super::shape::Shape;
 use super::tensor::{Data, Tensor};
 use super::value::Value;
 use crate::interp::error::{MError, MResult};
-use crate::map_data;
 use std::rc::Rc;
 
 /// `v(args...)`
@@ -31,34 +30,14 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
     }
     let subs = index::to_subs(args)?;
     let (pos, shape) = index::plan_read(&v.shape(), &subs)?;
-    Ok(match v {
-        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
-            Value::from(v.tensor()?.gather(&pos, shape))
-        }
-        Value::Cell(c) => Value::from(CellArray::new(
-            shape,
-            pos.iter().map(|&i| c.data[i].clone()).collect(),
-        )),
-        Value::Str(s) => Value::from(StrArray::new(
-            shape,
-            pos.iter().map(|&i| s.data[i].clone()).collect(),
-        )),
-        Value::Struct(s) => Value::from(StructArray {
-            shape,
-            fields: s.fields.clone(),
-            elems: pos.iter().map(|&i| s.elems[i].clone()).collect(),
-        }),
-        Value::Func(_) | Value::Object(_) => {
-            if pos.iter().all(|&i| i == 0) && pos.len() == 1 {
-                v.clone()
-            } else {
-                return Err(MError::new(
-                    "MATLAB:badsubscript",
-                    "Index exceeds the number of array elements. Index must not exceed 1.",
-                ));
-            }
-        }
-    })
+    // a handle or object is a 1x1 that only its own element can be taken from
+    if matches!(v, Value::Func(_) | Value::Object(_)) && pos != [0] {
+        return Err(MError::new(
+            "MATLAB:badsubscript",
+            "Index exceeds the number of array elements. Index must not exceed 1.",
+        ));
+    }
+    crate::values::ops::shape_ops::gather_value(v, &pos, shape)
 }
 
 /// `c{args...}`: the selected cell contents, as a comma-separated list.
@@ -173,10 +152,6 @@ fn scatter_data(dst: &mut Data, pos: &[usize], src: &Data) {
     );
 }
 
-fn keep_data(d: &Data, keep: &[usize]) -> Data {
-    map_data!(d, v => keep.iter().map(|&i| v[i]).collect())
-}
-
 /// A fresh container of the kind `like` names, for assignment into an undefined variable.
 fn empty_like(rhs: &Value) -> Value {
     match rhs {
@@ -205,34 +180,17 @@ pub fn assign_paren(
     let subs = index::to_subs(args)?;
     if delete {
         let (shape, keep) = index::plan_delete(&t.shape(), &subs)?;
-        let out = match &*t {
-            Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
-                let tt = t.tensor()?;
-                Value::from(Tensor::new(shape, keep_data(&tt.data, &keep)))
-            }
-            Value::Cell(c) => Value::from(CellArray::new(
-                shape,
-                keep.iter().map(|&i| c.data[i].clone()).collect(),
-            )),
-            Value::Str(s) => Value::from(StrArray::new(
-                shape,
-                keep.iter().map(|&i| s.data[i].clone()).collect(),
-            )),
-            Value::Struct(s) => Value::from(StructArray {
-                shape,
-                fields: s.fields.clone(),
-                elems: keep.iter().map(|&i| s.elems[i].clone()).collect(),
-            }),
-            other => {
-                return Err(MError::new(
-                    "MATLAB:index:deleteUnsupported",
-                    format!(
-                        "Deleting elements of a {} is not supported.",
-                        other.class_name()
-                    ),
-                ));
-            }
-        };
+        if let other @ (Value::Func(_) | Value::Object(_)) = &*t {
+            return Err(MError::new(
+                "MATLAB:index:deleteUnsupported",
+                format!(
+                    "Deleting elements of a {} is not supported.",
+                    other.class_name()
+                ),
+            ));
+        }
+        // the kept elements, gathered like any read
+        let out = crate::values::ops::shape_ops::gather_value(t, &keep, shape)?;
         *t = out;
         return Ok(t.clone());
     }
