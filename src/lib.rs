@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod cli;
 pub mod display;
+pub mod gpu;
 pub mod interp;
 pub mod syntax;
 pub mod values;

@@ -1,4 +1,11 @@
 fn main() {
+    // Mesa's Vulkan drivers print "XDG_RUNTIME_DIR is invalid or not set" on every adapter
+    // query when the variable is missing (containers, CI); give them the temp folder. Done
+    // before any thread starts, which is what makes changing the environment sound.
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        // SAFETY: single-threaded here; nothing reads the environment concurrently.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir()) };
+    }
     // Deep MATLAB recursion needs a deep native stack: run on a thread with room for it.
     let args: Vec<String> = std::env::args().collect();
     let child = std::thread::Builder::new()

@@ -232,6 +232,8 @@ thread_local! {
 }
 
 fn tic(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
+    // Work queued on the GPU before tic belongs to earlier statements, not to the timing.
+    crate::gpu::device::synchronize();
     let now = Instant::now();
     i.tic = Some(now);
     if nargout > 0 {
@@ -242,6 +244,7 @@ fn tic(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
 }
 
 fn toc(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    crate::gpu::device::synchronize();
     let elapsed = match a.first() {
         Some(v) => {
             let t = v.tensor()?;

@@ -7,6 +7,7 @@ mod construct;
 mod dispersion;
 mod errors;
 mod factor;
+mod gpu;
 mod integers;
 mod io;
 mod linalg;
@@ -40,7 +41,10 @@ mod text_split;
 mod types;
 mod validate;
 mod vectorfns;
+mod whos;
 mod workspace;
+
+pub use workspace::var_names as workspace_names;
 
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
@@ -91,7 +95,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 39] = [
+        let tables: [Vec<Builtin>; 41] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -131,6 +135,8 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             scan::table(),
             session::table(),
             workspace::table(),
+            gpu::table(),
+            whos::table(),
         ];
         for t in tables {
             for b in t {

@@ -27,6 +27,7 @@ pub fn table() -> Vec<Builtin> {
         b("help", 0, 1, 1, "help name: one paragraph of help for a function.", help),
         b("exit", 0, 1, 0, "exit, exit(code): leave matfuse.", exit),
         b("quit", 0, 1, 0, "quit, quit(code): leave matfuse.", exit),
+        b("argv", 0, 0, 1, "argv: the command-line arguments after the script's name, as a cell column of char vectors.", argv),
         b("version", 0, 1, 1, "version: matfuse's version.", version),
         b("isdeployed", 0, 0, 1, "isdeployed: false.", false_fn),
         b("ispc", 0, 0, 1, "ispc: false.", false_fn),
@@ -320,6 +321,12 @@ fn exit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     };
     output::flush();
     std::process::exit(code);
+}
+
+fn argv(i: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    one(crate::values::containers::CellArray::col(
+        i.script_args.iter().map(|a| Value::str(a)).collect(),
+    ))
 }
 
 fn version(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {

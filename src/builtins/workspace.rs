@@ -6,7 +6,7 @@ use crate::interp::error::MResult;
 use crate::interp::function::{Frame, Slot};
 use crate::interp::output;
 use crate::syntax::token::Kw;
-use crate::values::containers::{CellArray, StructArray};
+use crate::values::containers::CellArray;
 use crate::values::value::Value;
 
 type A = Vec<Value>;
@@ -18,7 +18,6 @@ pub fn table() -> Vec<Builtin> {
         b("clear", 0, -1, 0, "clear, clear x y, clear a*, clear -regexp pat, clear all|functions|global: remove variables.", clear),
         b("clearvars", 0, -1, 0, "clearvars, clearvars x y, clearvars -except keep1 keep2: remove variables.", clearvars),
         b("who", 0, -1, 1, "who: list variable names (c = who returns them in a cell).", who),
-        b("whos", 0, -1, 1, "whos: list variables with their size, bytes and class.", whos),
         b("exist", 1, 2, 1, "exist(name), exist(name, 'var'|'builtin'|'file'|'dir'): 1 variable, 2 file, 5 builtin, 7 folder, 0 none.", exist),
         b("isvarname", 1, 1, 1, "isvarname(s): true for a valid variable name.", isvarname),
         b("iskeyword", 0, 1, 1, "iskeyword(s): true for a reserved word.", iskeyword),
@@ -26,7 +25,7 @@ pub fn table() -> Vec<Builtin> {
 }
 
 /// MATLAB wildcard pattern (`*`, `?`) match.
-fn wildcard(pat: &str, s: &str) -> bool {
+pub(super) fn wildcard(pat: &str, s: &str) -> bool {
     fn go(p: &[char], s: &[char]) -> bool {
         match (p.first(), s.first()) {
             (None, None) => true,
@@ -59,7 +58,7 @@ fn clear_slot(f: &mut Frame, k: usize) {
     f.vars[k] = Slot::Empty;
 }
 
-fn words(a: &[Value]) -> MResult<Vec<String>> {
+pub(super) fn words(a: &[Value]) -> MResult<Vec<String>> {
     a.iter().map(|v| text_arg(v, "clear")).collect()
 }
 
@@ -171,115 +170,6 @@ fn who(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
             out.push_str(&format!("{n:<w$}"));
         }
         out = out.trim_end().to_string();
-        out.push('\n');
-    }
-    out.push('\n');
-    output::write_str(&out);
-    Ok(vec![])
-}
-
-/// Bytes a value occupies, as whos reports it.
-pub fn value_bytes(v: &Value) -> usize {
-    match v {
-        Value::Num(_) => 8,
-        Value::Bool(_) => 1,
-        Value::Tensor(t) => t.numel() * t.class().elem_bytes() * if t.is_complex() { 2 } else { 1 },
-        Value::Str(s) => s.data.iter().map(|x| 2 * x.len() + 16).sum::<usize>() + 100,
-        Value::Cell(c) => c.data.iter().map(|e| value_bytes(e) + 104).sum(),
-        Value::Struct(s) => {
-            s.elems
-                .iter()
-                .flat_map(|e| e.iter())
-                .map(|e| value_bytes(e) + 104)
-                .sum::<usize>()
-                + 64 * s.fields.len()
-        }
-        Value::Func(_) => 32,
-        Value::Object(_) => 8,
-    }
-}
-
-fn whos(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
-    let pats = words(&a)?;
-    let names: Vec<String> = var_names(i, f)
-        .into_iter()
-        .filter(|n| pats.is_empty() || pats.iter().any(|p| wildcard(p, n)))
-        .collect();
-    let rows: Vec<(String, String, usize, String, String)> = names
-        .iter()
-        .filter_map(|n| {
-            let v = i.lookup_var(f, n)?;
-            let mut attrs = Vec::new();
-            if v.is_complex() {
-                attrs.push("complex");
-            }
-            if f.layout
-                .get(n)
-                .is_some_and(|k| matches!(f.vars[k as usize], Slot::Global))
-            {
-                attrs.push("global");
-            }
-            if f.layout
-                .get(n)
-                .is_some_and(|k| matches!(f.vars[k as usize], Slot::Persistent))
-            {
-                attrs.push("persistent");
-            }
-            Some((
-                n.clone(),
-                v.shape().size_text().replace('×', "x"),
-                value_bytes(&v),
-                v.class_name(),
-                attrs.join(", "),
-            ))
-        })
-        .collect();
-    if nargout > 0 {
-        let mut s = StructArray::empty_with(
-            vec![
-                "name".into(),
-                "size".into(),
-                "bytes".into(),
-                "class".into(),
-                "global".into(),
-                "complex".into(),
-            ],
-            crate::values::shape::Shape::col(rows.len()),
-        );
-        for (k, r) in rows.iter().enumerate() {
-            let v = i.lookup_var(f, &r.0).unwrap_or_else(Value::empty);
-            s.elems[k] = vec![
-                Value::str(&r.0),
-                Value::row(v.shape().dims().iter().map(|&d| d as f64).collect()),
-                Value::Num(r.2 as f64),
-                Value::str(&r.3),
-                Value::Bool(r.4.contains("global")),
-                Value::Bool(v.is_complex()),
-            ];
-        }
-        return one(s);
-    }
-    if rows.is_empty() {
-        return Ok(vec![]);
-    }
-    let nw = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
-    let sw = rows.iter().map(|r| r.1.len()).max().unwrap_or(4).max(4);
-    let bw = rows
-        .iter()
-        .map(|r| r.2.to_string().len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    let mut out = format!(
-        "  {:<nw$}      {:<sw$}            {:>bw$}  Class     Attributes\n\n",
-        "Name", "Size", "Bytes"
-    );
-    for (n, s, bytes, c, attr) in &rows {
-        out.push_str(
-            &format!("  {n:<nw$}      {s:<sw$}            {bytes:>bw$}  {c:<10}{attr}")
-                .trim_end()
-                .to_string(),
-        );
         out.push('\n');
     }
     out.push('\n');

@@ -1,5 +1,8 @@
 //! The command line: running files, `-e` code and piped scripts, and the interactive prompt.
 
+pub mod colour;
+pub mod complete;
+pub mod editor;
 pub mod repl;
 pub mod transcript;
 
@@ -14,7 +17,14 @@ const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
   matfuse file.m        run a script file
   matfuse -e CODE       run CODE (also --eval)
   matfuse -             run the script on standard input
+  --record FILE         interactive prompt that also writes the session to FILE as a transcript
   --replay FILE         replay a transcript (>> inputs) and print it with this build's output
+
+  Scripts (files, -e, piped input) stop at the first error, print it to standard error as
+  file:line:col, and exit with status 1. argv() gives a script its arguments.
+
+  Environment: MATFUSE_HISTORY (history file), NO_COLOR, MATFUSE_DEVICE=cpu,
+  MATFUSE_ADAPTER=substring (choose the GPU).
   --help                this text
   --version             the version
 ";
@@ -36,13 +46,26 @@ pub fn main(args: Vec<String>) -> i32 {
             0
         }
         Some("-e") | Some("--eval") => match it.next() {
-            Some(code) => run(&mut interp, Source::new("-e", code, false)),
+            Some(code) => {
+                interp.script_args = it.collect();
+                run(&mut interp, Source::new("-e", code, false))
+            }
             None => {
                 eprintln!("matfuse: -e needs code to run");
                 2
             }
         },
-        Some("-") => run_stdin(&mut interp),
+        Some("-") => {
+            interp.script_args = it.collect();
+            run_stdin(&mut interp)
+        }
+        Some("--record") => match it.next() {
+            Some(file) => repl::run(&mut interp, Some(file.into())),
+            None => {
+                eprintln!("matfuse: --record needs a file name");
+                2
+            }
+        },
         Some("--replay") => match it.next().map(std::fs::read_to_string) {
             Some(Ok(text)) => {
                 print!("{}", transcript::replay(&text));
@@ -63,6 +86,7 @@ pub fn main(args: Vec<String>) -> i32 {
                         interp.search_path.push(d);
                     }
                 }
+                interp.script_args = it.collect();
                 run(&mut interp, Source::new(path, text, true))
             }
             Err(e) => {
@@ -76,7 +100,7 @@ pub fn main(args: Vec<String>) -> i32 {
         }
         None => {
             if std::io::stdin().is_terminal() {
-                repl::run(&mut interp)
+                repl::run(&mut interp, None)
             } else {
                 run_stdin(&mut interp)
             }
@@ -93,8 +117,12 @@ fn run_stdin(interp: &mut Interp) -> i32 {
     run(interp, Source::new("stdin", text, false))
 }
 
-/// Runs a whole script; prints the first error and returns 1 after one.
+/// Runs a whole script; prints the first error and returns 1 after one. Ctrl-C stops the
+/// script at the next statement or loop iteration; a second Ctrl-C before that ends the process.
 pub fn run(interp: &mut Interp, source: std::rc::Rc<Source>) -> i32 {
+    use signal_hook::{consts::SIGINT, flag};
+    let _ = flag::register_conditional_shutdown(SIGINT, 130, interp.interrupt.clone());
+    let _ = flag::register(SIGINT, interp.interrupt.clone());
     let r = interp.run_source(source);
     output::flush();
     match r {

@@ -1,11 +1,19 @@
-//! The interactive prompt: `>> `, multi-line blocks continued until complete, errors
-//! reported without leaving.
+//! The interactive prompt: `>> `, multi-line blocks continued until complete, completion,
+//! colouring, history kept across sessions, Ctrl-C that stops the running statement but never
+//! the session, and `--record` of the session as a transcript.
 
+use super::editor::{self, MatHelper};
+use super::transcript::{self, Entry};
 use crate::interp::Interp;
 use crate::interp::output;
 use crate::syntax::span::Source;
-use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{Config, Editor};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 /// Whether `text` is an unfinished input (an open block or bracket, or a function definition
 /// not yet closed by `end`) that needs more lines.
@@ -16,37 +24,111 @@ pub fn is_incomplete(text: &str) -> bool {
     }
 }
 
-pub fn run(interp: &mut Interp) -> i32 {
-    let Ok(mut rl) = DefaultEditor::new() else {
+/// The banner: version, the device (if it is known within a few milliseconds: the prompt does
+/// not wait for it) and where help is.
+fn banner() -> String {
+    let deadline = Instant::now() + Duration::from_millis(35);
+    while crate::gpu::device::peek().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let device =
+        crate::gpu::summary().unwrap_or_else(|| "GPU starting in the background".to_string());
+    format!(
+        "matfuse {} | {device} | help, help name, exit",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Appends one entry to the record file (each entry at once, so `exit` loses nothing).
+fn record_entry(path: &Path, entry: &Entry) {
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(transcript::render(std::slice::from_ref(entry)).as_bytes()));
+    if let Err(e) = written {
+        eprintln!("matfuse: cannot write {}: {e}", path.display());
+    }
+}
+
+pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
+    crate::gpu::device::start();
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_dups(true)
+        .and_then(|c| c.max_history_size(10_000))
+        .map(|c| c.build());
+    let Ok(Ok(mut rl)) = config.map(Editor::<MatHelper, FileHistory>::with_config) else {
         eprintln!("matfuse: cannot start the line editor");
         return 2;
     };
-    println!(
-        "matfuse {} — MATLAB syntax, GPU workspace. Type help for help, exit to leave.",
-        env!("CARGO_PKG_VERSION")
-    );
-    let mut buf = String::new();
+    rl.set_helper(Some(MatHelper {
+        snapshot: Default::default(),
+        colour: editor::colour_wanted(),
+    }));
+    editor::bind_keys(&mut rl);
+    let history = editor::history_path();
+    if let Some(h) = &history {
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = rl.load_history(h);
+    }
+    // Ctrl-C outside the line editor (while a statement runs) only raises the flag that loops
+    // check; the editor itself reads Ctrl-C as a key.
+    if let Err(e) =
+        signal_hook::flag::register(signal_hook::consts::SIGINT, interp.interrupt.clone())
+    {
+        eprintln!("matfuse: Ctrl-C will not interrupt statements ({e})");
+    }
+    if let Some(r) = &record {
+        if let Err(e) = std::fs::write(r, "") {
+            eprintln!("matfuse: cannot write {}: {e}", r.display());
+            return 2;
+        }
+        output::start_tee();
+    }
+    output::set_line_buffered(true);
+    println!("{}", banner());
+    // Lines of an unfinished block. On a terminal the editor's validator keeps a block in one
+    // edit; when input is not a terminal the editor hands over single lines.
+    let mut pending = String::new();
     loop {
-        let prompt = if buf.is_empty() { ">> " } else { "" };
-        match rl.readline(prompt) {
+        if let Some(h) = rl.helper_mut() {
+            h.snapshot = super::complete::Snapshot::take(interp);
+        }
+        match rl.readline(if pending.is_empty() { ">> " } else { "" }) {
             Ok(line) => {
-                if !buf.is_empty() {
-                    buf.push('\n');
+                if !pending.is_empty() {
+                    pending.push('\n');
                 }
-                buf.push_str(&line);
-                if is_incomplete(&buf) {
+                pending.push_str(&line);
+                if is_incomplete(&pending) {
                     continue;
                 }
-                let _ = rl.add_history_entry(buf.as_str());
-                let code = std::mem::take(&mut buf);
-                if let Err(e) = interp.run_source(Source::new("", code, false)) {
+                let code = std::mem::take(&mut pending);
+                if code.trim().is_empty() {
+                    continue;
+                }
+                let _ = rl.add_history_entry(code.as_str());
+                if let Some(h) = &history {
+                    let _ = rl.append_history(h);
+                }
+                interp.interrupt.store(false, Ordering::Relaxed);
+                output::take_tee();
+                if let Err(e) = interp.run_source(Source::new("", code.as_str(), false)) {
                     output::write_err(&e.report());
                 }
                 output::flush();
+                if let Some(r) = &record {
+                    let entry = Entry {
+                        input: code,
+                        output: output::take_tee(),
+                    };
+                    record_entry(r, &entry);
+                }
             }
-            Err(ReadlineError::Interrupted) => {
-                buf.clear();
-            }
+            Err(ReadlineError::Interrupted) => pending.clear(),
             Err(ReadlineError::Eof) => break,
             Err(e) => {
                 eprintln!("matfuse: {e}");

@@ -23,6 +23,7 @@ pub enum Flow {
 impl Interp {
     pub fn exec_block(&mut self, f: &mut Frame, stmts: &[Stmt]) -> MResult<Flow> {
         for s in stmts {
+            self.check_interrupt()?;
             match self.exec_stmt(f, s) {
                 Ok(Flow::Normal) => {}
                 Ok(flow) => return Ok(flow),

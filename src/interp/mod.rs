@@ -53,6 +53,8 @@ pub struct Interp {
     pub tic: Option<Instant>,
     /// Output width for wrapping wide matrices (columns of the terminal, 80 otherwise).
     pub term_width: usize,
+    /// Command-line arguments after the script's name (`argv`).
+    pub script_args: Vec<String>,
 }
 
 /// Turns a syntax error into a MATLAB error located in `source`.
@@ -87,6 +89,7 @@ impl Interp {
             last_error: None,
             tic: None,
             term_width: 80,
+            script_args: Vec::new(),
         }
     }
 

@@ -10,6 +10,10 @@ struct OutputState {
     captures: Vec<String>,
     /// Whether the last thing printed to the terminal ended with a newline.
     at_line_start: bool,
+    /// Flush at every newline (a person is watching a terminal).
+    line_buffered: bool,
+    /// A copy of everything shown, for `--record` (None when not recording).
+    tee: Option<String>,
 }
 
 thread_local! {
@@ -17,6 +21,8 @@ thread_local! {
         stdout: BufWriter::with_capacity(1 << 16, std::io::stdout()),
         captures: Vec::new(),
         at_line_start: true,
+        line_buffered: false,
+        tee: None,
     });
 }
 
@@ -33,6 +39,12 @@ pub fn write_str(s: &str) {
             // a closed pipe is not an error worth reporting
             let _ = o.stdout.write_all(s.as_bytes());
             o.at_line_start = s.ends_with('\n');
+            if let Some(t) = o.tee.as_mut() {
+                t.push_str(s);
+            }
+            if o.line_buffered && s.contains('\n') {
+                let _ = o.stdout.flush();
+            }
         }
     });
 }
@@ -58,7 +70,12 @@ pub fn write_err(s: &str) {
                 buf.push_str(s);
                 true
             }
-            None => false,
+            None => {
+                if let Some(t) = o.tee.as_mut() {
+                    t.push_str(s);
+                }
+                false
+            }
         }
     });
     if captured {
@@ -78,4 +95,26 @@ pub fn begin_capture() {
 /// Ends the innermost capture and returns what it collected.
 pub fn end_capture() -> String {
     OUT.with(|o| o.borrow_mut().captures.pop().unwrap_or_default())
+}
+
+/// Flushes standard output at every newline from now on (for a terminal: progress printed by a
+/// long loop shows as it happens).
+pub fn set_line_buffered(on: bool) {
+    OUT.with(|o| o.borrow_mut().line_buffered = on);
+}
+
+/// Starts keeping a copy of everything shown on standard output and error (`--record`).
+pub fn start_tee() {
+    OUT.with(|o| o.borrow_mut().tee = Some(String::new()));
+}
+
+/// What was shown since the last call (empty when not recording).
+pub fn take_tee() -> String {
+    OUT.with(|o| {
+        o.borrow_mut()
+            .tee
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
 }

@@ -6,6 +6,7 @@ pub mod class;
 pub mod containers;
 pub mod limits;
 pub mod ops;
+pub mod residency;
 pub mod rng;
 pub mod shape;
 pub mod strings;

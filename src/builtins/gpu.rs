@@ -1,0 +1,166 @@
+//! The device as MATLAB users know it: gpuDevice gpuDeviceCount reset timeit.
+
+use super::{Builtin, b, bad_arg, one};
+use crate::gpu::{self, Status};
+use crate::interp::Interp;
+use crate::interp::error::{MError, MResult};
+use crate::interp::function::Frame;
+use crate::values::containers::StructArray;
+use crate::values::value::Value;
+use std::time::Instant;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+#[rustfmt::skip]
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("gpuDevice", 0, 1, 1, "gpuDevice, d = gpuDevice, gpuDevice(k): the session's GPU (name, backend, driver, double support, limits) as a struct.", gpu_device),
+        b("gpuDeviceCount", 0, 0, 1, "gpuDeviceCount: how many GPU adapters this machine offers matfuse.", gpu_device_count),
+        b("reset", 1, 1, 0, "reset(gpuDevice): gather every device-resident variable to the host, then free device memory; no data is lost.", reset),
+        b("timeit", 1, 2, 1, "timeit(f), timeit(f, nout): median seconds one call of f takes, with GPU work finished before each clock reading.", timeit),
+    ]
+}
+
+fn no_device(why: &str) -> MError {
+    MError::new(
+        "parallel:gpu:device:NoDevice",
+        format!("No supported GPU device was found on this computer ({why})."),
+    )
+}
+
+fn device_struct(g: &gpu::Gpu) -> Value {
+    let i = &g.info;
+    let mut s = StructArray::scalar();
+    let num = |x: f64| Value::Num(x);
+    s.set(0, "Name", Value::str(&i.name));
+    s.set(0, "Index", num(i.index as f64));
+    s.set(0, "Backend", Value::str(&i.backend));
+    s.set(0, "DeviceType", Value::str(&i.device_type));
+    s.set(0, "DriverVersion", Value::str(&i.driver));
+    s.set(0, "VendorID", num(i.vendor as f64));
+    s.set(0, "DeviceID", num(i.device_id as f64));
+    s.set(0, "SupportsDouble", Value::Bool(i.supports_double));
+    s.set(0, "SupportsInt64", Value::Bool(i.supports_int64));
+    s.set(0, "MaxBufferSize", num(i.max_buffer_size as f64));
+    s.set(0, "MaxStorageBinding", num(i.max_storage_binding as f64));
+    s.set(
+        0,
+        "MaxBindingsPerKernel",
+        num(i.max_storage_buffers_per_stage as f64),
+    );
+    s.set(
+        0,
+        "MaxThreadsPerBlock",
+        num(i.max_invocations_per_workgroup as f64),
+    );
+    s.set(0, "MaxShmemPerBlock", num(i.max_workgroup_storage as f64));
+    let grid = i.max_workgroups_per_dim as f64;
+    s.set(0, "MaxGridSize", Value::row(vec![grid, grid, grid]));
+    s.set(0, "InitTime", num(i.init_time.as_secs_f64()));
+    s.set(0, "DeviceAvailable", Value::Bool(true));
+    s.set(0, "DeviceSelected", Value::Bool(true));
+    Value::from(s)
+}
+
+fn gpu_device(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let g = match gpu::device::get() {
+        Status::Ready(g) => g,
+        Status::Unavailable(why) => return Err(no_device(why)),
+    };
+    if let Some(v) = a.first() {
+        let k = v.scalar_f64()?;
+        let count = gpu::device::adapter_count();
+        if k.fract() != 0.0 || k < 1.0 || k > count as f64 {
+            return Err(MError::new(
+                "parallel:gpu:device:InvalidDeviceIndex",
+                format!("The device index must be an integer between 1 and {count}."),
+            ));
+        }
+        if k as usize != g.info.index {
+            return Err(MError::new(
+                "parallel:gpu:device:CannotSwitch",
+                format!(
+                    "This session uses device {}; start matfuse with MATFUSE_ADAPTER set to choose another.",
+                    g.info.index
+                ),
+            ));
+        }
+    }
+    one(device_struct(g))
+}
+
+fn gpu_device_count(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    let n = match gpu::device::get() {
+        Status::Ready(_) => gpu::device::adapter_count().max(1),
+        Status::Unavailable(_) => 0,
+    };
+    one(Value::Num(n as f64))
+}
+
+/// Whether a value is what `gpuDevice` returns.
+fn is_device_struct(v: &Value) -> bool {
+    match v {
+        Value::Struct(s) => ["Name", "Index", "Backend", "SupportsDouble"]
+            .iter()
+            .all(|f| s.fields.iter().any(|x| x.as_str() == *f)),
+        _ => false,
+    }
+}
+
+fn reset(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    if !is_device_struct(&a[0]) {
+        return Err(bad_arg(
+            "reset",
+            "The argument must be a device from gpuDevice.",
+        ));
+    }
+    match gpu::device::get() {
+        // Every workspace value lives on the host today, so nothing needs gathering; waiting
+        // for the queue to drain is what remains of a reset.
+        Status::Ready(_) => gpu::device::synchronize(),
+        Status::Unavailable(why) => return Err(no_device(why)),
+    }
+    Ok(vec![])
+}
+
+fn timeit(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
+    let func = &a[0];
+    if !matches!(func, Value::Func(_)) {
+        return Err(bad_arg(
+            "timeit",
+            "The first argument must be a function handle.",
+        ));
+    }
+    let nout = match a.get(1) {
+        Some(v) => {
+            let n = v.scalar_f64()?;
+            if !(0.0..=16.0).contains(&n) || n.fract() != 0.0 {
+                return Err(bad_arg(
+                    "timeit",
+                    "The number of outputs must be 0, 1, 2, ...",
+                ));
+            }
+            n as usize
+        }
+        None => 1,
+    };
+    let time_once = |i: &mut Interp, f: &mut Frame| -> MResult<f64> {
+        i.check_interrupt()?;
+        gpu::device::synchronize();
+        let t0 = Instant::now();
+        i.call_value(f, func, vec![], nout)?;
+        gpu::device::synchronize();
+        Ok(t0.elapsed().as_secs_f64())
+    };
+    // A first call warms caches (and compiles kernels); then as many runs as fit in about a
+    // second, between 3 and 101, and the median of them.
+    let first = time_once(i, f)?;
+    let runs = ((1.0 / first.max(1e-9)) as usize).clamp(3, 101);
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        times.push(time_once(i, f)?);
+    }
+    times.sort_by(|x, y| x.total_cmp(y));
+    one(Value::Num(times[times.len() / 2]))
+}

@@ -1,0 +1,119 @@
+//! The line editor's helper: multi-line validation, completion, colouring, history file and
+//! MATLAB's up-arrow prefix search.
+
+use super::colour;
+use super::complete::{self, Snapshot};
+use rustyline::completion::Completer;
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::Hinter;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{
+    Cmd, ConditionalEventHandler, Context, Event, EventContext, EventHandler, KeyCode, KeyEvent,
+    Modifiers, RepeatCount,
+};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+pub struct MatHelper {
+    pub snapshot: Snapshot,
+    pub colour: bool,
+}
+
+impl rustyline::Helper for MatHelper {}
+
+impl Completer for MatHelper {
+    type Candidate = String;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        Ok(complete::complete(line, pos, &self.snapshot))
+    }
+}
+
+impl Hinter for MatHelper {
+    type Hint = String;
+}
+
+impl Highlighter for MatHelper {
+    fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
+        if self.colour {
+            Cow::Owned(colour::highlight(line, pos))
+        } else {
+            Cow::Borrowed(line)
+        }
+    }
+    fn highlight_char(&self, _: &str, _: usize, _: CmdKind) -> bool {
+        // Lines are short: re-colour on every edit and cursor move (bracket matching).
+        self.colour
+    }
+}
+
+impl Validator for MatHelper {
+    /// An open block, bracket, string continuation or `...` keeps the input going: Enter adds
+    /// a line instead of running it.
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        Ok(if super::repl::is_incomplete(ctx.input()) {
+            ValidationResult::Incomplete
+        } else {
+            ValidationResult::Valid(None)
+        })
+    }
+}
+
+/// Whether to colour: a terminal on standard output and no `NO_COLOR`.
+pub fn colour_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+/// The history file: `$MATFUSE_HISTORY`, else `$XDG_DATA_HOME/matfuse/history`, else
+/// `~/.local/share/matfuse/history`.
+pub fn history_path() -> Option<PathBuf> {
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(p) = nonempty("MATFUSE_HISTORY") {
+        return Some(PathBuf::from(p));
+    }
+    let data = nonempty("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("matfuse").join("history"))
+}
+
+/// Up and Down: within a multi-line input, move between its lines; otherwise search the
+/// history for entries starting with what is typed before the cursor, as MATLAB does.
+struct PrefixSearch {
+    up: bool,
+}
+
+impl ConditionalEventHandler for PrefixSearch {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let line = ctx.line();
+        let pos = ctx.pos();
+        let inside = if self.up {
+            line[..pos].contains('\n')
+        } else {
+            line[pos..].contains('\n')
+        };
+        if inside {
+            None
+        } else if self.up {
+            Some(Cmd::HistorySearchBackward)
+        } else {
+            Some(Cmd::HistorySearchForward)
+        }
+    }
+}
+
+pub fn bind_keys<H: rustyline::Helper, I: rustyline::history::History>(
+    rl: &mut rustyline::Editor<H, I>,
+) {
+    for (code, up) in [(KeyCode::Up, true), (KeyCode::Down, false)] {
+        rl.bind_sequence(
+            KeyEvent(code, Modifiers::NONE),
+            EventHandler::Conditional(Box::new(PrefixSearch { up })),
+        );
+    }
+}

@@ -1,0 +1,212 @@
+//! The session's one wgpu device. Creating it takes ~50 ms on lavapipe and ~750 ms on an H200,
+//! so it starts on a background thread when the session starts, and the first statement that
+//! needs it waits (`get`). The prompt never waits for it.
+
+use std::sync::{Arc, Mutex, Once, OnceLock};
+use std::time::{Duration, Instant};
+
+/// What the session learnt about its device, for the banner, `gpuDevice` and the planner.
+#[derive(Debug, Clone)]
+pub struct DeviceInfo {
+    pub name: String,
+    /// 1-based, in the order `gpuDeviceCount` counts usable adapters.
+    pub index: usize,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub vendor: u32,
+    pub device_id: u32,
+    pub supports_double: bool,
+    pub supports_int64: bool,
+    pub max_buffer_size: u64,
+    pub max_storage_binding: u64,
+    pub max_storage_buffers_per_stage: u32,
+    pub max_workgroups_per_dim: u32,
+    pub max_invocations_per_workgroup: u32,
+    pub max_workgroup_storage: u32,
+    /// How long instance, adapter and device creation took.
+    pub init_time: Duration,
+}
+
+/// A ready device.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: DeviceInfo,
+    /// Validation and out-of-memory errors not caught by an error scope, kept instead of
+    /// wgpu's default panic so they become MATLAB errors at the next sink.
+    pub uncaptured: Arc<Mutex<Vec<String>>>,
+    /// Set by the device-lost callback.
+    pub lost: Arc<Mutex<Option<String>>>,
+}
+
+/// The outcome of starting the device: ready, or the reason the session runs on the CPU.
+pub enum Status {
+    Ready(Arc<Gpu>),
+    Unavailable(String),
+}
+
+static STATE: OnceLock<Status> = OnceLock::new();
+static START: Once = Once::new();
+/// Every usable adapter seen at start-up (name, backend, type), for `gpuDeviceCount`.
+static ADAPTERS: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Starts device creation on a background thread (once per process).
+pub fn start() {
+    START.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("matfuse-gpu-init".into())
+            .spawn(|| {
+                let status = std::panic::catch_unwind(init)
+                    .unwrap_or_else(|_| Status::Unavailable("device initialisation failed".into()));
+                let _ = STATE.set(status);
+            });
+        if spawned.is_err() {
+            let _ = STATE.set(Status::Unavailable("cannot start the GPU thread".into()));
+        }
+    });
+}
+
+/// The device, waiting for start-up to finish if it is still running.
+pub fn get() -> &'static Status {
+    start();
+    STATE.wait()
+}
+
+/// The device if start-up has finished, without waiting.
+pub fn peek() -> Option<&'static Status> {
+    STATE.get()
+}
+
+/// The ready device, if there is one (waits for start-up).
+pub fn ready() -> Option<&'static Arc<Gpu>> {
+    match get() {
+        Status::Ready(g) => Some(g),
+        Status::Unavailable(_) => None,
+    }
+}
+
+/// Number of usable adapters (waits for start-up).
+pub fn adapter_count() -> usize {
+    get();
+    ADAPTERS.get().map_or(0, |a| a.len())
+}
+
+/// Blocks until all submitted GPU work has finished (for `tic`/`toc`, `timeit`, sinks).
+/// Does nothing when no device has been started or start-up is still running: in that case no
+/// work can have been submitted.
+pub fn synchronize() {
+    if let Some(Status::Ready(g)) = peek() {
+        let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+}
+
+fn rank(t: wgpu::DeviceType) -> u8 {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    }
+}
+
+fn init() -> Status {
+    let t0 = Instant::now();
+    if std::env::var("MATFUSE_DEVICE").is_ok_and(|v| v.eq_ignore_ascii_case("cpu")) {
+        let _ = ADAPTERS.set(Vec::new());
+        return Status::Unavailable("MATFUSE_DEVICE=cpu".into());
+    }
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12;
+    let instance = wgpu::Instance::new(desc.with_env());
+    let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    // The GL backend has no compute shaders worth using.
+    adapters.retain(|a| a.get_info().backend != wgpu::Backend::Gl);
+    let _ = ADAPTERS.set(adapters.iter().map(|a| a.get_info().name).collect());
+    let wanted = std::env::var("MATFUSE_ADAPTER").ok();
+    let mut order: Vec<usize> = (0..adapters.len())
+        .filter(|&k| {
+            wanted.as_ref().is_none_or(|w| {
+                adapters[k]
+                    .get_info()
+                    .name
+                    .to_lowercase()
+                    .contains(&w.to_lowercase())
+            })
+        })
+        .collect();
+    if order.is_empty() {
+        return Status::Unavailable(match wanted {
+            Some(w) if !adapters.is_empty() => format!("no adapter matches MATFUSE_ADAPTER={w}"),
+            _ => "no GPU adapter found".into(),
+        });
+    }
+    order.sort_by_key(|&k| {
+        let a = &adapters[k];
+        (
+            rank(a.get_info().device_type),
+            !a.features().contains(wgpu::Features::SHADER_F64),
+        )
+    });
+    let index = order[0];
+    let adapter = &adapters[index];
+    let features = adapter.features() & (wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64);
+    // The adapter's own limits: WebGPU's defaults cap a storage binding at 128 MiB.
+    let limits = adapter.limits();
+    let request = adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("matfuse"),
+        required_features: features,
+        required_limits: limits.clone(),
+        ..Default::default()
+    });
+    let (device, queue) = match pollster::block_on(request) {
+        Ok(dq) => dq,
+        Err(e) => return Status::Unavailable(format!("cannot open the GPU: {e}")),
+    };
+    let uncaptured = Arc::new(Mutex::new(Vec::new()));
+    let sink = uncaptured.clone();
+    device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+        if let Ok(mut v) = sink.lock() {
+            v.push(e.to_string());
+        }
+    }));
+    let lost = Arc::new(Mutex::new(None));
+    let lost_flag = lost.clone();
+    device.set_device_lost_callback(move |reason, msg| {
+        if let Ok(mut l) = lost_flag.lock() {
+            *l = Some(format!("{reason:?}: {msg}"));
+        }
+    });
+    let ai = adapter.get_info();
+    let info = DeviceInfo {
+        name: ai.name.clone(),
+        index: index + 1,
+        backend: format!("{:?}", ai.backend),
+        device_type: format!("{:?}", ai.device_type),
+        driver: [ai.driver.as_str(), ai.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
+        vendor: ai.vendor,
+        device_id: ai.device,
+        supports_double: device.features().contains(wgpu::Features::SHADER_F64),
+        supports_int64: device.features().contains(wgpu::Features::SHADER_INT64),
+        max_buffer_size: limits.max_buffer_size,
+        max_storage_binding: limits.max_storage_buffer_binding_size as u64,
+        max_storage_buffers_per_stage: limits.max_storage_buffers_per_shader_stage,
+        max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
+        max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+        max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+        init_time: t0.elapsed(),
+    };
+    Status::Ready(Arc::new(Gpu {
+        device,
+        queue,
+        info,
+        uncaptured,
+        lost,
+    }))
+}
