@@ -291,11 +291,30 @@ fn file_help(path: &std::path::Path) -> Option<String> {
 
 fn help(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let text = match a.first() {
-        None => format!(
-            "matfuse: MATLAB syntax with a GPU-resident workspace.\nType 'help name' for help on a function. {} builtins are available:\n{}",
-            super::names().len(),
-            super::names().join(" ")
-        ),
+        None => {
+            let names = super::names();
+            // Columns 18 wide; a longer name takes two.
+            let w = 18;
+            let width = i.term_width.saturating_sub(2).max(w);
+            let mut t = format!(
+                "matfuse: MATLAB syntax with a GPU-resident workspace.\n\
+                 Type 'help name' for one paragraph on a function; Tab completes names.\n\
+                 Sessions: who, whos, clear, format, gpuDevice, tic/toc, exit.\n\n\
+                 {} functions:\n",
+                names.len()
+            );
+            let mut line = String::new();
+            for n in names {
+                let cell = format!("{n:<0$}", n.len().div_ceil(w).max(1) * w);
+                if !line.is_empty() && line.len() + cell.len() > width {
+                    t.push_str(&format!("  {}\n", line.trim_end()));
+                    line.clear();
+                }
+                line.push_str(&cell);
+            }
+            t.push_str(&format!("  {}\n", line.trim_end()));
+            t.trim_end().to_string()
+        }
         Some(v) => {
             let name = text_arg(v, "help")?;
             if let Some(p) = i.find_file(&format!("{name}.m")) {

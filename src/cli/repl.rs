@@ -24,15 +24,14 @@ pub fn is_incomplete(text: &str) -> bool {
     }
 }
 
-/// The banner: version, the device (if it is known within a few milliseconds: the prompt does
-/// not wait for it) and where help is.
+/// The banner: version, the device (the prompt does not wait for it: while it starts, the
+/// banner names the device the last session used) and where help is.
 fn banner() -> String {
-    let deadline = Instant::now() + Duration::from_millis(35);
+    let deadline = Instant::now() + Duration::from_millis(5);
     while crate::gpu::device::peek().is_none() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let device =
-        crate::gpu::summary().unwrap_or_else(|| "GPU starting in the background".to_string());
+    let device = crate::gpu::banner_summary();
     format!(
         "matfuse {} | {device} | help, help name, exit",
         env!("CARGO_PKG_VERSION")

@@ -59,7 +59,11 @@ pub fn start() {
             .spawn(|| {
                 let status = std::panic::catch_unwind(init)
                     .unwrap_or_else(|_| Status::Unavailable("device initialisation failed".into()));
+                let ready = matches!(status, Status::Ready(_));
                 let _ = STATE.set(status);
+                if ready {
+                    super::remember_summary();
+                }
             });
         if spawned.is_err() {
             let _ = STATE.set(Status::Unavailable("cannot start the GPU thread".into()));

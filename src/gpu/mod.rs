@@ -20,3 +20,37 @@ pub fn summary() -> Option<String> {
         Status::Unavailable(why) => format!("no GPU: running on the CPU ({why})"),
     })
 }
+
+/// Where the last session's device summary is kept, so the banner can name the device at once
+/// while this session's device is still starting.
+fn summary_cache() -> Option<std::path::PathBuf> {
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    let base = nonempty("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| nonempty("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))?;
+    Some(base.join("matfuse").join("device.txt"))
+}
+
+/// Records the summary of a device that came up (best effort).
+pub(crate) fn remember_summary() {
+    if let (Some(s), Some(path)) = (summary(), summary_cache()) {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(path, s);
+    }
+}
+
+/// The banner's device text: the device if it is up, else the one the last session used
+/// (marked as starting), else a plain "starting".
+pub fn banner_summary() -> String {
+    if let Some(s) = summary() {
+        return s;
+    }
+    match summary_cache().and_then(|p| std::fs::read_to_string(p).ok()) {
+        Some(last) if !last.trim().is_empty() && !last.starts_with("no GPU") => {
+            format!("{}, starting", last.trim())
+        }
+        _ => "GPU starting in the background".to_string(),
+    }
+}

@@ -1,0 +1,103 @@
+//! The session's device as users see it: gpuDevice, gpuDeviceCount, reset, tic/toc, timeit,
+//! MATFUSE_DEVICE=cpu. With MATFUSE_REQUIRE_GPU=1 (CI, lavapipe) a missing adapter fails
+//! instead of skipping.
+
+use std::process::{Command, Output};
+
+fn matfuse(code: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_matfuse"));
+    cmd.arg("-e").arg(code);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("matfuse runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+fn require_gpu() -> bool {
+    std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+#[test]
+fn gpu_device_reports_the_adapter() {
+    let o = matfuse(
+        "d = gpuDevice; fprintf('%s|%s|%d|%d|%d\\n', class(d.Name), d.Backend, d.Index, \
+         d.SupportsDouble, d.MaxStorageBinding > 0); n = gpuDeviceCount; fprintf('%d\\n', n >= 1); \
+         e = gpuDevice(d.Index); fprintf('%d\\n', isequal(e.Name, d.Name)); reset(d); disp('after reset')",
+        &[],
+    );
+    let (out, err) = text(&o);
+    if !o.status.success() && err.contains("No supported GPU device") && !require_gpu() {
+        eprintln!("no GPU adapter here; skipping (set MATFUSE_REQUIRE_GPU=1 to fail instead)");
+        return;
+    }
+    assert!(o.status.success(), "stdout: {out}\nstderr: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let fields: Vec<&str> = lines[0].split('|').collect();
+    assert_eq!(fields[0], "char");
+    assert!(["Vulkan", "Metal", "Dx12"].contains(&fields[1]), "{out}");
+    assert_eq!(fields[2], "1");
+    assert_eq!(fields[4], "1");
+    assert_eq!(lines[1], "1");
+    assert_eq!(lines[2], "1");
+    assert_eq!(lines[3], "after reset");
+    // Displayed without a semicolon, it is a struct with the documented fields.
+    let (out, _) = text(&matfuse("gpuDevice", &[]));
+    for field in [
+        "Name:",
+        "Index:",
+        "Backend:",
+        "DriverVersion:",
+        "SupportsDouble:",
+        "MaxBufferSize:",
+    ] {
+        assert!(out.contains(field), "{field} missing from {out}");
+    }
+}
+
+#[test]
+fn cpu_only_sessions_say_so() {
+    let o = matfuse(
+        "disp(gpuDeviceCount); gpuDevice",
+        &[("MATFUSE_DEVICE", "cpu")],
+    );
+    let (out, err) = text(&o);
+    assert_eq!(out.trim(), "0");
+    assert!(!o.status.success());
+    assert!(err.contains("parallel:gpu:device:NoDevice"), "{err}");
+    assert!(err.contains("MATFUSE_DEVICE=cpu"), "{err}");
+    // A bad device index is an error, not a crash.
+    let o = matfuse("gpuDevice(99)", &[]);
+    assert!(!o.status.success());
+    let (_, err) = text(&o);
+    assert!(
+        err.contains("InvalidDeviceIndex") || err.contains("NoDevice"),
+        "{err}"
+    );
+    let o = matfuse("reset(5)", &[]);
+    assert!(text(&o).1.contains("must be a device from gpuDevice"));
+}
+
+#[test]
+fn tic_toc_and_timeit_measure() {
+    let o = matfuse(
+        "tic; pause(0.05); t = toc; fprintf('%d\\n', t >= 0.05 && t < 5); \
+         f = @() sum(rand(200)); s = timeit(f); fprintf('%d\\n', s > 0 && s < 1); \
+         s0 = timeit(@() disp(''), 0); fprintf('%d\\n', s0 >= 0)",
+        &[],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(
+        out.lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(),
+        ["1", "1", "1"]
+    );
+    let o = matfuse("timeit(3)", &[]);
+    assert!(text(&o).1.contains("function handle"));
+}
