@@ -42,6 +42,12 @@ fn device_struct(g: &gpu::Gpu) -> Value {
     s.set(0, "DeviceID", num(i.device_id as f64));
     s.set(0, "SupportsDouble", Value::Bool(i.supports_double));
     s.set(0, "SupportsInt64", Value::Bool(i.supports_int64));
+    if let Some(t) = i.total_memory {
+        s.set(0, "TotalMemory", num(t as f64));
+    }
+    if let Some(a) = i.available_memory {
+        s.set(0, "AvailableMemory", num(a as f64));
+    }
     s.set(0, "MaxBufferSize", num(i.max_buffer_size as f64));
     s.set(0, "MaxStorageBinding", num(i.max_storage_binding as f64));
     s.set(

@@ -24,6 +24,9 @@ pub struct DeviceInfo {
     pub max_workgroups_per_dim: u32,
     pub max_invocations_per_workgroup: u32,
     pub max_workgroup_storage: u32,
+    /// Device-local memory in bytes, and how much of it is free now, where the driver says.
+    pub total_memory: Option<u64>,
+    pub available_memory: Option<u64>,
     /// How long instance, adapter and device creation took.
     pub init_time: Duration,
 }
@@ -115,6 +118,39 @@ fn rank(t: wgpu::DeviceType) -> u8 {
     }
 }
 
+/// Device-local memory (total, and free now when the driver has `VK_EXT_memory_budget`), read
+/// from Vulkan directly because wgpu does not report it. None on other backends.
+fn device_memory(adapter: &wgpu::Adapter) -> Option<(u64, Option<u64>)> {
+    use ash::vk;
+    // SAFETY: the handle is only used to read properties while `adapter` keeps it alive.
+    let hal = unsafe { adapter.as_hal::<wgpu::hal::api::Vulkan>() }?;
+    let instance = hal.shared_instance().raw_instance();
+    let pd = hal.raw_physical_device();
+    // SAFETY: a valid physical device of this instance.
+    let props = unsafe { instance.get_physical_device_memory_properties(pd) };
+    let heaps = &props.memory_heaps[..props.memory_heap_count as usize];
+    let local: Vec<usize> = (0..heaps.len())
+        .filter(|&k| heaps[k].flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
+        .collect();
+    let total = local.iter().map(|&k| heaps[k].size).sum::<u64>();
+    let caps = hal.physical_device_capabilities();
+    let available = if caps.supports_extension(ash::ext::memory_budget::NAME) {
+        let mut budget = vk::PhysicalDeviceMemoryBudgetPropertiesEXT::default();
+        let mut props2 = vk::PhysicalDeviceMemoryProperties2::default().push_next(&mut budget);
+        // SAFETY: as above; the budget structure is chained as the extension requires.
+        unsafe { instance.get_physical_device_memory_properties2(pd, &mut props2) };
+        Some(
+            local
+                .iter()
+                .map(|&k| budget.heap_budget[k].saturating_sub(budget.heap_usage[k]))
+                .sum(),
+        )
+    } else {
+        None
+    };
+    Some((total, available))
+}
+
 fn init() -> Status {
     let t0 = Instant::now();
     if std::env::var("MATFUSE_DEVICE").is_ok_and(|v| v.eq_ignore_ascii_case("cpu")) {
@@ -183,6 +219,7 @@ fn init() -> Status {
         }
     });
     let ai = adapter.get_info();
+    let memory = device_memory(adapter);
     let info = DeviceInfo {
         name: ai.name.clone(),
         index: index + 1,
@@ -204,6 +241,8 @@ fn init() -> Status {
         max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
         max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
         max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+        total_memory: memory.map(|m| m.0),
+        available_memory: memory.and_then(|m| m.1),
         init_time: t0.elapsed(),
     };
     Status::Ready(Arc::new(Gpu {
