@@ -57,7 +57,7 @@ fn prompt_blocks_completion_and_interrupt() {
     );
     assert!(banner.contains("help"), "{banner}");
 
-    run(&mut p, "alphabet = 7; disp('set')", "set");
+    run(&mut p, "zuluValue = 7; disp('set')", "set");
     // A block continues over several lines and runs once complete.
     p.send_line("for k = 1:2").expect("send");
     p.send_line("fprintf('k%d\\n', k * 10)").expect("send");
@@ -66,10 +66,10 @@ fn prompt_blocks_completion_and_interrupt() {
     expect(&mut p, "\nk20");
 
     // Completion of a variable and of a struct field.
-    p.send("alpha").expect("send");
+    p.send("zulu").expect("send");
     p.send("\t").expect("send");
     p.send_line("").expect("send");
-    expect(&mut p, "\nalphabet =");
+    expect(&mut p, "\nzuluValue =");
     expect(&mut p, "\n     7");
     run(&mut p, "s.first = 1; s.second = 22; disp('made')", "made");
     p.send("s.sec").expect("send");
@@ -89,7 +89,7 @@ fn prompt_blocks_completion_and_interrupt() {
     expect(&mut p, "Operation terminated by user");
     let took = t0.elapsed();
     assert!(took < Duration::from_secs(2), "Ctrl-C took {took:?}");
-    run(&mut p, "disp(alphabet + (n > 0))", "     8");
+    run(&mut p, "disp(zuluValue + (n > 0))", "     8");
 
     // Ctrl-D leaves with status 0.
     p.send_control('d').expect("send ctrl-d");

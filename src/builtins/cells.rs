@@ -98,7 +98,9 @@ fn apply(
     let mut outs: Vec<Vec<Value>> = vec![Vec::with_capacity(n); nout];
     for k in 0..n {
         let args: Vec<Value> = inputs.iter().map(|inp| inp[k].clone()).collect();
-        let want = if nargout == 0 { 1 } else { nout };
+        // With no outputs requested the function is called for nothing (`cellfun(@disp, c)`);
+        // whatever it returns anyway becomes `ans`.
+        let want = nargout;
         let r = match interp.call_value(frame, f, args.clone(), want) {
             Ok(r) => r,
             Err(e) if !e.is_interrupt() && opts.handler.is_some() => {
@@ -434,6 +436,12 @@ fn celldisp(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => text_arg(v, "celldisp")?,
         None => "ans".to_string(),
     };
+    celldisp_into(interp, c, &name, 0);
+    Ok(vec![])
+}
+
+/// Shows each element of a cell under its label, going into nested cells (`c{2}{1}`).
+fn celldisp_into(interp: &mut Interp, c: &CellArray, name: &str, depth: usize) {
     let vector = c.shape.ndims() == 2 && (c.shape.rows() == 1 || c.shape.cols() == 1);
     for (k, v) in c.data.iter().enumerate() {
         // vectors are labelled by position, matrices by subscripts
@@ -453,9 +461,13 @@ fn celldisp(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 .collect();
             format!("{name}{{{}}}", subs.join(","))
         };
-        interp.display(&label, v);
+        match v {
+            Value::Cell(inner) if depth < 64 && !inner.data.is_empty() => {
+                celldisp_into(interp, inner, &label, depth + 1)
+            }
+            _ => interp.display(&label, v),
+        }
     }
-    Ok(vec![])
 }
 
 fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -84,9 +84,29 @@ fn error(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     Err(e)
 }
 
-fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+fn warning_states(nargout: usize) -> R {
+    let states = warning::states();
+    if nargout > 0 {
+        let mut s = crate::values::containers::StructArray::empty_with(
+            vec!["identifier".into(), "state".into()],
+            crate::values::shape::Shape::col(states.len()),
+        );
+        for (k, (id, st)) in states.iter().enumerate() {
+            s.elems[k] = vec![Value::str(id), Value::str(st)];
+        }
+        return one(s);
+    }
+    let mut out = format!("All warnings have the state '{}'.\n", states[0].1);
+    for (id, st) in &states[1..] {
+        out.push_str(&format!("Warning '{id}' has the state '{st}'.\n"));
+    }
+    crate::interp::output::write_str(&out);
+    Ok(vec![])
+}
+
+fn warning_fn(_: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     if a.is_empty() {
-        return Ok(vec![]);
+        return warning_states(nargout);
     }
     // warning(state): restores states saved from an earlier call
     if let Value::Struct(st) = &a[0] {
@@ -120,6 +140,13 @@ fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             }
             return Ok(vec![]);
         }
+        "error" => {
+            if let Some(v) = a.get(1) {
+                warning::set_error(&text_arg(v, "warning")?, true);
+            }
+            return Ok(vec![]);
+        }
+        "query" if a.len() == 1 => return warning_states(nargout),
         "query" => {
             let id = match a.get(1) {
                 Some(v) => text_arg(v, "warning")?,
@@ -140,7 +167,14 @@ fn warning_fn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         _ => {}
     }
     let (id, msg) = id_and_message(&a)?;
-    warning::emit(&id, &msg);
+    if warning::is_error(&id) {
+        return Err(MError::new(id, msg));
+    }
+    let location = f.function.as_ref().map(|d| {
+        let line = f.unit.source.line_col(f.at as usize).0;
+        (d.name.to_string(), line)
+    });
+    warning::emit_from(&id, &msg, location);
     Ok(vec![])
 }
 
@@ -220,7 +254,13 @@ fn lastwarn(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 }
 
 fn assert(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let ok = a[0].is_numeric_like() && !a[0].is_empty() && a[0].truthy().unwrap_or(false);
+    if !a[0].is_numeric_like() || a[0].is_char() || a[0].numel() != 1 {
+        return Err(MError::new(
+            "MATLAB:assertion:LogicalScalar",
+            "The condition input argument must be a scalar logical value.",
+        ));
+    }
+    let ok = a[0].truthy().unwrap_or(false);
     if ok {
         return Ok(vec![]);
     }

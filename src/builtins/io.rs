@@ -1,4 +1,4 @@
-//! Output: disp display fprintf sprintf format tic toc clc pause, and the plotting notice
+//! Output: disp display fprintf sprintf format tic toc clc pause
 //! (numtext.rs turns numbers into text).
 
 use super::{Builtin, b, bad_arg, one, text_arg};
@@ -17,7 +17,7 @@ type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
 
 pub fn table() -> Vec<Builtin> {
-    let mut t = vec![
+    vec![
         b("disp", 1, 1, 0, "disp(X): print X without its name.", disp),
         b(
             "display",
@@ -78,57 +78,7 @@ pub fn table() -> Vec<Builtin> {
             noop,
         ),
         b("beep", 0, 1, 0, "beep: ring the terminal bell.", noop),
-        b(
-            "drawnow",
-            0,
-            -1,
-            0,
-            "drawnow: no effect (no graphics).",
-            noop,
-        ),
-    ];
-    for name in PLOT_FUNCTIONS {
-        t.push(b(name, 0, -1, 1, "Graphics are not available yet: the call prints a notice once and the script continues.", plot_notice));
-    }
-    t
-}
-
-const PLOT_FUNCTIONS: [&str; 24] = [
-    "figure",
-    "plot",
-    "hold",
-    "xlabel",
-    "ylabel",
-    "zlabel",
-    "title",
-    "legend",
-    "grid",
-    "axis",
-    "subplot",
-    "close",
-    "surf",
-    "mesh",
-    "scatter",
-    "bar",
-    "histogram",
-    "colorbar",
-    "colormap",
-    "plot3",
-    "semilogx",
-    "semilogy",
-    "loglog",
-    "print",
-];
-
-thread_local! {
-    static PLOT_NOTICE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn plot_notice(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
-    if !PLOT_NOTICE.with(|p| p.replace(true)) {
-        output::write_err("Note: plotting is not available yet; graphics calls are ignored.\n");
-    }
-    Ok(vec![])
+    ]
 }
 
 fn noop(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {

@@ -5,9 +5,13 @@ mod calls;
 mod cells;
 mod construct;
 mod dispersion;
+mod empties;
 mod errors;
 mod factor;
+mod files;
 mod gpu;
+mod graphics;
+pub mod input_parser;
 mod integers;
 mod io;
 mod linalg;
@@ -44,6 +48,7 @@ mod vectorfns;
 mod whos;
 mod workspace;
 
+pub use structs::{invalid_field_name, is_valid_name as is_valid_field_name};
 pub use workspace::var_names as workspace_names;
 
 use crate::interp::Interp;
@@ -95,7 +100,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 41] = [
+        let tables: [Vec<Builtin>; 45] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -137,6 +142,10 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             workspace::table(),
             gpu::table(),
             whos::table(),
+            files::table(),
+            graphics::table(),
+            empties::table(),
+            input_parser::table(),
         ];
         for t in tables {
             for b in t {

@@ -283,10 +283,12 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
         Value::from(CellArray::row(matches.iter().map(extents_of).collect()))
     };
     results.push(("tokenextents".into(), extents_v));
-    results.push(("match".into(), match_v));
-    results.push(("tokens".into(), tokens_v));
+    // Text comes back as the input's kind: string input gives string arrays.
+    let kind = |v: Value| if a[0].is_string() { as_strings(v) } else { v };
+    results.push(("match".into(), kind(match_v)));
+    results.push(("tokens".into(), kind(tokens_v)));
     results.push(("names".into(), names_v));
-    results.push(("split".into(), split_v));
+    results.push(("split".into(), kind(split_v)));
     let selected: Vec<&String> = opts
         .iter()
         .filter(|o| results.iter().any(|(n, _)| n == *o))
@@ -307,6 +309,26 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
                 .unwrap_or_else(Value::empty)
         })
         .collect())
+}
+
+/// Char vectors become string scalars and cells of them string arrays (cells of cells keep
+/// their outer cell).
+fn as_strings(v: Value) -> Value {
+    match v {
+        Value::Cell(c) if c.data.iter().all(|e| e.is_char()) => Value::from(StrArray::new(
+            c.shape.clone(),
+            c.data
+                .iter()
+                .map(|e| e.text().unwrap_or_default())
+                .collect(),
+        )),
+        Value::Cell(c) => Value::from(CellArray::new(
+            c.shape.clone(),
+            c.data.iter().cloned().map(as_strings).collect(),
+        )),
+        v if v.is_char() => Value::string(&v.text().unwrap_or_default()),
+        v => v,
+    }
 }
 
 fn regexp(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {

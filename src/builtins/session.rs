@@ -258,6 +258,8 @@ fn which(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
         p.display().to_string()
     } else if super::lookup(&name).is_some() {
         format!("built-in ({name})")
+    } else if nargout > 0 {
+        return one(Value::str(""));
     } else {
         format!("'{name}' not found.")
     };

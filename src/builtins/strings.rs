@@ -430,25 +430,40 @@ fn count(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn validatestring(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = text_arg(&a[0], "validatestring")?;
     let (opts, _, _) = texts(&a[1], "validatestring")?;
-    let hits: Vec<&String> = opts
-        .iter()
-        .filter(|o| o.to_lowercase().starts_with(&s.to_lowercase()))
-        .collect();
-    match hits.as_slice() {
-        [one_hit] => one(Value::str(one_hit)),
-        _ => {
-            if let Some(exact) = opts.iter().find(|o| o.eq_ignore_ascii_case(&s)) {
-                return one(Value::str(exact));
-            }
-            Err(MError::new(
-                "MATLAB:unrecognizedStringChoice",
-                format!(
-                    "Expected input to match one of these values:\n\n'{}'\n\nThe input, '{s}', did not match any of the valid values.",
-                    opts.join("', '")
-                ),
-            ))
+    if let Some(exact) = opts.iter().find(|o| o.eq_ignore_ascii_case(&s)) {
+        return one(Value::str(exact));
+    }
+    let lower = s.to_lowercase();
+    let hits: Vec<&String> = if s.is_empty() {
+        Vec::new()
+    } else {
+        opts.iter()
+            .filter(|o| o.to_lowercase().starts_with(&lower))
+            .collect()
+    };
+    // Several matches are still one answer when the shortest is a prefix of all the others.
+    let shortest = hits.iter().min_by_key(|h| h.len()).copied();
+    if let Some(short) = shortest {
+        let sl = short.to_lowercase();
+        if hits.iter().all(|h| h.to_lowercase().starts_with(&sl)) {
+            return one(Value::str(short));
         }
     }
+    let listed = format!(
+        "Expected input to match one of these values:\n\n'{}'\n\nThe input, '{s}', ",
+        opts.join("', '")
+    );
+    Err(if hits.is_empty() {
+        MError::new(
+            "MATLAB:unrecognizedStringChoice",
+            format!("{listed}did not match any of the valid values."),
+        )
+    } else {
+        MError::new(
+            "MATLAB:ambiguousStringChoice",
+            format!("{listed}matched more than one valid value."),
+        )
+    })
 }
 
 /// pad(str, n, side, char): pads to n characters (default: the longest element).

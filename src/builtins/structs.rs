@@ -89,6 +89,13 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(s)
 }
 
+pub fn invalid_field_name(name: &str) -> MError {
+    MError::new(
+        "MATLAB:AddField:InvalidFieldName",
+        format!("Invalid field name \"{name}\"."),
+    )
+}
+
 pub fn is_valid_name(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
@@ -111,6 +118,10 @@ fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Value::Struct(s) => s.fields.clone(),
         Value::Object(o) => match o.as_ref() {
             Object::Map(_) => vec!["Count".into(), "KeyType".into(), "ValueType".into()],
+            Object::InputParser(_) => super::input_parser::PROPERTIES
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
             Object::MException(_) => vec![
                 "identifier".into(),
                 "message".into(),
@@ -251,6 +262,13 @@ fn setfield(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return Err(bad_arg("setfield", "Not enough input arguments."));
     }
     let path = field_path(&a[1..a.len() - 1], "setfield")?;
+    for step in &path {
+        if let PathStep::Field(n) = step {
+            if !is_valid_name(n) {
+                return Err(invalid_field_name(n));
+            }
+        }
+    }
     let rhs = a[a.len() - 1].clone();
     one(set_path(Some(&a[0]), &path, rhs)?)
 }
@@ -364,6 +382,9 @@ fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .collect(),
         v => vec![text_arg(v, "cell2struct")?],
     };
+    if let Some(bad) = names.iter().find(|n| !is_valid_name(n)) {
+        return Err(invalid_field_name(bad));
+    }
     let dim = match a.get(2) {
         Some(v) => super::dim_arg(v)?,
         None => 0,
@@ -390,6 +411,23 @@ fn cell2struct(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(s)
 }
 
+/// The ValueType MATLAB infers: one numeric or logical class when every value is a scalar
+/// of it, 'char' when every value is a char row, otherwise 'any'.
+fn uniform_value_type(vs: &[Value]) -> String {
+    let Some(first) = vs.first() else {
+        return "any".into();
+    };
+    if vs.iter().all(|v| v.is_char() && v.shape().rows() <= 1) {
+        return "char".into();
+    }
+    let class = first.class_name();
+    let numeric = |v: &Value| v.is_numeric_like() && !v.is_char() && v.numel() == 1;
+    if vs.iter().all(|v| numeric(v) && v.class_name() == class) && !first.is_complex() {
+        return class;
+    }
+    "any".into()
+}
+
 fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut m = MapData {
         key_type: "char".into(),
@@ -397,6 +435,7 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         ..Default::default()
     };
     let mut i = 0;
+    let mut value_type_given = false;
     let mut keys_vals: Option<(Value, Value)> = None;
     if a.len() >= 2
         && !(a[0].is_text()
@@ -414,8 +453,16 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "KeyType" => {
                 m.key_type = text_arg(&a[i + 1], "containers.Map")?;
             }
-            "ValueType" => m.value_type = text_arg(&a[i + 1], "containers.Map")?,
-            "UniformValues" => {}
+            "ValueType" => {
+                m.value_type = text_arg(&a[i + 1], "containers.Map")?;
+                value_type_given = true;
+            }
+            "UniformValues" => {
+                // UniformValues false keeps 'any'; true is what inference gives anyway.
+                if !a[i + 1].truthy()? {
+                    value_type_given = true;
+                }
+            }
             other => {
                 return Err(bad_arg(
                     "containers.Map",
@@ -428,6 +475,8 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if let Some((k, v)) = keys_vals {
         let ks: Vec<Value> = match &k {
             Value::Cell(c) => c.data.clone(),
+            // string keys are stored as char vectors
+            Value::Str(st) => st.data.iter().map(|x| Value::str(x)).collect(),
             v if v.is_numeric_like() && !v.is_char() && v.numel() > 1 => (0..v.numel())
                 .map(|j| Value::Num(v.tensor().map(|t| t.get_f64(j)).unwrap_or(0.0)))
                 .collect(),
@@ -452,12 +501,15 @@ fn map_new(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 "The number of keys and values must be the same.",
             ));
         }
-        if ks
-            .first()
-            .is_some_and(|k| k.is_numeric_like() && !k.is_char())
-        {
+        if let Some(k0) = ks.first().filter(|k| k.is_numeric_like() && !k.is_char()) {
             m.numeric_keys = true;
-            m.key_type = "double".into();
+            m.key_type = match k0.class_name().as_str() {
+                c @ ("single" | "int32" | "uint32" | "int64" | "uint64") => c.to_string(),
+                _ => "double".into(),
+            };
+        }
+        if !value_type_given {
+            m.value_type = uniform_value_type(&vs).into();
         }
         for (kk, vv) in ks.iter().zip(vs) {
             objects::insert(&mut m, kk, vv)?;

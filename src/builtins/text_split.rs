@@ -200,21 +200,97 @@ fn strtok(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     Ok(out)
 }
 
-fn split(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let s = text_arg(&a[0], "split")?;
-    let parts: Vec<String> = match a.get(1) {
-        None => s.split_whitespace().map(String::from).collect(),
-        Some(d) => split_multi(&s, &texts(d, "split")?.0),
-    };
-    let n = parts.len();
-    one(StrArray::new(Shape::col(n), parts))
+/// Text values of the same kind as the input: string arrays stay strings, char and cell
+/// input give cells of char vectors.
+fn texts_like(as_string: bool, shape: Shape, parts: Vec<String>) -> Value {
+    if as_string {
+        Value::from(StrArray::new(shape, parts))
+    } else {
+        Value::from(CellArray::new(
+            shape,
+            parts.iter().map(|p| Value::str(p)).collect(),
+        ))
+    }
 }
 
+/// split(str, delims): each element's pieces along the first trailing dimension of size 1
+/// (a scalar gives a column); every element must split into the same number of pieces.
+fn split(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (items, shape, _) = texts(&a[0], "split")?;
+    let delims = match a.get(1) {
+        Some(d) => Some(texts(d, "split")?.0),
+        None => None,
+    };
+    let pieces: Vec<Vec<String>> = items
+        .iter()
+        .map(|s| match &delims {
+            None => s.split_whitespace().map(String::from).collect(),
+            Some(d) => split_multi(s, d),
+        })
+        .collect();
+    let n = pieces.first().map_or(0, |p| p.len());
+    if pieces.iter().any(|p| p.len() != n) {
+        return Err(MError::new(
+            "MATLAB:string:MustHaveSameNumberOf",
+            "Each element of the input must split into the same number of pieces.",
+        ));
+    }
+    let as_string = a[0].is_string();
+    if items.len() == 1 && shape.numel() <= 1 {
+        return one(texts_like(as_string, Shape::col(n), pieces.concat()));
+    }
+    // The pieces go along the first dimension of size 1 (columns for a column input).
+    let mut dims = shape.dims().to_vec();
+    let at = dims.iter().position(|&d| d == 1).unwrap_or(dims.len());
+    if at == dims.len() {
+        dims.push(1);
+    }
+    dims[at] = n;
+    let out_shape = Shape::new(&dims);
+    let stride: usize = shape.dims()[..at].iter().product();
+    let mut data = vec![String::new(); items.len() * n];
+    for (k, p) in pieces.into_iter().enumerate() {
+        let (lo, hi) = (k % stride.max(1), k / stride.max(1));
+        for (j, piece) in p.into_iter().enumerate() {
+            data[lo + stride * (j + n * hi)] = piece;
+        }
+    }
+    one(texts_like(as_string, out_shape, data))
+}
+
+/// join(str, delim): joins along the last dimension whose size is not 1; the result has the
+/// input's kind (string or cell).
 fn join(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (parts, _, _) = texts(&a[0], "join")?;
+    let (items, shape, _) = texts(&a[0], "join")?;
     let d = match a.get(1) {
         Some(v) => text_arg(v, "join")?,
         None => " ".into(),
     };
-    one(Value::string(&parts.join(&d)))
+    let dims = shape.dims().to_vec();
+    let Some(at) = dims.iter().rposition(|&x| x != 1) else {
+        return one(texts_like(
+            a[0].is_string() || a[0].is_char(),
+            Shape::scalar(),
+            items,
+        ));
+    };
+    let stride: usize = dims[..at].iter().product();
+    let len = dims[at];
+    let outer = items.len() / (stride * len).max(1);
+    let mut out = Vec::with_capacity(stride * outer);
+    for o in 0..outer {
+        for lo in 0..stride {
+            let row: Vec<&str> = (0..len)
+                .map(|j| items[lo + stride * (j + len * o)].as_str())
+                .collect();
+            out.push(row.join(&d));
+        }
+    }
+    let mut odims = dims.clone();
+    odims[at] = 1;
+    one(texts_like(
+        !matches!(a[0], Value::Cell(_)),
+        Shape::new(&odims),
+        out,
+    ))
 }

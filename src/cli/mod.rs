@@ -87,7 +87,11 @@ pub fn main(args: Vec<String>) -> i32 {
                     }
                 }
                 interp.script_args = it.collect();
-                run(&mut interp, Source::new(path, text, true))
+                match function_file_call(path, &text, &interp.script_args) {
+                    // A function file runs its function, with the arguments as char vectors.
+                    Some(call) => run(&mut interp, Source::new(path, call, false)),
+                    None => run(&mut interp, Source::new(path, text, true)),
+                }
             }
             Err(e) => {
                 eprintln!("matfuse: cannot read {path}: {e}");
@@ -106,6 +110,30 @@ pub fn main(args: Vec<String>) -> i32 {
             }
         }
     }
+}
+
+/// For a file whose code starts with `function` (a function file, not a script), the call
+/// that runs it: its name with the command-line arguments as char vectors.
+fn function_file_call(path: &str, text: &str, args: &[String]) -> Option<String> {
+    let code = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))?;
+    let is_function = code
+        .strip_prefix("function")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '['));
+    if !is_function {
+        return None;
+    }
+    let stem = std::path::Path::new(path)
+        .file_stem()?
+        .to_str()?
+        .to_string();
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("'{}'", a.replace('\'', "''")))
+        .collect();
+    Some(format!("{stem}({})", quoted.join(", ")))
 }
 
 fn run_stdin(interp: &mut Interp) -> i32 {

@@ -280,6 +280,28 @@ pub fn object_lines(o: &Object, fmt: &Format) -> Vec<String> {
                 ],
             )
         }
+        Object::InputParser(p) => {
+            let p = p.borrow();
+            let names = crate::builtins::input_parser::PROPERTIES;
+            let vals = names
+                .iter()
+                .map(|n| {
+                    let v =
+                        crate::builtins::input_parser::property(&p, n).unwrap_or_else(Value::empty);
+                    match &v {
+                        Value::Bool(b) => (*b as u8).to_string(),
+                        Value::Struct(_) => "[1×1 struct]".to_string(),
+                        Value::Cell(c) => format!("{{{}×{} cell}}", c.shape.rows(), c.shape.cols()),
+                        v => format!("'{}'", v.text().unwrap_or_default()),
+                    }
+                })
+                .collect();
+            (
+                "  inputParser with properties:",
+                names.iter().map(|n| n.to_string()).collect(),
+                vals,
+            )
+        }
         Object::MException(x) => (
             "  MException with properties:",
             vec![

@@ -74,6 +74,9 @@ impl Interp {
                             "Dynamic structure field names must be text.",
                         )
                     })?;
+                    if !crate::builtins::is_valid_field_name(&name) {
+                        return Err(crate::builtins::invalid_field_name(&name));
+                    }
                     if !last {
                         cur = cur
                             .as_ref()
@@ -144,6 +147,24 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                 Ok(v) => Ok(v),
                 Err(e) => Err((e, cur)),
             }
+        }
+        Step::Field(name)
+            if last
+                && matches!(&cur, Some(Value::Object(o)) if matches!(o.as_ref(), Object::InputParser(_))) =>
+        {
+            if let Some(Value::Object(o)) = &cur {
+                if let Object::InputParser(p) = o.as_ref() {
+                    let set = crate::builtins::input_parser::set_property(
+                        &mut p.borrow_mut(),
+                        name,
+                        &rhs,
+                    );
+                    if let Err(e) = set {
+                        return Err((e, cur));
+                    }
+                }
+            }
+            Ok(cur.unwrap_or_else(Value::empty))
         }
         Step::Field(name) => {
             let mut s = match cur {

@@ -147,8 +147,20 @@ impl MError {
                 out.push('\n');
             }
         }
-        for (name, line) in &d.stack {
+        // Deep recursion repeats one frame hundreds of times: show each run of identical
+        // frames once.
+        let mut k = 0;
+        while k < d.stack.len() {
+            let (name, line) = &d.stack[k];
+            let run = d.stack[k..]
+                .iter()
+                .take_while(|x| *x == &d.stack[k])
+                .count();
             out.push_str(&format!("Error in {name} (line {line})\n"));
+            if run > 1 {
+                out.push_str(&format!("    (the same call {} more times)\n", run - 1));
+            }
+            k += run;
         }
         out
     }

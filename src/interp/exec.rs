@@ -24,6 +24,7 @@ impl Interp {
     pub fn exec_block(&mut self, f: &mut Frame, stmts: &[Stmt]) -> MResult<Flow> {
         for s in stmts {
             self.check_interrupt()?;
+            f.at = s.span.start;
             match self.exec_stmt(f, s) {
                 Ok(Flow::Normal) => {}
                 Ok(flow) => return Ok(flow),

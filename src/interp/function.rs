@@ -84,6 +84,8 @@ pub struct Frame {
     pub nargout: usize,
     /// How many leading slots are parameters (a missing one is "Not enough input arguments").
     pub nparams: usize,
+    /// Byte offset of the statement running in this frame (for warnings' `> In f (line N)`).
+    pub at: u32,
 }
 
 impl Frame {
@@ -97,6 +99,7 @@ impl Frame {
             nargin: 0,
             nargout: 0,
             nparams: 0,
+            at: 0,
         }
     }
     /// Makes sure every name of the layout has a slot (after the layout grew).

@@ -44,6 +44,8 @@ pub fn property(o: &Object, name: &str) -> MResult<Value> {
             "cause" => Ok(Value::from(CellArray::new(Shape::col(0), vec![]))),
             _ => Err(no_property(name, "MException")),
         },
+        Object::InputParser(p) => crate::builtins::input_parser::property(&p.borrow(), name)
+            .ok_or_else(|| no_property(name, "inputParser")),
         Object::Map(m) => {
             let m = m.borrow();
             match name {
@@ -57,6 +59,16 @@ pub fn property(o: &Object, name: &str) -> MResult<Value> {
                 _ => Err(no_property(name, "containers.Map")),
             }
         }
+    }
+}
+
+/// Whether `name` is a data property (so `obj.name(args)` indexes its value rather than
+/// calling a method).
+pub fn is_data_property(o: &Object, name: &str) -> bool {
+    match o {
+        Object::MException(_) => matches!(name, "identifier" | "message" | "stack" | "cause"),
+        Object::Map(_) => matches!(name, "Count" | "KeyType" | "ValueType"),
+        Object::InputParser(_) => crate::builtins::input_parser::PROPERTIES.contains(&name),
     }
 }
 
@@ -181,9 +193,9 @@ pub fn index(o: &Object, args: &[Value]) -> MResult<Value> {
             }
             get(&m.borrow(), &args[0])
         }
-        Object::MException(_) => Err(MError::new(
+        Object::MException(_) | Object::InputParser(_) => Err(MError::new(
             "MATLAB:badsubscript",
-            "Indexing into an MException is not supported.",
+            format!("Indexing into an {} is not supported.", o.class_name()),
         )),
     }
 }
@@ -260,13 +272,22 @@ pub fn remove(m: &mut MapData, k: &Value) -> MResult<()> {
 /// `obj.method(args)`
 pub fn method(
     interp: &mut Interp,
+    frame: &mut super::function::Frame,
     o: &Rc<Object>,
     name: &str,
     args: Vec<Value>,
-    _nargout: usize,
+    nargout: usize,
 ) -> MResult<Vec<Value>> {
-    let _ = interp;
     match (o.as_ref(), name) {
+        // inputParser's methods are its builtins with the parser first: p.parse(x) is parse(p, x).
+        (
+            Object::InputParser(_),
+            "addRequired" | "addOptional" | "addParameter" | "addParamValue" | "parse",
+        ) => {
+            let mut full = vec![Value::Object(o.clone())];
+            full.extend(args);
+            interp.call_named(frame, name, full, nargout)
+        }
         (Object::Map(m), "keys") => Ok(vec![keys(&m.borrow())]),
         (Object::Map(m), "values") => Ok(vec![values(&m.borrow(), args.first())?]),
         (Object::Map(m), "isKey") => match args.first() {

@@ -56,8 +56,18 @@ impl Interp {
                 if let ExprKind::Field(obj, name) = &base.kind {
                     let ov = self.eval(f, obj)?;
                     if let Value::Object(o) = &ov {
+                        if super::objects::is_data_property(o, name) {
+                            let pv = super::objects::property(o, name)
+                                .map_err(|err| err.at(e.span, &src))?;
+                            let shape = pv.shape();
+                            let a = self.eval_args(f, args, Some(&shape))?;
+                            return self
+                                .index_value(&pv, &a)
+                                .map(|v| vec![v])
+                                .map_err(|err| err.at(e.span, &src));
+                        }
                         let a = self.eval_args(f, args, None)?;
-                        return super::objects::method(self, o, name, a, nargout)
+                        return super::objects::method(self, f, o, name, a, nargout)
                             .map_err(|err| err.at(e.span, &src));
                     }
                 }

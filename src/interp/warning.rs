@@ -9,6 +9,8 @@ struct WarningState {
     all_off: bool,
     off: HashSet<String>,
     on: HashSet<String>,
+    /// Identifiers turned into errors (`warning('error', id)`).
+    errors: HashSet<String>,
     last: (String, String),
 }
 
@@ -31,10 +33,53 @@ pub fn enabled(id: &str) -> bool {
 
 /// Issues a warning (unless it is switched off).
 pub fn emit(id: &str, message: &str) {
+    emit_from(id, message, None);
+}
+
+/// Issues a warning raised inside a function, adding MATLAB's `> In f (line N)` trailer.
+pub fn emit_from(id: &str, message: &str, location: Option<(String, usize)>) {
     STATE.with(|s| s.borrow_mut().last = (message.to_string(), id.to_string()));
     if enabled(id) {
-        super::output::write_err(&format!("Warning: {message}\n"));
+        let trailer = location
+            .map(|(f, line)| format!("> In {f} (line {line})\n"))
+            .unwrap_or_default();
+        super::output::write_err(&format!("Warning: {message}\n{trailer}"));
     }
+}
+
+/// Whether warnings with this identifier are raised as errors.
+pub fn is_error(id: &str) -> bool {
+    !id.is_empty() && STATE.with(|s| s.borrow().errors.contains(id))
+}
+
+/// Makes warnings with this identifier errors (or warnings again).
+pub fn set_error(id: &str, error: bool) {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if error {
+            s.errors.insert(id.to_string());
+        } else {
+            s.errors.remove(id);
+        }
+    })
+}
+
+/// Every state that differs from the default: ("all", on/off) first, then each identifier.
+pub fn states() -> Vec<(String, &'static str)> {
+    STATE.with(|s| {
+        let s = s.borrow();
+        let mut out = vec![("all".to_string(), if s.all_off { "off" } else { "on" })];
+        let mut ids: Vec<(String, &'static str)> = s
+            .off
+            .iter()
+            .map(|i| (i.clone(), "off"))
+            .chain(s.on.iter().map(|i| (i.clone(), "on")))
+            .chain(s.errors.iter().map(|i| (i.clone(), "error")))
+            .collect();
+        ids.sort();
+        out.extend(ids);
+        out
+    })
 }
 
 pub fn set(id: &str, on: bool) {
@@ -45,6 +90,7 @@ pub fn set(id: &str, on: bool) {
             s.off.clear();
             s.on.clear();
         } else if on {
+            s.errors.remove(id);
             s.off.remove(id);
             s.on.insert(id.to_string());
         } else {

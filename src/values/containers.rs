@@ -120,6 +120,54 @@ impl StructArray {
 pub enum Object {
     Map(RefCell<MapData>),
     MException(ExceptionData),
+    InputParser(RefCell<ParserData>),
+}
+
+/// What an `inputParser` argument is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParserArgKind {
+    Required,
+    Optional,
+    Parameter,
+}
+
+#[derive(Debug, Clone)]
+pub struct ParserArg {
+    pub name: String,
+    pub kind: ParserArgKind,
+    pub default: Value,
+    pub validator: Option<Value>,
+}
+
+/// `inputParser` (a handle object): the declared arguments, the settings, and what the last
+/// `parse` found.
+#[derive(Debug, Clone)]
+pub struct ParserData {
+    pub function_name: String,
+    pub case_sensitive: bool,
+    pub keep_unmatched: bool,
+    pub partial_matching: bool,
+    pub struct_expand: bool,
+    pub args: Vec<ParserArg>,
+    pub results: Vec<(String, Value)>,
+    pub unmatched: Vec<(String, Value)>,
+    pub using_defaults: Vec<String>,
+}
+
+impl Default for ParserData {
+    fn default() -> Self {
+        ParserData {
+            function_name: String::new(),
+            case_sensitive: false,
+            keep_unmatched: false,
+            partial_matching: true,
+            struct_expand: true,
+            args: Vec::new(),
+            results: Vec::new(),
+            unmatched: Vec::new(),
+            using_defaults: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -144,6 +192,7 @@ impl Object {
         match self {
             Object::Map(_) => "containers.Map",
             Object::MException(_) => "MException",
+            Object::InputParser(_) => "inputParser",
         }
     }
     pub fn shape(&self) -> Shape {

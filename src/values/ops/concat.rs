@@ -8,21 +8,10 @@ use crate::values::strings::to_string_array;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
 
-fn mismatch(dim: usize) -> MError {
-    let what = match dim {
-        0 => "vertical",
-        1 => "horizontal",
-        _ => "",
-    };
+fn mismatch(_dim: usize) -> MError {
     MError::new(
         "MATLAB:catenate:dimensionMismatch",
-        if what.is_empty() {
-            "Dimensions of arrays being concatenated are not consistent.".to_string()
-        } else {
-            format!(
-                "Dimensions of arrays being concatenated are not consistent ({what} concatenation)."
-            )
-        },
+        "Dimensions of arrays being concatenated are not consistent.",
     )
 }
 

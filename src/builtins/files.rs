@@ -1,0 +1,326 @@
+//! Files and folders: fullfile fileparts filesep pathsep genpath isfile isfolder isdir dir
+//! tempdir tempname.
+
+use super::{Builtin, b, bad_arg, one, text_arg};
+use crate::interp::Interp;
+use crate::interp::error::MResult;
+use crate::interp::function::Frame;
+use crate::interp::output;
+use crate::values::containers::{CellArray, StructArray};
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::path::Path;
+
+type A = Vec<Value>;
+type R = MResult<Vec<Value>>;
+
+#[rustfmt::skip]
+pub fn table() -> Vec<Builtin> {
+    vec![
+        b("fullfile", 0, -1, 1, "fullfile(part, ...): join folder and file names with single separators.", fullfile),
+        b("fileparts", 1, 1, 3, "[folder, name, ext] = fileparts(file): split a file name.", fileparts),
+        b("filesep", 0, 0, 1, "filesep: the folder separator, '/'.", filesep),
+        b("pathsep", 0, 0, 1, "pathsep: the search path separator, ':'.", pathsep),
+        b("genpath", 1, 1, 1, "genpath(folder): the folder and all its subfolders, joined by pathsep (skipping private, @class and +package folders).", genpath),
+        b("isfile", 1, 1, 1, "isfile(name): true for an existing file (elementwise over a cell or string array).", isfile),
+        b("isfolder", 1, 1, 1, "isfolder(name): true for an existing folder (elementwise over a cell or string array).", isfolder),
+        b("isdir", 1, 1, 1, "isdir(name): true for an existing folder.", isfolder),
+        b("dir", 0, 1, 1, "dir, dir(name), s = dir(...): list a folder (name, folder, date, bytes, isdir, datenum).", dir),
+        b("ls", 0, 1, 1, "ls, ls(name): list a folder's names.", ls),
+        b("tempdir", 0, 0, 1, "tempdir: the folder for temporary files, ending in '/'.", tempdir),
+        b("tempname", 0, 1, 1, "tempname, tempname(folder): a unique temporary file name.", tempname),
+    ]
+}
+
+/// A text result of the same kind as `like` (string in, string out).
+fn text_like(like: &Value, s: &str) -> Value {
+    if like.is_string() {
+        Value::string(s)
+    } else {
+        Value::str(s)
+    }
+}
+
+fn fullfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let mut parts = Vec::new();
+    for v in &a {
+        let s = text_arg(v, "fullfile")?;
+        if !s.is_empty() {
+            parts.push(s);
+        }
+    }
+    let mut out = String::new();
+    for (k, p) in parts.iter().enumerate() {
+        if k > 0 && !out.ends_with('/') {
+            out.push('/');
+        }
+        out.push_str(if k > 0 { p.trim_start_matches('/') } else { p });
+    }
+    // Repeated separators inside collapse to one, as MATLAB does.
+    while out.contains("//") {
+        out = out.replace("//", "/");
+    }
+    let like = a
+        .iter()
+        .find(|v| v.is_string())
+        .unwrap_or(&Value::Num(0.0))
+        .clone();
+    one(text_like(&like, &out))
+}
+
+fn fileparts(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let s = text_arg(&a[0], "fileparts")?;
+    let (folder, file) = match s.rfind('/') {
+        Some(0) => ("/", &s[1..]),
+        Some(k) => (&s[..k], &s[k + 1..]),
+        None => ("", s.as_str()),
+    };
+    let (name, ext) = match file.rfind('.') {
+        Some(k) => (&file[..k], &file[k..]),
+        None => (file, ""),
+    };
+    Ok([folder, name, ext]
+        .iter()
+        .map(|t| text_like(&a[0], t))
+        .collect())
+}
+
+fn filesep(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    one(Value::str("/"))
+}
+
+fn pathsep(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    one(Value::str(":"))
+}
+
+fn genpath(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let root = text_arg(&a[0], "genpath")?;
+    let mut out = Vec::new();
+    fn walk(p: &Path, depth: usize, out: &mut Vec<String>) {
+        out.push(p.to_string_lossy().to_string());
+        if depth > 32 {
+            return;
+        }
+        let Ok(rd) = std::fs::read_dir(p) else { return };
+        let mut subs: Vec<_> = rd
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|q| {
+                let n = q
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                !(n == "private" || n.starts_with('@') || n.starts_with('+') || n.starts_with('.'))
+            })
+            .collect();
+        subs.sort();
+        for q in subs {
+            walk(&q, depth + 1, out);
+        }
+    }
+    if Path::new(&root).is_dir() {
+        walk(Path::new(&root), 0, &mut out);
+    }
+    one(text_like(&a[0], &out.join(":")))
+}
+
+/// Applies a test to each name of a text, cell or string array argument.
+fn each_name(v: &Value, name: &str, test: impl Fn(&Path) -> bool) -> R {
+    match v {
+        Value::Cell(c) => {
+            let bits = c
+                .data
+                .iter()
+                .map(|x| Ok(test(Path::new(&text_arg(x, name)?))))
+                .collect::<MResult<Vec<bool>>>()?;
+            one(crate::values::tensor::Tensor::bools(c.shape.clone(), bits))
+        }
+        Value::Str(s) if s.data.len() != 1 => {
+            let bits = s.data.iter().map(|x| test(Path::new(x))).collect();
+            one(crate::values::tensor::Tensor::bools(s.shape.clone(), bits))
+        }
+        _ => one(Value::Bool(test(Path::new(&text_arg(v, name)?)))),
+    }
+}
+
+fn isfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    each_name(&a[0], "isfile", |p| p.is_file())
+}
+
+fn isfolder(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    each_name(&a[0], "isfolder", |p| p.is_dir())
+}
+
+/// One listed entry of `dir`.
+struct Entry {
+    name: String,
+    folder: String,
+    bytes: u64,
+    is_dir: bool,
+    modified: f64,
+}
+
+/// MATLAB's serial date number of a system time (days since year 0, UTC).
+fn datenum(t: std::time::SystemTime) -> f64 {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    719_529.0 + secs / 86_400.0
+}
+
+fn list(target: &str) -> MResult<Vec<Entry>> {
+    let path = Path::new(if target.is_empty() { "." } else { target });
+    let (folder, pattern) = if target.contains('*') || target.contains('?') {
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let pat = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        (parent.to_path_buf(), Some(pat))
+    } else if path.is_file() {
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        (parent.to_path_buf(), Some(name))
+    } else {
+        (path.to_path_buf(), None)
+    };
+    let folder_abs = std::fs::canonicalize(&folder).unwrap_or(folder.clone());
+    let folder_text = folder_abs.to_string_lossy().to_string();
+    let rd = match std::fs::read_dir(&folder) {
+        Ok(rd) => rd,
+        Err(_) if pattern.is_some() => return Ok(Vec::new()),
+        Err(_) => return Ok(Vec::new()),
+    };
+    let mut out = Vec::new();
+    if pattern.is_none() {
+        for dot in [".", ".."] {
+            out.push(Entry {
+                name: dot.into(),
+                folder: folder_text.clone(),
+                bytes: 0,
+                is_dir: true,
+                modified: 0.0,
+            });
+        }
+    }
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(p) = &pattern {
+            if !super::workspace::wildcard(p, &name) {
+                continue;
+            }
+        }
+        let meta = e.metadata().ok();
+        out.push(Entry {
+            name,
+            folder: folder_text.clone(),
+            bytes: meta.as_ref().filter(|m| m.is_file()).map_or(0, |m| m.len()),
+            is_dir: meta.as_ref().is_some_and(|m| m.is_dir()),
+            modified: meta.and_then(|m| m.modified().ok()).map_or(0.0, datenum),
+        });
+    }
+    out.sort_by(|x, y| x.name.cmp(&y.name));
+    Ok(out)
+}
+
+fn dir(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let target = match a.first() {
+        Some(v) => text_arg(v, "dir")?,
+        None => String::new(),
+    };
+    let entries = list(&target)?;
+    if nargout == 0 {
+        print_names(
+            i,
+            &entries.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        );
+        return Ok(vec![]);
+    }
+    let fields = ["name", "folder", "date", "bytes", "isdir", "datenum"];
+    let mut s = StructArray::empty_with(
+        fields.iter().map(|f| f.to_string().into()).collect(),
+        Shape::col(entries.len()),
+    );
+    for (k, e) in entries.iter().enumerate() {
+        s.elems[k] = vec![
+            Value::str(&e.name),
+            Value::str(&e.folder),
+            Value::str(""),
+            Value::Num(e.bytes as f64),
+            Value::Bool(e.is_dir),
+            Value::Num(e.modified),
+        ];
+    }
+    one(s)
+}
+
+/// Names in columns across the terminal, as `dir` and `ls` show them.
+fn print_names(i: &Interp, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(1) + 2;
+    let per = (i.term_width / w).max(1);
+    let mut out = String::from("\n");
+    for row in names.chunks(per) {
+        let line: String = row.iter().map(|n| format!("{n:<w$}")).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
+    output::write_str(&out);
+}
+
+fn ls(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let target = match a.first() {
+        Some(v) => text_arg(v, "ls")?,
+        None => String::new(),
+    };
+    let names: Vec<String> = list(&target)?
+        .into_iter()
+        .map(|e| e.name)
+        .filter(|n| n != "." && n != "..")
+        .collect();
+    if nargout > 0 {
+        return one(CellArray::col(
+            names.iter().map(|n| Value::str(n)).collect(),
+        ));
+    }
+    print_names(i, &names);
+    Ok(vec![])
+}
+
+fn tempdir(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
+    let mut d = std::env::temp_dir().to_string_lossy().to_string();
+    if !d.ends_with('/') {
+        d.push('/');
+    }
+    one(Value::str(&d))
+}
+
+fn tempname(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let dir = match a.first() {
+        Some(v) => text_arg(v, "tempname")?,
+        None => std::env::temp_dir().to_string_lossy().to_string(),
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let name = format!("tp{:x}{:x}", std::process::id(), nanos);
+    if dir.contains('\0') {
+        return Err(bad_arg("tempname", "Invalid folder name."));
+    }
+    one(Value::str(&format!("{}/{name}", dir.trim_end_matches('/'))))
+}
