@@ -3,8 +3,11 @@
 
 pub mod builtins;
 pub mod cli;
+pub mod codegen;
 pub mod display;
 pub mod gpu;
+pub mod graph;
 pub mod interp;
+pub mod plan;
 pub mod syntax;
 pub mod values;

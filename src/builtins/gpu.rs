@@ -18,6 +18,11 @@ pub fn table() -> Vec<Builtin> {
         b("gpuDevice", 0, 1, 1, "gpuDevice, d = gpuDevice, gpuDevice(k): the session's GPU (name, backend, driver, double support, limits) as a struct.", gpu_device),
         b("gpuDeviceCount", 0, 0, 1, "gpuDeviceCount: how many GPU adapters this machine offers matfuse.", gpu_device_count),
         b("reset", 1, 1, 0, "reset(gpuDevice): gather every device-resident variable to the host, then free device memory; no data is lost.", reset),
+        b("gpuArray", 1, -1, 1, "gpuArray(X): X on the GPU (class gpuArray); operations on it run there and results stay there until gather.", gpu_array),
+        b("gather", 1, -1, 64, "gather(X), [a, b] = gather(X, Y): the host copy of a gpuArray (other values are returned as they are).", gather),
+        b("isgpuarray", 1, 1, 1, "isgpuarray(X): true for a gpuArray.", isgpuarray),
+        b("existsOnGPU", 1, 1, 1, "existsOnGPU(X): true for a gpuArray whose data is available on the device.", isgpuarray),
+        b("gpuStats", 0, 1, 1, "gpuStats, s = gpuStats, gpuStats reset: kernels launched, fused operations, pipeline cache hits and misses, bytes moved, for the last input and the session.", gpu_stats),
         b("timeit", 1, 2, 1, "timeit(f), timeit(f, nout): median seconds one call of f takes, with GPU work finished before each clock reading.", timeit),
     ]
 }
@@ -127,6 +132,100 @@ fn reset(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Status::Ready(_) => gpu::device::synchronize(),
         Status::Unavailable(why) => return Err(no_device(why)),
     }
+    Ok(vec![])
+}
+
+fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let v = &a[0];
+    if let Value::Device(d) = v {
+        return one(Value::Device(std::rc::Rc::new(
+            crate::values::device::DeviceValue {
+                node: d.node.clone(),
+                explicit: true,
+            },
+        )));
+    }
+    let Some(g) = crate::interp::lower::to_graph_value(v, true) else {
+        return Err(MError::new(
+            "parallel:gpu:array:UnsupportedClass",
+            format!("GPU arrays of class {} are not supported.", v.class_name()),
+        ));
+    };
+    // The data goes to the device now, as MATLAB's gpuArray does (doubles only where the
+    // device has f64: never silently made single).
+    if let (Value::Device(d), Some(dev)) = (&g, gpu::device::ready()) {
+        let n = &d.node;
+        let precision = n.precision();
+        let fits = matches!(
+            n.class,
+            crate::values::class::Class::Double
+                | crate::values::class::Class::Single
+                | crate::values::class::Class::Logical
+        ) && (precision == crate::graph::Precision::F32 || dev.info.supports_double)
+            && gpu::offload_allowed()
+            && n.numel() > 0;
+        if fits {
+            let host = n.data.borrow().clone();
+            if let Some(crate::graph::Data::Host(t)) = host {
+                let buf = gpu::buffers::upload(dev, &t.to_f64(), precision);
+                *n.data.borrow_mut() = Some(crate::graph::Data::Device(std::rc::Rc::new(buf)));
+            }
+        }
+    }
+    one(g)
+}
+
+fn gather(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let n = nargout.max(1).min(a.len());
+    a.into_iter().take(n).map(Value::host).collect()
+}
+
+fn isgpuarray(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Bool(matches!(&a[0], Value::Device(d) if d.explicit)))
+}
+
+fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    if let Some(v) = a.first() {
+        if super::text_arg(v, "gpuStats")? == "reset" {
+            gpu::stats::reset();
+            return Ok(vec![]);
+        }
+        return Err(bad_arg("gpuStats", "The only option is 'reset'."));
+    }
+    let (last, _, session) = gpu::stats::snapshot();
+    let fields = |c: &gpu::stats::Counters| {
+        let mut s = StructArray::scalar();
+        s.set(0, "Kernels", Value::Num(c.kernels as f64));
+        s.set(0, "FusedOps", Value::Num(c.fused_ops as f64));
+        s.set(0, "CacheHits", Value::Num(c.cache_hits as f64));
+        s.set(0, "CacheMisses", Value::Num(c.cache_misses as f64));
+        s.set(0, "BytesUploaded", Value::Num(c.bytes_up as f64));
+        s.set(0, "BytesDownloaded", Value::Num(c.bytes_down as f64));
+        Value::from(s)
+    };
+    if nargout > 0 {
+        let mut s = StructArray::scalar();
+        s.set(0, "LastInput", fields(&last));
+        s.set(0, "Session", fields(&session));
+        s.set(
+            0,
+            "Pipelines",
+            Value::Num(gpu::kernels::cached_pipelines() as f64),
+        );
+        return one(s);
+    }
+    let row = |label: &str, c: &gpu::stats::Counters| {
+        format!(
+            "  {label:<12}{:>8} kernels {:>6} fused ops {:>6} cache hits {:>6} misses {:>12} B up {:>12} B down\n",
+            c.kernels, c.fused_ops, c.cache_hits, c.cache_misses, c.bytes_up, c.bytes_down
+        )
+    };
+    crate::interp::output::write_str(&format!(
+        "{}{}  pipelines compiled: {}\n",
+        row("last input", &last),
+        row("session", &session),
+        gpu::kernels::cached_pipelines()
+    ));
     Ok(vec![])
 }
 

@@ -33,6 +33,7 @@ pub fn table() -> Vec<Builtin> {
         b("rcond", 1, 1, 1, "rcond(A): reciprocal condition number in the 1-norm.", rcond),
         b("ishermitian", 1, 1, 1, "ishermitian(A): true if A equals its conjugate transpose.", ishermitian),
         b("underlyingType", 1, 1, 1, "underlyingType(X): the class of the data (the class, for ordinary arrays).", underlying_type),
+        b("classUnderlying", 1, 1, 1, "classUnderlying(X): the class of a gpuArray's data (the class, for ordinary arrays).", underlying_type),
     ]
 }
 
@@ -339,5 +340,10 @@ fn ishermitian(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn underlying_type(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(Value::str(&a[0].class_name()))
+    // A gpuArray's underlying class is its data's class.
+    let name = match &a[0] {
+        Value::Device(d) => d.class().name().to_string(),
+        v => v.class_name(),
+    };
+    one(Value::str(&name))
 }

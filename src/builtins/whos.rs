@@ -39,6 +39,7 @@ pub fn value_bytes(v: &Value) -> usize {
                 + 64 * s.fields.len()
         }
         Value::Func(_) => 32,
+        Value::Device(d) => d.node.numel() * d.class().elem_bytes(),
         Value::Object(_) => 8,
     }
 }

@@ -235,6 +235,13 @@ fn push_block(out: &mut String, lines: &[String]) {
 
 /// `name = value` as the Command Window shows it.
 pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> String {
+    // A graph value shows as its host data does (a gpuArray displays like the array).
+    if let Value::Device(_) = v {
+        return match v.clone().host() {
+            Ok(h) => display_named(name, &h, fmt, width),
+            Err(e) => format!("{}\n", e.message()),
+        };
+    }
     let loose = !fmt.compact;
     let mut out = String::new();
     let open = |out: &mut String, header: &str| {
@@ -248,6 +255,7 @@ pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> Strin
         }
     };
     match v {
+        Value::Device(_) => {}
         Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
             let t = match v.tensor() {
                 Ok(t) => t,
@@ -331,8 +339,15 @@ pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> Strin
 
 /// What `disp(v)` prints: the body without the name, blank lines, or class header.
 pub fn disp_text(v: &Value, fmt: &Format, width: usize) -> String {
+    if let Value::Device(_) = v {
+        return match v.clone().host() {
+            Ok(h) => disp_text(&h, fmt, width),
+            Err(e) => format!("{}\n", e.message()),
+        };
+    }
     let mut out = String::new();
     match v {
+        Value::Device(_) => {}
         Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
             let Ok(t) = v.tensor() else { return out };
             if t.numel() == 0 {

@@ -1,6 +1,37 @@
-//! The GPU side: the session's wgpu device (`device`), started in the background.
+//! The GPU side: the session's wgpu device (`device`), started in the background; buffers
+//! and their pool (`buffers`); the pipeline cache and dispatch (`kernels`); counters (`stats`).
 
+pub mod buffers;
 pub mod device;
+pub mod kernels;
+pub mod stats;
+
+/// How work is placed: `MATFUSE_OFFLOAD=never` keeps every array on the host, `always` sends
+/// all graph work to the device, `auto` (the default) offloads large work.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Offload {
+    Never,
+    Always,
+    Auto,
+}
+
+pub fn offload_mode() -> Offload {
+    match std::env::var("MATFUSE_OFFLOAD")
+        .ok()
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("never") => Offload::Never,
+        Some("always") => Offload::Always,
+        _ => Offload::Auto,
+    }
+}
+
+/// Whether graph work may run on the device at all.
+pub fn offload_allowed() -> bool {
+    offload_mode() != Offload::Never
+}
 
 pub use device::{DeviceInfo, Gpu, Status};
 

@@ -36,13 +36,17 @@ impl Interp {
         let slot = lhs.var.slot.get() as usize;
         // Phase 1: evaluate the subscripts against the current value.
         let mut cur = self.read_slot(f, slot);
+        // Indexed assignment works on host data (a graph value is computed first).
+        if !lhs.steps.is_empty() && matches!(cur, Some(Value::Device(_))) {
+            cur = cur.map(Value::host).transpose()?;
+        }
         let mut steps = Vec::with_capacity(lhs.steps.len());
         for (i, st) in lhs.steps.iter().enumerate() {
             let last = i + 1 == lhs.steps.len();
             match st {
                 LhsStep::Paren(args) | LhsStep::Brace(args) => {
                     let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
-                    let vals = self.eval_args(f, args, Some(&shape))?;
+                    let vals = super::lower::host_args(self.eval_args(f, args, Some(&shape))?)?;
                     if !last {
                         cur = match (&cur, st) {
                             (Some(v), LhsStep::Brace(_)) => {

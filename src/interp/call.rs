@@ -204,9 +204,44 @@ impl Interp {
         if nargout > b.max_out && !raiser {
             return Err(errors::too_many_outputs(b.name));
         }
+        // Graph values: elementwise builtins append nodes; builtins that read only size and
+        // class see them as they are; everything else gets host data (and gives gpuArray back
+        // when it was handed one).
+        let graph_arg = args
+            .iter()
+            .any(|v| matches!(v, Value::Device(_) | Value::Tensor(_)));
+        if graph_arg && nargout <= 1 {
+            let lazy = match args.as_slice() {
+                [x] => {
+                    super::lower::unary_builtin(b.name).and_then(|op| super::lower::unary(op, x))
+                }
+                [x, y] => super::lower::binary_builtin(b.name)
+                    .and_then(|op| super::lower::binary(op, x, y)),
+                _ => None,
+            };
+            if let Some(v) = lazy {
+                return Ok(vec![v]);
+            }
+        }
+        let mut explicit = false;
+        let args = if args.iter().any(|v| matches!(v, Value::Device(_)))
+            && !super::lower::reads_metadata_only(b.name)
+        {
+            explicit = args
+                .iter()
+                .any(|v| matches!(v, Value::Device(d) if d.explicit));
+            super::lower::host_args(args)?
+        } else {
+            args
+        };
         // results computed in double take the class of the inputs, as MATLAB's rules say
         let classes = crate::builtins::result_class::ResultClass::for_call(b.name, &args);
         let r = (b.f)(self, f, args, nargout).map(|v| classes.apply(v));
+        let r = if explicit {
+            r.map(super::lower::rewrap)
+        } else {
+            r
+        };
         match (r, raiser) {
             (Ok(v), _) => Ok(v),
             (Err(e), false) => Err(e.in_function(b.name)),

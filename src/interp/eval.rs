@@ -62,7 +62,32 @@ pub fn bin_of(op: BinOp) -> Option<Bin> {
 /// Applies a binary operator of the language to two values.
 pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     if let Some(bin) = bin_of(op) {
+        if let Some(v) = super::lower::binary(bin, a, b) {
+            return Ok(v);
+        }
+        if matches!(a, Value::Device(_)) || matches!(b, Value::Device(_)) {
+            let explicit = [a, b]
+                .iter()
+                .any(|v| matches!(v, Value::Device(d) if d.explicit));
+            let r = elementwise::binary(bin, &a.clone().host()?, &b.clone().host()?)?;
+            return Ok(if explicit {
+                super::lower::rewrap(vec![r]).swap_remove(0)
+            } else {
+                r
+            });
+        }
         return elementwise::binary(bin, a, b);
+    }
+    if matches!(a, Value::Device(_)) || matches!(b, Value::Device(_)) {
+        let explicit = [a, b]
+            .iter()
+            .any(|v| matches!(v, Value::Device(d) if d.explicit));
+        let r = binary_op(op, &a.clone().host()?, &b.clone().host()?)?;
+        return Ok(if explicit {
+            super::lower::rewrap(vec![r]).swap_remove(0)
+        } else {
+            r
+        });
     }
     let matrix = |f: fn(&Tensor, &Tensor) -> MResult<Tensor>, name: &str| -> MResult<Value> {
         if !a.is_numeric_like() || !b.is_numeric_like() {
@@ -113,6 +138,22 @@ fn scalar_binary(op: BinOp, x: f64, y: f64) -> Option<Value> {
 }
 
 pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
+    let lazy = match op {
+        UnOp::Neg => super::lower::unary(Un::Neg, a),
+        UnOp::Not => super::lower::unary(Un::Not, a),
+        _ => None,
+    };
+    if let Some(v) = lazy {
+        return Ok(v);
+    }
+    if let Value::Device(d) = a {
+        let r = unary_op(op, &a.clone().host()?)?;
+        return Ok(if d.explicit {
+            super::lower::rewrap(vec![r]).swap_remove(0)
+        } else {
+            r
+        });
+    }
     match op {
         UnOp::Neg => elementwise::unary(Un::Neg, a),
         UnOp::Not => elementwise::unary(Un::Not, a),
@@ -257,7 +298,7 @@ impl Interp {
                     for x in r {
                         self.eval_into(f, x, &mut vals)?;
                     }
-                    vrows.push(vals);
+                    vrows.push(super::lower::host_args(vals)?);
                 }
                 concat::matrix_literal(vrows).map_err(|err| err.at(e.span, &f.unit.source))
             }
@@ -462,6 +503,19 @@ impl Interp {
     pub fn index_value(&mut self, v: &Value, args: &[Value]) -> MResult<Value> {
         if let Value::Object(o) = v {
             return super::objects::index(o, args);
+        }
+        // Subscripts are read on the host (a mask from a comparison may be a graph value).
+        if args.iter().any(|a| matches!(a, Value::Device(_))) {
+            let args = super::lower::host_args(args.to_vec())?;
+            return self.index_value(v, &args);
+        }
+        if let Value::Device(d) = v {
+            let r = access::paren(&v.clone().host()?, args)?;
+            return Ok(if d.explicit {
+                super::lower::rewrap(vec![r]).swap_remove(0)
+            } else {
+                r
+            });
         }
         access::paren(v, args)
     }

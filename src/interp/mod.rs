@@ -7,6 +7,7 @@ pub mod error;
 pub mod eval;
 pub mod exec;
 pub mod function;
+pub mod lower;
 pub mod objects;
 pub mod output;
 mod outputs;
@@ -97,6 +98,7 @@ impl Interp {
     /// available to the whole session (a script file's own local functions stay with it).
     /// Returns the first error; statements before it have run.
     pub fn run_source(&mut self, source: Rc<Source>) -> MResult<()> {
+        crate::gpu::stats::next_input();
         self.refresh_path_cache();
         let base = &self.base;
         let globals = &self.globals;

@@ -87,7 +87,7 @@ impl Interp {
             ExprKind::CellIndex(base, args) => {
                 let v = self.eval(f, base)?;
                 let shape = v.shape();
-                let a = self.eval_args(f, args, Some(&shape))?;
+                let a = super::lower::host_args(self.eval_args(f, args, Some(&shape))?)?;
                 access::brace(&v, &a).map_err(|err| err.at(e.span, &src))
             }
             ExprKind::Field(base, name) => {

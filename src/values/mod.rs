@@ -4,6 +4,7 @@
 pub mod access;
 pub mod class;
 pub mod containers;
+pub mod device;
 pub mod limits;
 pub mod ops;
 pub mod residency;

@@ -22,9 +22,15 @@ impl Residency {
     }
 }
 
-/// A value's residency and the bytes it holds on the host and on the device.
+/// A value's residency and the bytes it holds on the host and on the device. A pending value
+/// holds nothing yet: its size and class come from the graph.
 pub fn of(v: &Value, bytes: usize) -> (Residency, usize, usize) {
-    // Every Value variant holds host memory; device-resident arrays arrive with the lazy graph.
-    let _ = v;
-    (Residency::Host, bytes, 0)
+    match v {
+        Value::Device(d) => match &*d.node.data.borrow() {
+            None => (Residency::Pending, 0, 0),
+            Some(crate::graph::Data::Host(_)) => (Residency::Host, bytes, 0),
+            Some(crate::graph::Data::Device(b)) => (Residency::Device, 0, b.bytes() as usize),
+        },
+        _ => (Residency::Host, bytes, 0),
+    }
 }

@@ -26,6 +26,8 @@ pub enum Value {
     Struct(Rc<StructArray>),
     Func(Rc<FuncHandle>),
     Object(Rc<Object>),
+    /// An array of the lazy graph (pending, on the device, or computed on the host).
+    Device(Rc<super::device::DeviceValue>),
 }
 
 impl Value {
@@ -71,6 +73,8 @@ impl Value {
             Value::Struct(_) => "struct".into(),
             Value::Func(_) => "function_handle".into(),
             Value::Object(o) => o.class_name().into(),
+            Value::Device(d) if d.explicit => "gpuArray".into(),
+            Value::Device(d) => d.class().name().into(),
         }
     }
     /// The numeric-like class, for values stored as tensors.
@@ -79,6 +83,7 @@ impl Value {
             Value::Num(_) => Some(Class::Double),
             Value::Bool(_) => Some(Class::Logical),
             Value::Tensor(t) => Some(t.class()),
+            Value::Device(d) => Some(d.class()),
             _ => None,
         }
     }
@@ -90,6 +95,7 @@ impl Value {
             Value::Cell(c) => c.shape.clone(),
             Value::Struct(s) => s.shape.clone(),
             Value::Object(o) => o.shape(),
+            Value::Device(d) => d.shape().clone(),
         }
     }
     pub fn numel(&self) -> usize {
@@ -121,7 +127,22 @@ impl Value {
         matches!(self, Value::Tensor(t) if t.class() == Class::Double && t.shape.dims() == [0, 0])
     }
     pub fn is_numeric_like(&self) -> bool {
-        matches!(self, Value::Num(_) | Value::Bool(_) | Value::Tensor(_))
+        matches!(
+            self,
+            Value::Num(_) | Value::Bool(_) | Value::Tensor(_) | Value::Device(_)
+        )
+    }
+
+    /// The host form of a value: a graph value is computed (if pending) and read back;
+    /// anything else is returned as it is. Code that works on host data calls this first.
+    pub fn host(self) -> Result<Value, MError> {
+        match self {
+            Value::Device(d) => {
+                let t = crate::plan::to_host(&d.node)?;
+                Ok(Value::from_tensor((*t).clone()))
+            }
+            v => Ok(v),
+        }
     }
     pub fn is_complex(&self) -> bool {
         matches!(self, Value::Tensor(t) if t.is_complex())
@@ -133,6 +154,7 @@ impl Value {
             Value::Num(x) => Ok(Cow::Owned(Tensor::scalar_f64(*x))),
             Value::Bool(b) => Ok(Cow::Owned(Tensor::bools(Shape::scalar(), vec![*b]))),
             Value::Tensor(t) => Ok(Cow::Borrowed(t.as_ref())),
+            Value::Device(d) => Ok(Cow::Owned((*crate::plan::to_host(&d.node)?).clone())),
             other => Err(MError::new(
                 "MATLAB:invalidType",
                 format!(
@@ -154,6 +176,7 @@ impl Value {
             Value::Num(x) => Ok(*x),
             Value::Bool(b) => Ok(*b as u8 as f64),
             Value::Tensor(t) if t.numel() >= 1 => Ok(t.get_f64(0)),
+            Value::Device(_) => self.clone().host()?.scalar_f64(),
             Value::Tensor(_) => Err(MError::new(
                 "MATLAB:expectedScalar",
                 "Expected a scalar value, but got an empty array.",
@@ -184,6 +207,7 @@ impl Value {
     /// MATLAB truth of a condition: nonempty and every element nonzero (real part).
     pub fn truthy(&self) -> Result<bool, MError> {
         match self {
+            Value::Device(_) => self.clone().host()?.truthy(),
             Value::Num(x) => {
                 if x.is_nan() {
                     Err(MError::new(

@@ -1,0 +1,163 @@
+//! Device buffers: upload, download, and a pool by size class so repeated statements reuse
+//! memory instead of allocating. A buffer goes back to the pool when the last value or node
+//! holding it is dropped.
+
+use super::device::{self, Gpu};
+use crate::graph::Precision;
+use crate::interp::error::{MError, MResult};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Pooled bytes kept at most (more is released to the driver).
+const POOL_LIMIT: u64 = 1 << 30;
+
+static POOL: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
+
+/// A storage buffer holding `len` elements of `precision`.
+#[derive(Debug)]
+pub struct DeviceBuffer {
+    pub buffer: Option<wgpu::Buffer>,
+    pub len: usize,
+    pub precision: Precision,
+}
+
+impl DeviceBuffer {
+    pub fn bytes(&self) -> u64 {
+        (self.len * self.precision.bytes()) as u64
+    }
+    pub fn raw(&self) -> MResult<&wgpu::Buffer> {
+        self.buffer
+            .as_ref()
+            .ok_or_else(|| MError::new("matfuse:gpu:released", "A device buffer was released."))
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        if let Some(b) = self.buffer.take() {
+            if let Ok(mut pool) = POOL.lock() {
+                let pool = pool.get_or_insert_with(HashMap::new);
+                let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
+                if held + b.size() <= POOL_LIMIT {
+                    pool.entry(b.size()).or_default().push(b);
+                }
+            }
+        }
+    }
+}
+
+/// Size classes: powers of two from 256 bytes (so buffers are reused across sizes).
+fn size_class(bytes: u64) -> u64 {
+    bytes.max(256).next_power_of_two()
+}
+
+fn storage_usage() -> wgpu::BufferUsages {
+    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC
+}
+
+/// A buffer for `len` elements, from the pool when one of its size class is free.
+pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> DeviceBuffer {
+    let size = size_class((len.max(1) * precision.bytes()) as u64);
+    let reused = POOL.lock().ok().and_then(|mut p| {
+        p.get_or_insert_with(HashMap::new)
+            .get_mut(&size)
+            .and_then(Vec::pop)
+    });
+    let buffer = reused.unwrap_or_else(|| {
+        g.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("matfuse array"),
+            size,
+            usage: storage_usage(),
+            mapped_at_creation: false,
+        })
+    });
+    DeviceBuffer {
+        buffer: Some(buffer),
+        len,
+        precision,
+    }
+}
+
+/// Releases every pooled buffer (`reset(gpuDevice)`).
+pub fn clear_pool() {
+    if let Ok(mut p) = POOL.lock() {
+        *p = None;
+    }
+}
+
+/// Bytes of `values` in `precision`.
+fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
+    match precision {
+        Precision::F32 => {
+            let v: Vec<f32> = values.iter().map(|&x| x as f32).collect();
+            bytemuck::cast_slice(&v).to_vec()
+        }
+        Precision::F64 => bytemuck::cast_slice(values).to_vec(),
+    }
+}
+
+/// Copies host values to a new device buffer.
+pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> DeviceBuffer {
+    let buf = allocate(g, values.len(), precision);
+    let bytes = encode(values, precision);
+    if let Some(b) = &buf.buffer {
+        if !bytes.is_empty() {
+            g.queue.write_buffer(b, 0, &bytes);
+        }
+    }
+    super::stats::add_upload(bytes.len() as u64);
+    buf
+}
+
+/// Reads a device buffer back as f64 values (waits for the GPU).
+pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
+    let g = device::ready()
+        .ok_or_else(|| MError::new("matfuse:gpu:lost", "The GPU is no longer available."))?;
+    let bytes = buf.bytes();
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    let staging = g.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("matfuse readback"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut enc = g
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    enc.copy_buffer_to_buffer(buf.raw()?, 0, &staging, 0, bytes);
+    g.queue.submit([enc.finish()]);
+    let slice = staging.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    match rx.recv() {
+        Ok(Ok(())) => {}
+        _ => {
+            return Err(MError::new(
+                "matfuse:gpu:readback",
+                "Reading a result back from the GPU failed.",
+            ));
+        }
+    }
+    let data = slice.get_mapped_range().map_err(|e| {
+        MError::new(
+            "matfuse:gpu:readback",
+            format!("Reading a result back from the GPU failed: {e}"),
+        )
+    })?;
+    let out = match buf.precision {
+        Precision::F32 => bytemuck::cast_slice::<u8, f32>(&data)
+            .iter()
+            .map(|&x| x as f64)
+            .collect(),
+        Precision::F64 => bytemuck::cast_slice::<u8, f64>(&data).to_vec(),
+    };
+    drop(data);
+    staging.unmap();
+    super::stats::add_download(bytes);
+    Ok(out)
+}

@@ -1,0 +1,191 @@
+//! Running generated kernels: the pipeline cache (keyed by the kernel's canonical text), the
+//! shape table and constants, and dispatch over a 2-D grid once one dimension of 65535
+//! workgroups is not enough. Validation errors are caught in an error scope and returned.
+
+use super::buffers::{self, DeviceBuffer};
+use super::device::{self, Gpu};
+use crate::interp::error::{MError, MResult};
+use crate::plan::{Access, Group};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+const WORKGROUP: u32 = 256;
+
+static PIPELINES: Mutex<Option<HashMap<String, Arc<wgpu::ComputePipeline>>>> = Mutex::new(None);
+
+fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
+    MError::new("matfuse:gpu:kernel", format!("{what}: {e}"))
+}
+
+/// The compiled pipeline for `source`, compiling it on first use.
+fn pipeline(g: &Gpu, source: &str) -> MResult<(Arc<wgpu::ComputePipeline>, bool)> {
+    if let Some(p) = PIPELINES
+        .lock()
+        .ok()
+        .and_then(|m| m.as_ref().and_then(|m| m.get(source).cloned()))
+    {
+        return Ok((p, true));
+    }
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("matfuse elementwise"),
+        source: wgpu::ShaderSource::Wgsl(std::borrow::Cow::Borrowed(source)),
+    });
+    let pipe = g
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("matfuse elementwise"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(gpu_error("the GPU rejected a generated kernel", e));
+    }
+    let pipe = Arc::new(pipe);
+    if let Ok(mut m) = PIPELINES.lock() {
+        m.get_or_insert_with(HashMap::new)
+            .insert(source.to_string(), pipe.clone());
+    }
+    Ok((pipe, false))
+}
+
+/// Number of pipelines compiled so far.
+pub fn cached_pipelines() -> usize {
+    PIPELINES
+        .lock()
+        .ok()
+        .and_then(|m| m.as_ref().map(|m| m.len()))
+        .unwrap_or(0)
+}
+
+/// The shape table: element count, rank, output dims, then each input's strides.
+fn shape_table(gr: &Group) -> Vec<u32> {
+    let rank = gr.shape.ndims();
+    let mut t = vec![gr.shape.numel() as u32, rank as u32];
+    t.extend(gr.shape.dims().iter().map(|&d| d as u32));
+    for a in &gr.inputs {
+        match a {
+            Access::Broadcast(s) => t.extend(s.iter().copied()),
+            _ => t.extend(std::iter::repeat_n(0u32, rank)),
+        }
+    }
+    t
+}
+
+fn small_buffer(g: &Gpu, bytes: &[u8]) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    let mut padded = bytes.to_vec();
+    if padded.len() < 16 {
+        padded.resize(16, 0);
+    }
+    g.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("matfuse kernel parameters"),
+            contents: &padded,
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+}
+
+/// The device copy of a group input (uploading host data in the group's precision).
+fn device_input(
+    g: &Gpu,
+    n: &crate::graph::Node,
+    precision: crate::graph::Precision,
+) -> MResult<Rc<DeviceBuffer>> {
+    let data = n.data.borrow().clone();
+    match data {
+        Some(crate::graph::Data::Device(b)) if b.precision == precision => Ok(b),
+        Some(crate::graph::Data::Device(b)) => {
+            let values = buffers::download(&b)?;
+            Ok(Rc::new(buffers::upload(g, &values, precision)))
+        }
+        Some(crate::graph::Data::Host(t)) => {
+            let b = Rc::new(buffers::upload(g, &t.to_f64(), precision));
+            // The uploaded copy replaces the host one as the node's data: inputs stay resident.
+            *n.data.borrow_mut() = Some(crate::graph::Data::Device(b.clone()));
+            Ok(b)
+        }
+        None => Err(MError::new(
+            "matfuse:internal",
+            "A kernel input was not computed.",
+        )),
+    }
+}
+
+/// Runs an elementwise group on the device; the result stays there.
+pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let source = crate::codegen::elementwise(gr);
+    let (pipe, hit) = pipeline(g, &source)?;
+    let inputs: Vec<Rc<DeviceBuffer>> = gr
+        .leaves
+        .iter()
+        .map(|l| device_input(g, l, gr.precision))
+        .collect::<MResult<_>>()?;
+    let n = gr.shape.numel();
+    let out = buffers::allocate(g, n, gr.precision);
+    let table = small_buffer(g, bytemuck::cast_slice(&shape_table(gr)));
+    let consts: Vec<u8> = match gr.precision {
+        crate::graph::Precision::F32 => {
+            let v: Vec<f32> = gr.consts.iter().map(|&x| x as f32).collect();
+            bytemuck::cast_slice(&v).to_vec()
+        }
+        crate::graph::Precision::F64 => bytemuck::cast_slice(&gr.consts).to_vec(),
+    };
+    let consts = small_buffer(g, &consts);
+    let mut entries = vec![
+        wgpu::BindGroupEntry {
+            binding: 0,
+            resource: out.raw()?.as_entire_binding(),
+        },
+        wgpu::BindGroupEntry {
+            binding: 1,
+            resource: table.as_entire_binding(),
+        },
+        wgpu::BindGroupEntry {
+            binding: 2,
+            resource: consts.as_entire_binding(),
+        },
+    ];
+    for (k, b) in inputs.iter().enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: k as u32 + 3,
+            resource: b.raw()?.as_entire_binding(),
+        });
+    }
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let bind = g.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipe.get_bind_group_layout(0),
+        entries: &entries,
+    });
+    let groups = (n as u32).div_ceil(WORKGROUP).max(1);
+    let max = g.info.max_workgroups_per_dim.max(1);
+    let (x, y) = if groups <= max {
+        (groups, 1)
+    } else {
+        (max, groups.div_ceil(max))
+    };
+    let mut enc = g
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    {
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&pipe);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+    g.queue.submit([enc.finish()]);
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(gpu_error("a kernel could not run", e));
+    }
+    super::stats::add_kernel(gr.steps.len(), hit);
+    Ok(Rc::new(out))
+}

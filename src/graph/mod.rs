@@ -1,0 +1,163 @@
+//! The lazy graph: array operations on device values append nodes instead of running, and a
+//! sink realises only what it needs. Nodes hold their inputs by `Rc` (never variable names),
+//! so reassigning or clearing a variable is always safe and a buffer is freed when no value or
+//! node refers to it. Identical nodes are shared (hash-consing, `intern`).
+
+pub mod ops;
+
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::Tensor;
+pub use ops::{GBin, GUn};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+/// How a node's elements are stored once realised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl Precision {
+    pub fn of(class: Class) -> Precision {
+        if class == Class::Single {
+            Precision::F32
+        } else {
+            Precision::F64
+        }
+    }
+    pub fn bytes(self) -> usize {
+        match self {
+            Precision::F32 => 4,
+            Precision::F64 => 8,
+        }
+    }
+}
+
+/// What a node computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Data that is already there (uploaded, or a realised result).
+    Leaf,
+    /// A scalar constant (kept out of kernel text: kernels read constants from a buffer).
+    Const(f64),
+    Unary(GUn),
+    Binary(GBin),
+    /// A class conversion (double to single and back; logical results to numbers).
+    Cast,
+}
+
+/// Where a realised node's data lives.
+#[derive(Clone, Debug)]
+pub enum Data {
+    Host(Rc<Tensor>),
+    Device(Rc<crate::gpu::buffers::DeviceBuffer>),
+}
+
+#[derive(Debug)]
+pub struct Node {
+    pub op: Op,
+    pub inputs: Vec<Rc<Node>>,
+    pub shape: Shape,
+    /// The MATLAB class of the result (double, single or logical).
+    pub class: Class,
+    /// Filled once the node is computed.
+    pub data: RefCell<Option<Data>>,
+}
+
+impl Node {
+    pub fn precision(&self) -> Precision {
+        Precision::of(self.class)
+    }
+    pub fn is_realised(&self) -> bool {
+        self.data.borrow().is_some()
+    }
+    pub fn numel(&self) -> usize {
+        self.shape.numel()
+    }
+    /// Bytes the node's data takes where it lives (logical results are stored as numbers).
+    pub fn bytes(&self) -> usize {
+        self.numel() * self.precision().bytes()
+    }
+    pub fn on_device(&self) -> bool {
+        matches!(&*self.data.borrow(), Some(Data::Device(_)))
+    }
+}
+
+/// A key identifying a node by its operation and inputs (for sharing identical nodes).
+#[derive(Hash, PartialEq, Eq)]
+struct InternKey {
+    op: String,
+    inputs: Vec<usize>,
+    class: String,
+}
+
+thread_local! {
+    static INTERN: RefCell<HashMap<InternKey, Weak<Node>>> = RefCell::new(HashMap::new());
+}
+
+/// Makes a node, reusing an identical live one (same op, same input nodes, same class).
+pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<Node> {
+    let key = InternKey {
+        op: format!("{op:?}"),
+        inputs: inputs.iter().map(|n| Rc::as_ptr(n) as usize).collect(),
+        class: format!("{class:?}"),
+    };
+    let hit = INTERN.with(|m| m.borrow().get(&key).and_then(Weak::upgrade));
+    if let Some(n) = hit {
+        return n;
+    }
+    let node = Rc::new(Node {
+        op,
+        inputs,
+        shape,
+        class,
+        data: RefCell::new(None),
+    });
+    INTERN.with(|m| {
+        let mut m = m.borrow_mut();
+        // Drop entries whose nodes are gone, now and then, so the table stays small.
+        if m.len() > 4096 {
+            m.retain(|_, w| w.strong_count() > 0);
+        }
+        m.insert(key, Rc::downgrade(&node));
+    });
+    node
+}
+
+/// A node for data that is already computed.
+pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
+    Rc::new(Node {
+        op: Op::Leaf,
+        inputs: Vec::new(),
+        shape,
+        class,
+        data: RefCell::new(Some(data)),
+    })
+}
+
+/// The shape of implicit expansion of two shapes, or None when they do not agree.
+pub fn broadcast(a: &Shape, b: &Shape) -> Option<Shape> {
+    let n = a.ndims().max(b.ndims());
+    let mut dims = Vec::with_capacity(n);
+    for k in 0..n {
+        let (x, y) = (a.dim(k), b.dim(k));
+        dims.push(match (x, y) {
+            _ if x == y => x,
+            (1, _) => y,
+            (_, 1) => x,
+            _ => return None,
+        });
+    }
+    Some(Shape::new(&dims))
+}
+
+/// Number of pending (not yet computed) nodes reachable from `n`, stopping at computed ones.
+pub fn pending_depth(n: &Node) -> usize {
+    if n.is_realised() {
+        return 0;
+    }
+    1 + n.inputs.iter().map(|i| pending_depth(i)).max().unwrap_or(0)
+}

@@ -1,0 +1,201 @@
+//! The elementwise operations the graph takes, their result classes, their host meaning
+//! (the host evaluator's own scalar functions, so both sides agree) and their WGSL text.
+//!
+//! Only operations that map real inputs to real outputs are lazy: `sqrt(-1)` or `log(-1)`
+//! are complex in MATLAB, so those run on the host, where complex results exist. `x.^k` is
+//! lazy for an integer constant `k` (repeated multiplication, exact in both precisions).
+
+use crate::values::class::Class;
+use crate::values::ops::{Bin, Un};
+
+pub type GUn = Un;
+pub type GBin = Bin;
+
+/// Unary operations the graph accepts.
+pub fn lazy_unary(op: Un) -> bool {
+    use Un::*;
+    matches!(
+        op,
+        Neg | Abs
+            | Sign
+            | Exp
+            | Sin
+            | Cos
+            | Tan
+            | Atan
+            | Sinh
+            | Cosh
+            | Tanh
+            | Floor
+            | Ceil
+            | Round
+            | Fix
+            | IsNan
+            | IsInf
+            | IsFinite
+            | Not
+    )
+}
+
+/// Binary operations the graph accepts (`Pow` only with an integer constant exponent, which
+/// the caller checks).
+pub fn lazy_binary(op: Bin) -> bool {
+    use Bin::*;
+    matches!(
+        op,
+        Add | Sub
+            | Mul
+            | Div
+            | LDiv
+            | Pow
+            | Eq
+            | Ne
+            | Lt
+            | Le
+            | Gt
+            | Ge
+            | And
+            | Or
+            | Max
+            | Min
+            | Atan2
+            | Hypot
+    )
+}
+
+/// Whether the op needs a transcendental function. The drivers' f64 versions are broken
+/// (`shared/gpu/NOTES.md`), so f64 kernels with these run on the host until WGSL versions of
+/// them exist.
+pub fn transcendental_unary(op: Un) -> bool {
+    use Un::*;
+    matches!(op, Exp | Sin | Cos | Tan | Atan | Sinh | Cosh | Tanh)
+}
+
+pub fn transcendental_binary(op: Bin) -> bool {
+    matches!(op, Bin::Atan2)
+}
+
+/// MATLAB's class of a unary result.
+pub fn unary_class(op: Un, input: Class) -> Class {
+    use Un::*;
+    match op {
+        IsNan | IsInf | IsFinite | Not => Class::Logical,
+        _ if input == Class::Single => Class::Single,
+        _ => Class::Double,
+    }
+}
+
+/// MATLAB's class of a binary result.
+pub fn binary_class(op: Bin, a: Class, b: Class) -> Class {
+    use Bin::*;
+    match op {
+        Eq | Ne | Lt | Le | Gt | Ge | And | Or => Class::Logical,
+        _ if a == Class::Single || b == Class::Single => Class::Single,
+        _ => Class::Double,
+    }
+}
+
+/// Host value of a unary op (the same function the host evaluator uses).
+pub fn eval_unary(op: Un, x: f64) -> f64 {
+    crate::values::ops::unary::real_un(op, x)
+}
+
+/// Host value of a binary op.
+pub fn eval_binary(op: Bin, x: f64, y: f64) -> f64 {
+    match op {
+        Bin::Pow => pow_int(x, y),
+        Bin::And => ((x != 0.0) && (y != 0.0)) as u8 as f64,
+        Bin::Or => ((x != 0.0) || (y != 0.0)) as u8 as f64,
+        _ => crate::values::ops::elementwise::f64_op(op, x, y),
+    }
+}
+
+/// `x^k` for an integer `k` by repeated squaring, as the kernels compute it.
+pub fn pow_int(x: f64, k: f64) -> f64 {
+    let mut n = k.abs() as u64;
+    let mut base = x;
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= base;
+        }
+        base *= base;
+        n >>= 1;
+    }
+    if k < 0.0 { 1.0 / acc } else { acc }
+}
+
+/// WGSL for a unary op applied to the expression `x` (of type `T`).
+pub fn wgsl_unary(op: Un, x: &str) -> String {
+    use Un::*;
+    match op {
+        Neg => format!("(-{x})"),
+        Abs => format!("abs({x})"),
+        Sign => format!("m_sign({x})"),
+        Exp => format!("exp({x})"),
+        Sin => format!("sin({x})"),
+        Cos => format!("cos({x})"),
+        Tan => format!("tan({x})"),
+        Atan => format!("atan({x})"),
+        Sinh => format!("sinh({x})"),
+        Cosh => format!("cosh({x})"),
+        Tanh => format!("tanh({x})"),
+        Floor => format!("floor({x})"),
+        Ceil => format!("ceil({x})"),
+        Round => format!("m_round({x})"),
+        Fix => format!("trunc({x})"),
+        IsNan => format!("m_bool({x} != {x})"),
+        IsInf => format!("m_bool(m_isinf({x}))"),
+        IsFinite => format!("m_bool({x} == {x} && !m_isinf({x}))"),
+        Not => format!("m_bool({x} == T(0))"),
+        other => format!("/* unsupported {other:?} */ {x}"),
+    }
+}
+
+/// WGSL for a binary op on expressions `x` and `y`.
+pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
+    use Bin::*;
+    match op {
+        Add => format!("({x} + {y})"),
+        Sub => format!("({x} - {y})"),
+        Mul => format!("({x} * {y})"),
+        Div => format!("({x} / {y})"),
+        LDiv => format!("({y} / {x})"),
+        Pow => format!("m_pow_int({x}, {y})"),
+        Eq => format!("m_bool({x} == {y})"),
+        Ne => format!("m_bool({x} != {y})"),
+        Lt => format!("m_bool({x} < {y})"),
+        Le => format!("m_bool({x} <= {y})"),
+        Gt => format!("m_bool({x} > {y})"),
+        Ge => format!("m_bool({x} >= {y})"),
+        And => format!("m_bool({x} != T(0) && {y} != T(0))"),
+        Or => format!("m_bool({x} != T(0) || {y} != T(0))"),
+        Max => format!("m_max({x}, {y})"),
+        Min => format!("m_min({x}, {y})"),
+        Atan2 => format!("atan2({x}, {y})"),
+        Hypot => format!("m_hypot({x}, {y})"),
+        other => format!("/* unsupported {other:?} */ {x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_powers_and_classes() {
+        assert_eq!(pow_int(-2.0, 3.0), -8.0);
+        assert_eq!(pow_int(2.0, -2.0), 0.25);
+        assert_eq!(pow_int(5.0, 0.0), 1.0);
+        assert_eq!(
+            binary_class(Bin::Add, Class::Double, Class::Single),
+            Class::Single
+        );
+        assert_eq!(
+            binary_class(Bin::Lt, Class::Single, Class::Double),
+            Class::Logical
+        );
+        assert_eq!(unary_class(Un::IsNan, Class::Single), Class::Logical);
+        assert_eq!(unary_class(Un::Abs, Class::Logical), Class::Double);
+    }
+}

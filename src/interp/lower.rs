@@ -1,0 +1,238 @@
+//! Lowering array operations into the lazy graph. An elementwise operation whose operands are
+//! graph values, or large host arrays (by the offload policy), appends a node and returns a
+//! pending value instead of computing. Anything the graph does not take (integers, complex,
+//! char, operations with complex results such as `sqrt(-1)`) returns None and the caller
+//! computes it on the host as always.
+
+use crate::graph::{self, Data, Node, Op};
+use crate::interp::error::MResult;
+use crate::values::class::Class;
+use crate::values::device::DeviceValue;
+use crate::values::ops::{Bin, Un};
+use crate::values::value::Value;
+use std::rc::Rc;
+
+/// Host arrays with at least this many elements go to the graph under `MATFUSE_OFFLOAD=auto`
+/// (a conservative default until calibration measures this machine).
+pub const AUTO_THRESHOLD: usize = 1 << 20;
+
+fn graph_class(c: Class) -> bool {
+    matches!(c, Class::Double | Class::Single | Class::Logical)
+}
+
+/// Whether a host array should enter the graph: by size under `auto`, any non-scalar array
+/// under `always`, never under `never`.
+fn offloads(numel: usize) -> bool {
+    match crate::gpu::offload_mode() {
+        crate::gpu::Offload::Never => false,
+        crate::gpu::Offload::Always => numel >= 2,
+        crate::gpu::Offload::Auto => numel >= AUTO_THRESHOLD,
+    }
+}
+
+/// The graph node for an operand, if it can be one. Scalars become constants.
+fn node_of(v: &Value) -> Option<Rc<Node>> {
+    match v {
+        Value::Device(d) if graph_class(d.class()) => Some(d.node.clone()),
+        Value::Num(x) => Some(graph::intern(
+            Op::Const(*x),
+            vec![],
+            crate::values::shape::Shape::scalar(),
+            Class::Double,
+        )),
+        Value::Bool(b) => Some(graph::intern(
+            Op::Const(*b as u8 as f64),
+            vec![],
+            crate::values::shape::Shape::scalar(),
+            Class::Logical,
+        )),
+        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() && t.numel() > 0 => Some(
+            graph::leaf(Data::Host(t.clone()), t.shape.clone(), t.class()),
+        ),
+        _ => None,
+    }
+}
+
+/// Whether an operation on these operands goes to the graph at all.
+fn wanted(vals: &[&Value]) -> bool {
+    let device = vals.iter().any(|v| matches!(v, Value::Device(_)));
+    device
+        || vals.iter().any(|v| match v {
+            Value::Tensor(t) => offloads(t.numel()),
+            _ => false,
+        })
+}
+
+fn explicit(vals: &[&Value]) -> bool {
+    vals.iter()
+        .any(|v| matches!(v, Value::Device(d) if d.explicit))
+}
+
+fn pending(node: Rc<Node>, explicit: bool) -> Value {
+    Value::Device(Rc::new(DeviceValue { node, explicit }))
+}
+
+/// `a op b` into the graph, or None when the host must compute it.
+pub fn binary(op: Bin, a: &Value, b: &Value) -> Option<Value> {
+    if !graph::ops::lazy_binary(op) || !wanted(&[a, b]) {
+        return None;
+    }
+    let (na, nb) = (node_of(a)?, node_of(b)?);
+    match op {
+        // x.^k only for a real integer constant k (exact by repeated multiplication).
+        Bin::Pow => match b {
+            Value::Num(k) if k.fract() == 0.0 && k.abs() <= 1024.0 => {}
+            _ => return None,
+        },
+        // Logical operators need logical operands: NaN has no truth value.
+        Bin::And | Bin::Or if na.class != Class::Logical || nb.class != Class::Logical => {
+            return None;
+        }
+        _ => {}
+    }
+    let shape = graph::broadcast(&na.shape, &nb.shape)?;
+    if shape.numel() == 0 {
+        return None;
+    }
+    let class = graph::ops::binary_class(op, na.class, nb.class);
+    let node = graph::intern(Op::Binary(op), vec![na, nb], shape, class);
+    Some(pending(node, explicit(&[a, b])))
+}
+
+/// A unary operation into the graph, or None.
+pub fn unary(op: Un, a: &Value) -> Option<Value> {
+    if !graph::ops::lazy_unary(op) || !wanted(&[a]) {
+        return None;
+    }
+    let na = node_of(a)?;
+    if op == Un::Not && na.class != Class::Logical {
+        return None;
+    }
+    let class = graph::ops::unary_class(op, na.class);
+    let shape = na.shape.clone();
+    let node = graph::intern(Op::Unary(op), vec![na], shape, class);
+    Some(pending(node, explicit(&[a])))
+}
+
+/// The elementwise builtins that lower to a unary node.
+pub fn unary_builtin(name: &str) -> Option<Un> {
+    Some(match name {
+        "abs" => Un::Abs,
+        "sign" => Un::Sign,
+        "exp" => Un::Exp,
+        "sin" => Un::Sin,
+        "cos" => Un::Cos,
+        "tan" => Un::Tan,
+        "atan" => Un::Atan,
+        "sinh" => Un::Sinh,
+        "cosh" => Un::Cosh,
+        "tanh" => Un::Tanh,
+        "floor" => Un::Floor,
+        "ceil" => Un::Ceil,
+        "round" => Un::Round,
+        "fix" => Un::Fix,
+        "isnan" => Un::IsNan,
+        "isinf" => Un::IsInf,
+        "isfinite" => Un::IsFinite,
+        "not" => Un::Not,
+        "uminus" => Un::Neg,
+        _ => return None,
+    })
+}
+
+/// The two-argument elementwise builtins that lower to a binary node.
+pub fn binary_builtin(name: &str) -> Option<Bin> {
+    Some(match name {
+        "plus" => Bin::Add,
+        "minus" => Bin::Sub,
+        "times" => Bin::Mul,
+        "rdivide" => Bin::Div,
+        "ldivide" => Bin::LDiv,
+        "eq" => Bin::Eq,
+        "ne" => Bin::Ne,
+        "lt" => Bin::Lt,
+        "le" => Bin::Le,
+        "gt" => Bin::Gt,
+        "ge" => Bin::Ge,
+        "max" => Bin::Max,
+        "min" => Bin::Min,
+        "atan2" => Bin::Atan2,
+        "hypot" => Bin::Hypot,
+        "and" => Bin::And,
+        "or" => Bin::Or,
+        _ => return None,
+    })
+}
+
+/// Builtins that read only a graph value's size and class, so need not compute it.
+pub fn reads_metadata_only(name: &str) -> bool {
+    matches!(
+        name,
+        "class"
+            | "size"
+            | "numel"
+            | "ndims"
+            | "isempty"
+            | "length"
+            | "isscalar"
+            | "isvector"
+            | "isrow"
+            | "iscolumn"
+            | "ismatrix"
+            | "gather"
+            | "gpuArray"
+            | "isgpuarray"
+            | "existsOnGPU"
+            | "classUnderlying"
+            | "underlyingType"
+    )
+}
+
+/// Host forms of a call's arguments (graph values computed and read back).
+pub fn host_args(args: Vec<Value>) -> MResult<Vec<Value>> {
+    args.into_iter().map(Value::host).collect()
+}
+
+/// A builtin's numeric results, made gpuArrays again when an input was one (MATLAB keeps
+/// gpuArray in, gpuArray out). The data stays on the host until a kernel needs it.
+pub fn rewrap(results: Vec<Value>) -> Vec<Value> {
+    results
+        .into_iter()
+        .map(|v| match &v {
+            Value::Num(_) | Value::Bool(_) => to_graph_value(&v, true).unwrap_or(v),
+            Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() => {
+                to_graph_value(&v, true).unwrap_or(v)
+            }
+            _ => v,
+        })
+        .collect()
+}
+
+/// A host numeric value as a graph value (for gpuArray and rewrapping).
+pub fn to_graph_value(v: &Value, explicit: bool) -> Option<Value> {
+    let t = v.tensor().ok()?;
+    if !graph_class(t.class())
+        && !matches!(
+            t.class(),
+            Class::Int8
+                | Class::Int16
+                | Class::Int32
+                | Class::Int64
+                | Class::UInt8
+                | Class::UInt16
+                | Class::UInt32
+                | Class::UInt64
+        )
+    {
+        return None;
+    }
+    if t.is_complex() {
+        return None;
+    }
+    let node = graph::leaf(
+        Data::Host(Rc::new(t.clone().into_owned())),
+        t.shape.clone(),
+        t.class(),
+    );
+    Some(pending(node, explicit))
+}

@@ -1,0 +1,123 @@
+//! The host executor: runs a fused group element by element, with the host evaluator's own
+//! scalar functions (so results equal the eager path's), rounding to single where a step is
+//! single. Large groups are split across the cores. It is the no-GPU fallback and the oracle
+//! for GPU parity tests.
+
+use super::{Access, Group, Step};
+use crate::graph::Data;
+use crate::graph::ops::{eval_binary, eval_unary};
+use crate::interp::error::MResult;
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data as TData, Tensor};
+use std::borrow::Cow;
+
+/// Elements per thread below which splitting is not worth a thread.
+const CHUNK: usize = 1 << 16;
+
+/// A tensor of `class` from f64 values (logical results are 0/1).
+pub fn tensor_of(values: Vec<f64>, shape: Shape, class: Class) -> Tensor {
+    match class {
+        Class::Single => Tensor::new(
+            shape,
+            TData::F32(values.iter().map(|&x| x as f32).collect()),
+        ),
+        Class::Logical => Tensor::bools(shape, values.iter().map(|&x| x != 0.0).collect()),
+        _ => Tensor::f64(shape, values),
+    }
+}
+
+fn leaf_values(d: &Data) -> MResult<Vec<f64>> {
+    Ok(match d {
+        Data::Host(t) => t.to_f64().into_owned(),
+        Data::Device(b) => crate::gpu::buffers::download(b)?,
+    })
+}
+
+fn index_of(access: &Access, i: usize, out: &Shape) -> usize {
+    match access {
+        Access::Same => i,
+        Access::Scalar => 0,
+        Access::Broadcast(strides) => {
+            let mut rem = i;
+            let mut at = 0;
+            for (d, s) in strides.iter().enumerate() {
+                let n = out.dim(d).max(1);
+                at += (rem % n) * *s as usize;
+                rem /= n;
+            }
+            at
+        }
+    }
+}
+
+/// The parts of a group the evaluation reads (no graph nodes, so threads can share it).
+struct Program<'a> {
+    shape: &'a Shape,
+    inputs: &'a [Access],
+    consts: &'a [f64],
+    steps: &'a [Step],
+    single: &'a [bool],
+}
+
+fn eval_range(
+    g: &Program<'_>,
+    leaves: &[Cow<'_, [f64]>],
+    range: std::ops::Range<usize>,
+    out: &mut [f64],
+) {
+    let mut v = vec![0.0f64; g.steps.len()];
+    for (slot, i) in out.iter_mut().zip(range) {
+        for (k, step) in g.steps.iter().enumerate() {
+            let x = match step {
+                Step::Input(j) => leaves[*j][index_of(&g.inputs[*j], i, &g.shape)],
+                Step::Const(j) => g.consts[*j],
+                Step::Unary(op, a) => eval_unary(*op, v[*a]),
+                Step::Binary(op, a, b) => eval_binary(*op, v[*a], v[*b]),
+            };
+            v[k] = if g.single[k] { x as f32 as f64 } else { x };
+        }
+        *slot = v[g.steps.len() - 1];
+    }
+}
+
+/// Runs a group on the host.
+pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
+    let owned: Vec<Vec<f64>> = g
+        .leaves
+        .iter()
+        .map(|l| match &*l.data.borrow() {
+            Some(d) => leaf_values(d),
+            None => Ok(Vec::new()),
+        })
+        .collect::<MResult<_>>()?;
+    let leaves: Vec<Cow<'_, [f64]>> = owned.iter().map(|v| Cow::Borrowed(v.as_slice())).collect();
+    let n = g.shape.numel();
+    let mut out = vec![0.0f64; n];
+    let prog = Program {
+        shape: &g.shape,
+        inputs: &g.inputs,
+        consts: &g.consts,
+        steps: &g.steps,
+        single: &g.single,
+    };
+    let g = &prog;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    if n < 2 * CHUNK || threads < 2 || g.steps.is_empty() {
+        if !g.steps.is_empty() {
+            eval_range(g, &leaves, 0..n, &mut out);
+        }
+    } else {
+        let per = n.div_ceil(threads);
+        std::thread::scope(|s| {
+            for (t, part) in out.chunks_mut(per).enumerate() {
+                let leaves = &leaves;
+                s.spawn(move || {
+                    let start = t * per;
+                    eval_range(g, leaves, start..start + part.len(), part)
+                });
+            }
+        });
+    }
+    Ok(tensor_of(out, g.shape.clone(), class))
+}

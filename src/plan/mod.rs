@@ -1,0 +1,229 @@
+//! Planning: the pending nodes under a value a sink needs become one fused group (one kernel),
+//! and the group runs on the GPU or on the host.
+//!
+//! Policy (materialise vs recompute): only the value the sink asked for is materialised.
+//! Intermediate pending values that other variables still hold stay pending and are
+//! recomputed inside whatever kernel later needs them, so a kernel never writes buffers that
+//! may go unused. A chain longer than `MAX_CHAIN` operations, or with more inputs than one
+//! kernel can bind, is cut: its deepest pending parts are materialised first.
+
+pub mod cpu;
+
+use crate::graph::{self, Data, Node, Op, Precision};
+use crate::interp::error::{MError, MResult};
+use crate::values::ops::{Bin, Un};
+use crate::values::shape::Shape;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Most fused operations in one kernel.
+pub const MAX_CHAIN: usize = 96;
+/// Inputs one kernel may bind besides its output, shape table and constants.
+pub const MAX_INPUTS: usize = 8;
+
+/// How a kernel reads one input for output element `i`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Access {
+    /// Same shape as the output: element `i`.
+    Same,
+    /// One element, used everywhere.
+    Scalar,
+    /// Implicit expansion: strides per output dimension (0 where the input has size 1).
+    Broadcast(Vec<u32>),
+}
+
+/// One operation of a group; operands are earlier steps.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Input(usize),
+    Const(usize),
+    Unary(Un, usize),
+    Binary(Bin, usize, usize),
+}
+
+/// A fused elementwise group: computes `root` from realised leaves and constants.
+pub struct Group {
+    pub shape: Shape,
+    pub precision: Precision,
+    /// Whether every step and input share `precision` (else only the host runs it).
+    pub uniform_precision: bool,
+    pub leaves: Vec<Rc<Node>>,
+    pub inputs: Vec<Access>,
+    pub consts: Vec<f64>,
+    pub steps: Vec<Step>,
+    /// Per step: whether its result is single precision (rounded to f32).
+    pub single: Vec<bool>,
+    /// Whether any step needs a transcendental function.
+    pub transcendental: bool,
+}
+
+fn access(input: &Shape, out: &Shape) -> Access {
+    if input.numel() == 1 {
+        return Access::Scalar;
+    }
+    if input.dims() == out.dims() {
+        return Access::Same;
+    }
+    let mut strides = Vec::with_capacity(out.ndims());
+    let mut stride = 1u32;
+    for d in 0..out.ndims() {
+        let n = input.dim(d);
+        strides.push(if n == 1 { 0 } else { stride });
+        stride = stride.saturating_mul(n as u32);
+    }
+    Access::Broadcast(strides)
+}
+
+/// The precision a group computes in: that of its first numeric (not logical, not constant)
+/// node, so a comparison of singles runs in single.
+fn kernel_precision(root: &Node) -> Precision {
+    fn find(n: &Node) -> Option<Precision> {
+        let numeric =
+            !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical;
+        if numeric {
+            return Some(n.precision());
+        }
+        if n.is_realised() {
+            return None;
+        }
+        n.inputs.iter().find_map(|i| find(i))
+    }
+    find(root).unwrap_or(Precision::F64)
+}
+
+/// Collects the pending nodes under `root` into a group (post-order, shared nodes once).
+pub fn group(root: &Rc<Node>) -> Group {
+    let mut g = Group {
+        shape: root.shape.clone(),
+        precision: kernel_precision(root),
+        uniform_precision: true,
+        leaves: Vec::new(),
+        inputs: Vec::new(),
+        consts: Vec::new(),
+        steps: Vec::new(),
+        single: Vec::new(),
+        transcendental: false,
+    };
+    let mut seen: HashMap<*const Node, usize> = HashMap::new();
+    visit(root, &mut g, &mut seen);
+    g
+}
+
+fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) -> usize {
+    if let Some(&k) = seen.get(&Rc::as_ptr(n)) {
+        return k;
+    }
+    // Constants and logical values take the kernel's precision; numbers must share it.
+    let numeric = !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical;
+    if numeric && n.precision() != g.precision {
+        g.uniform_precision = false;
+    }
+    let step = if n.is_realised() || matches!(n.op, Op::Leaf) {
+        g.leaves.push(n.clone());
+        g.inputs.push(access(&n.shape, &g.shape));
+        Step::Input(g.leaves.len() - 1)
+    } else {
+        match &n.op {
+            Op::Const(x) => {
+                g.consts.push(*x);
+                Step::Const(g.consts.len() - 1)
+            }
+            Op::Unary(op) => {
+                g.transcendental |= graph::ops::transcendental_unary(*op);
+                let a = visit(&n.inputs[0], g, seen);
+                Step::Unary(*op, a)
+            }
+            Op::Binary(op) => {
+                g.transcendental |= graph::ops::transcendental_binary(*op);
+                let a = visit(&n.inputs[0], g, seen);
+                let b = visit(&n.inputs[1], g, seen);
+                Step::Binary(*op, a, b)
+            }
+            Op::Cast | Op::Leaf => {
+                let a = visit(&n.inputs[0], g, seen);
+                Step::Unary(Un::Real, a)
+            }
+        }
+    };
+    g.steps.push(step);
+    // Host evaluation rounds single results to single; logical and constant values keep
+    // their exact 0/1 or literal value.
+    g.single.push(numeric && n.precision() == Precision::F32);
+    let k = g.steps.len() - 1;
+    seen.insert(Rc::as_ptr(n), k);
+    k
+}
+
+/// Whether the GPU can run a group: a device, one precision throughout, f64 support for
+/// doubles, no f64 transcendentals (broken in drivers), within the binding budget.
+fn gpu_can_run(g: &Group) -> bool {
+    let Some(dev) = crate::gpu::device::ready() else {
+        return false;
+    };
+    if !crate::gpu::offload_allowed() || g.shape.numel() == 0 || !g.uniform_precision {
+        return false;
+    }
+    if g.precision == Precision::F64 && (!dev.info.supports_double || g.transcendental) {
+        return false;
+    }
+    let bytes = (g.shape.numel() * g.precision.bytes()) as u64;
+    g.leaves.len() <= MAX_INPUTS && bytes <= dev.info.max_storage_binding
+}
+
+/// Materialises the pending parts under `n` that make its group too long or too wide.
+fn cut(n: &Rc<Node>) -> MResult<()> {
+    let g = group(n);
+    if g.steps.len() <= MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
+        return Ok(());
+    }
+    for input in &n.inputs {
+        if !input.is_realised() && !matches!(input.op, Op::Const(_)) {
+            realise(input)?;
+        }
+    }
+    Ok(())
+}
+
+/// Computes `n` (and nothing it does not need) if it is pending.
+pub fn realise(n: &Rc<Node>) -> MResult<()> {
+    if n.is_realised() {
+        return Ok(());
+    }
+    if let Op::Const(x) = n.op {
+        let t = crate::values::tensor::Tensor::f64(n.shape.clone(), vec![x; n.numel()]);
+        *n.data.borrow_mut() = Some(Data::Host(Rc::new(t)));
+        return Ok(());
+    }
+    cut(n)?;
+    let g = group(n);
+    let data = if gpu_can_run(&g) {
+        match crate::gpu::kernels::run_elementwise(&g) {
+            Ok(buf) => Data::Device(buf),
+            // A kernel the device refuses still gets computed: on the host.
+            Err(e) => {
+                if std::env::var_os("MATFUSE_DEBUG").is_some() {
+                    eprintln!("matfuse: kernel fell back to the host: {}", e.message());
+                }
+                Data::Host(Rc::new(cpu::run(&g, n.class)?))
+            }
+        }
+    } else {
+        Data::Host(Rc::new(cpu::run(&g, n.class)?))
+    };
+    *n.data.borrow_mut() = Some(data);
+    Ok(())
+}
+
+/// Host copy of a node's values (realising it first). Device data is downloaded.
+pub fn to_host(n: &Rc<Node>) -> MResult<Rc<crate::values::tensor::Tensor>> {
+    realise(n)?;
+    let data = n.data.borrow().clone();
+    match data {
+        Some(Data::Host(t)) => Ok(t),
+        Some(Data::Device(b)) => {
+            let values = crate::gpu::buffers::download(&b)?;
+            Ok(Rc::new(cpu::tensor_of(values, n.shape.clone(), n.class)))
+        }
+        None => Err(MError::new("matfuse:internal", "A value was not computed.")),
+    }
+}

@@ -1,0 +1,269 @@
+//! The lazy graph and its kernels: parity of every lazy elementwise op against the host
+//! evaluator (f32 and f64, odd sizes, broadcasting, NaN/Inf/-0/halves), cross-statement fusion
+//! into one kernel, residency in whos, the pipeline cache, the 2-D grid for large arrays, and
+//! the CPU fallback. GPU assertions run where an adapter exists (and must, under
+//! MATFUSE_REQUIRE_GPU=1); the parity checks run either way, since the graph also runs on
+//! the host.
+
+use matfuse::interp::Interp;
+use matfuse::interp::output;
+
+fn has_gpu() -> bool {
+    let ok = matfuse::gpu::device::ready().is_some();
+    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
+    }
+    ok
+}
+
+/// Runs inputs one after another in one session (each like a prompt entry); returns the
+/// output of the last.
+fn session(inputs: &[&str]) -> String {
+    let mut i = Interp::new();
+    let mut last = String::new();
+    for code in inputs {
+        output::begin_capture();
+        let r = i.run_str(code);
+        last = output::end_capture();
+        if let Err(e) = r {
+            panic!("{code}\n{}", e.report());
+        }
+    }
+    last
+}
+
+const CHECK: &str = "
+function ok = close_enough(R, H, tol)
+  ok = isequal(class(R), class(H)) && isequal(size(R), size(H));
+  R = double(R); H = double(H);
+  ok = ok && isequal(isnan(R), isnan(H));
+  fin = ~isnan(H);
+  err = abs(R(fin) - H(fin)) ./ max(1, abs(H(fin)));
+  err(R(fin) == H(fin)) = 0;
+  ok = ok && all(err <= tol);
+  if ~ok, disp(max(err)); end
+end
+";
+
+fn data(class: &str, rows: usize, cols: usize) -> String {
+    format!(
+        "rng(3); X = (rand({rows},{cols}) - 0.5) * 20; X(1) = NaN; X(2) = Inf; X(3) = -Inf; \
+         X(4) = -0; X(5) = 2.5; X(6) = -2.5; X(7) = 0.5; X(8) = 1e-300; X = {class}(X); \
+         Y = {class}((rand({rows},{cols}) - 0.5) * 8); Y(9) = NaN; Y(10) = 0;"
+    )
+}
+
+#[test]
+fn every_lazy_op_matches_the_host() {
+    has_gpu();
+    let unary = [
+        ("abs", 0.0),
+        ("sign", 0.0),
+        ("floor", 0.0),
+        ("ceil", 0.0),
+        ("round", 0.0),
+        ("fix", 0.0),
+        ("isnan", 0.0),
+        ("isinf", 0.0),
+        ("isfinite", 0.0),
+        ("-", 0.0),
+        ("exp", 1e-5),
+        ("sin", 1e-5),
+        ("cos", 1e-5),
+        ("tan", 1e-4),
+        ("atan", 1e-5),
+        ("sinh", 1e-5),
+        ("cosh", 1e-5),
+        ("tanh", 1e-5),
+    ];
+    let binary = [
+        ("A + B", 0.0),
+        ("A - B", 0.0),
+        ("A .* B", 0.0),
+        ("A ./ B", 1e-7),
+        ("A .\\ B", 1e-7),
+        ("A .^ 3", 1e-6),
+        ("A .^ -2", 1e-6),
+        ("A == B", 0.0),
+        ("A ~= B", 0.0),
+        ("A < B", 0.0),
+        ("A <= B", 0.0),
+        ("A > B", 0.0),
+        ("A >= B", 0.0),
+        ("max(A, B)", 0.0),
+        ("min(A, B)", 0.0),
+        ("hypot(A, B)", 1e-6),
+        ("atan2(A, B)", 1e-5),
+        ("(A > 0) & (B < 1)", 0.0),
+        ("(A > 0) | (B < 1)", 0.0),
+        ("~(A > B)", 0.0),
+    ];
+    for class in ["single", "double"] {
+        // f64 transcendentals run on the host (exact); f32 ones within single tolerance.
+        let scale = |tol: f64| if class == "double" { tol * 1e-8 } else { tol };
+        for (rows, cols) in [(7, 13), (1, 1000), (257, 1)] {
+            let mut code = format!(
+                "{CHECK}{} G = gpuArray(X); H = gpuArray(Y); bad = {{}};",
+                data(class, rows, cols)
+            );
+            for (op, tol) in unary {
+                let (dev, host) = if op == "-" {
+                    ("-G".to_string(), "-X".to_string())
+                } else {
+                    (format!("{op}(G)"), format!("{op}(X)"))
+                };
+                code.push_str(&format!(
+                    "if ~close_enough(gather({dev}), {host}, {}), bad{{end+1}} = '{op}'; end;",
+                    scale(tol)
+                ));
+            }
+            for (expr, tol) in binary {
+                let dev = expr.replace('A', "G").replace('B', "H");
+                let host = expr.replace('A', "X").replace('B', "Y");
+                code.push_str(&format!(
+                    "if ~close_enough(gather({dev}), {host}, {}), bad{{end+1}} = '{expr}'; end;",
+                    scale(tol).max(if class == "single" { 1e-6 } else { 0.0 })
+                ));
+            }
+            code.push_str("fprintf('%s;', bad{:}); fprintf('done\\n');");
+            let out = session(&[&code]);
+            assert_eq!(
+                out.trim_end(),
+                "done",
+                "{class} {rows}x{cols}: failed ops: {out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn broadcasting_scalars_and_empties() {
+    let out = session(&[&format!(
+        "{CHECK} A = single(reshape(1:12, 3, 4)); r = single([10 20 30 40]); c = single([1; 2; 3]); \
+         G = gpuArray(A); ok = close_enough(gather(G + r), A + r, 0) && \
+         close_enough(gather(c .* G - 1), c .* A - 1, 0) && close_enough(gather(gpuArray(c) + r), c + r, 0) && \
+         close_enough(gather(2 - G), 2 - A, 0); E = gpuArray(zeros(0, 3)); e = gather(E + 1); \
+         disp([ok, isequal(size(e), [0 3])])"
+    )]);
+    assert_eq!(out, "   1   1\n");
+    // Shapes that do not agree give MATLAB's error, as on the host.
+    let mut i = Interp::new();
+    output::begin_capture();
+    let r = i.run_str("G = gpuArray(ones(2, 3)); H = G + ones(3, 2);");
+    output::end_capture();
+    let e = r.expect_err("size mismatch");
+    assert_eq!(e.identifier(), "MATLAB:sizeDimensionsMustMatch");
+}
+
+#[test]
+fn three_lines_fuse_into_one_kernel_and_intermediates_stay_pending() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "x = gpuArray(single(1:1000));",
+        "a = x.*2;",
+        "b = sin(a) + 1;",
+        "w = whos; r = containers.Map({w.name}, {w.class}); disp(r('b'))",
+        "y = gather(b);",
+        "s = gpuStats; fprintf('%d %d\\n', s.LastInput.Kernels, s.LastInput.FusedOps)",
+    ]);
+    if gpu {
+        // x, 2, .*, sin, 1, + : six operations in one kernel, no buffer for `a`.
+        assert_eq!(out, "1 6\n");
+    } else {
+        assert_eq!(out, "0 0\n");
+    }
+    let mut i = Interp::new();
+    for code in [
+        "x = gpuArray(single(1:1000));",
+        "a = x.*2;",
+        "b = sin(a) + 1;",
+    ] {
+        i.run_str(code).expect("runs");
+    }
+    output::begin_capture();
+    i.run_str("whos").expect("whos");
+    let table = output::end_capture();
+    let residency = |name: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(residency("a"), "pending", "{table}");
+    assert_eq!(residency("b"), "pending", "{table}");
+    assert_eq!(
+        residency("x"),
+        if gpu { "device" } else { "host" },
+        "{table}"
+    );
+    // A sink computes b (and only b): a stays pending, b now has data.
+    output::begin_capture();
+    i.run_str("c = gather(b); whos").expect("runs");
+    let table = output::end_capture();
+    let line = |name: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(line("a").ends_with("pending"), "{table}");
+    assert!(
+        line("b").ends_with(if gpu { "device" } else { "host" }),
+        "{table}"
+    );
+    assert!(line("b").contains("gpuArray"), "{table}");
+}
+
+#[test]
+fn a_statement_in_a_loop_compiles_once() {
+    if !has_gpu() {
+        return;
+    }
+    let out = session(&[
+        "x = gpuArray(single(1:300));",
+        "for k = 1:5, x = x*0.5 + 1; y = gather(x); end",
+        "s = gpuStats; fprintf('%d %d %d\\n', s.LastInput.Kernels, s.LastInput.CacheMisses, s.LastInput.CacheHits)",
+    ]);
+    let n: Vec<u64> = out
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    assert_eq!(n[0], 5, "{out}");
+    assert!(n[1] <= 1 && n[2] >= 4, "{out}");
+}
+
+#[test]
+fn arrays_past_one_grid_dimension_use_a_2d_grid() {
+    if !has_gpu() {
+        return;
+    }
+    // 65537 workgroups of 256: more than one dimension of the grid allows.
+    let n = 65_537 * 256;
+    let out = session(&[&format!(
+        "x = gpuArray(single(ones(1, {n}))); y = gather(x + 1); \
+         disp([y(1), y(end), y(65535 * 256 + 1), sum(y == 2) == {n}])"
+    )]);
+    assert_eq!(out, "     2     2     2     1\n");
+}
+
+#[test]
+fn the_cpu_runs_the_same_graph_without_a_gpu() {
+    let code = "x = gpuArray([1 -2.5 3.5 NaN]); w = round(x) + abs(x).^2 - max(x, 0); \
+                c = w > 1; fprintf('%g ', gather(w)); fprintf('| %d', c); fprintf('\\n');";
+    let bin = env!("CARGO_BIN_EXE_matfuse");
+    let run = |env: &[(&str, &str)]| {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.arg("-e").arg(code);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        String::from_utf8_lossy(&cmd.output().expect("runs").stdout).to_string()
+    };
+    let cpu = run(&[("MATFUSE_DEVICE", "cpu")]);
+    assert_eq!(cpu, "1 3.25 12.75 NaN | 0| 1| 1| 0\n");
+    assert_eq!(run(&[]), cpu);
+    assert_eq!(run(&[("MATFUSE_OFFLOAD", "never")]), cpu);
+}
