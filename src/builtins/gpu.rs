@@ -119,19 +119,50 @@ fn is_device_struct(v: &Value) -> bool {
     }
 }
 
-fn reset(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+/// Moves a node's device data (and that of any pending node's inputs) to the host.
+fn node_to_host(n: &std::rc::Rc<crate::graph::Node>) -> MResult<()> {
+    let on_device = matches!(&*n.data.borrow(), Some(crate::graph::Data::Device(_)));
+    if on_device {
+        let t = crate::plan::to_host(n)?;
+        *n.data.borrow_mut() = Some(crate::graph::Data::Host(t));
+    } else if !n.is_realised() {
+        for i in &n.inputs {
+            node_to_host(i)?;
+        }
+    }
+    Ok(())
+}
+
+fn value_to_host(v: &Value) -> MResult<()> {
+    match v {
+        Value::Device(d) => node_to_host(&d.node),
+        Value::Cell(c) => c.data.iter().try_for_each(value_to_host),
+        Value::Struct(s) => s.elems.iter().flatten().try_for_each(value_to_host),
+        _ => Ok(()),
+    }
+}
+
+fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     if !is_device_struct(&a[0]) {
-        return Err(bad_arg(
-            "reset",
-            "The argument must be a device from gpuDevice.",
-        ));
+        return Err(bad_arg("reset", "The argument must be a device from gpuDevice."));
     }
-    match gpu::device::get() {
-        // Every workspace value lives on the host today, so nothing needs gathering; waiting
-        // for the queue to drain is what remains of a reset.
-        Status::Ready(_) => gpu::device::synchronize(),
-        Status::Unavailable(why) => return Err(no_device(why)),
+    if let Status::Unavailable(why) = gpu::device::get() {
+        return Err(no_device(why));
     }
+    gpu::device::synchronize();
+    // Every device-resident value is gathered first: no data is lost, and variables keep
+    // their class (a gpuArray stays one, its data on the host until it is used again).
+    for fr in [&*f, &i.base] {
+        for slot in &fr.vars {
+            if let crate::interp::function::Slot::Val(v) = slot {
+                value_to_host(v)?;
+            }
+        }
+    }
+    for v in i.globals.values().chain(i.persistents.values()) {
+        value_to_host(v)?;
+    }
+    gpu::buffers::clear_pool();
     Ok(vec![])
 }
 
@@ -201,6 +232,7 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         s.set(0, "CacheMisses", Value::Num(c.cache_misses as f64));
         s.set(0, "BytesUploaded", Value::Num(c.bytes_up as f64));
         s.set(0, "BytesDownloaded", Value::Num(c.bytes_down as f64));
+        s.set(0, "Fallbacks", Value::Num(c.fallbacks as f64));
         Value::from(s)
     };
     if nargout > 0 {

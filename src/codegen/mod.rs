@@ -6,14 +6,34 @@
 use crate::graph::Precision;
 use crate::graph::ops::{wgsl_binary, wgsl_unary};
 use crate::plan::{Access, Group, Step};
+use crate::values::ops::Red;
 
-const TEMPLATE: &str = include_str!("../../shaders/elementwise.wgsl");
+const NAN_TESTS_F32: &str = "fn m_isnan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
 
-/// The WGSL of an elementwise group.
-pub fn elementwise(g: &Group) -> String {
-    let (ty, max_finite) = match g.precision {
-        Precision::F32 => ("f32", "3.40282346638528859812e+38"),
-        Precision::F64 => ("f64", "1.7976931348623157e308"),
+fn m_isinf(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}";
+
+// f64 has no vec2<u32> bitcast in naga; 64-bit integers (SHADER_INT64) read the bits.
+const NAN_TESTS_F64: &str = "fn m_isnan(x: f64) -> bool {
+    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu;
+}
+
+fn m_isinf(x: f64) -> bool {
+    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) == 0x7ff0000000000000lu;
+}";
+
+const COMMON: &str = include_str!("../../shaders/common.wgsl");
+const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
+const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
+
+/// The shared part of a kernel: element type, bindings (one per input) and helpers.
+fn prelude(g: &Group) -> String {
+    let ty = match g.precision {
+        Precision::F32 => "f32",
+        Precision::F64 => "f64",
     };
     let inputs: String = (0..g.inputs.len())
         .map(|k| {
@@ -23,6 +43,18 @@ pub fn elementwise(g: &Group) -> String {
             )
         })
         .collect();
+    let nan_tests = match g.precision {
+        Precision::F32 => NAN_TESTS_F32,
+        Precision::F64 => NAN_TESTS_F64,
+    };
+    COMMON
+        .replace("{{NAN_TESTS}}", nan_tests)
+        .replace("{{TYPE}}", ty)
+        .replace("{{INPUTS}}", &inputs)
+}
+
+/// One `let` per input read and per fused operation, for element `i`; the last is `v{n-1}`.
+fn step_lines(g: &Group) -> String {
     let mut body = String::new();
     for (k, access) in g.inputs.iter().enumerate() {
         let index = match access {
@@ -41,15 +73,68 @@ pub fn elementwise(g: &Group) -> String {
         };
         body.push_str(&format!("    let v{k} = {expr};\n"));
     }
-    body.push_str(&format!(
-        "    out[i] = v{};",
+    body
+}
+
+/// The WGSL of an elementwise group.
+pub fn elementwise(g: &Group) -> String {
+    let body = format!(
+        "{}    out[i] = v{};",
+        step_lines(g),
         g.steps.len().saturating_sub(1)
-    ));
-    TEMPLATE
-        .replace("{{TYPE}}", ty)
-        .replace("{{MAX_FINITE}}", max_finite)
-        .replace("{{INPUTS}}", &inputs)
+    );
+    prelude(g) + "\n" + &ELEMENTWISE.replace("{{BODY}}", &body)
+}
+
+/// How a reduction maps each value, folds two values, and where its identity and divisor
+/// sit among the constants (the caller appends them after the group's own constants).
+pub struct ReduceForm {
+    pub map: &'static str,
+    pub combine: &'static str,
+    pub identity: usize,
+    pub divisor: usize,
+}
+
+/// The map and fold of a reduction kind (`omitnan` drops NaN from sums and products; max and
+/// min always skip NaN, as MATLAB's do).
+pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> ReduceForm {
+    let map = match (op, omitnan && first_pass) {
+        (Red::Sum | Red::Mean, true) => "select(v, T(0), m_isnan(v))",
+        (Red::Prod, true) => "select(v, T(1), m_isnan(v))",
+        (Red::Any, _) if first_pass => "m_bool(v != T(0) && !m_isnan(v))",
+        (Red::All, _) if first_pass => "m_bool(v != T(0))",
+        _ => "v",
+    };
+    let combine = match op {
+        Red::Sum | Red::Mean => "a + b",
+        Red::Prod => "a * b",
+        Red::Max | Red::Any => "m_max(a, b)",
+        Red::Min | Red::All => "m_min(a, b)",
+    };
+    ReduceForm { map, combine, identity: nconsts, divisor: nconsts + 1 }
+}
+
+/// The WGSL of a reduction over `g`'s values (the group computes the reduced input).
+pub fn reduce(g: &Group, form: &ReduceForm) -> String {
+    let body = format!(
+        "{}    return v{};",
+        step_lines(g),
+        g.steps.len().saturating_sub(1)
+    );
+    let map = "m_map(value_at(base + r * inner))";
+    let text = REDUCE
         .replace("{{BODY}}", &body)
+        .replace("{{COMBINE}}", form.combine)
+        .replace("{{MAP}}", map)
+        .replace("{{NINPUTS}}", &g.inputs.len().to_string())
+        .replace("{{IDENTITY}}", &form.identity.to_string())
+        .replace("{{DIVISOR}}", &form.divisor.to_string());
+    format!(
+        "{}\nfn m_map(v: T) -> T {{\n    return {};\n}}\n\n{}",
+        prelude(g),
+        form.map,
+        text
+    )
 }
 
 #[cfg(test)]
@@ -98,7 +183,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(&src)));
             naga::valid::Validator::new(
                 naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::FLOAT64,
+                naga::valid::Capabilities::FLOAT64 | naga::valid::Capabilities::SHADER_INT64,
             )
             .validate(&module)
             .unwrap_or_else(|e| panic!("{e:?}\n{src}"));

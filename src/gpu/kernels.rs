@@ -116,40 +116,36 @@ fn device_input(
     }
 }
 
-/// Runs an elementwise group on the device; the result stays there.
-pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    let source = crate::codegen::elementwise(gr);
-    let (pipe, hit) = pipeline(g, &source)?;
+/// Binds and dispatches one kernel over `workgroups` workgroups; returns its output buffer.
+fn dispatch(
+    g: &Gpu,
+    gr: &Group,
+    source: &str,
+    table: &[u32],
+    consts: &[f64],
+    out_len: usize,
+    workgroups: u32,
+) -> MResult<Rc<DeviceBuffer>> {
+    let (pipe, hit) = pipeline(g, source)?;
     let inputs: Vec<Rc<DeviceBuffer>> = gr
         .leaves
         .iter()
         .map(|l| device_input(g, l, gr.precision))
         .collect::<MResult<_>>()?;
-    let n = gr.shape.numel();
-    let out = buffers::allocate(g, n, gr.precision);
-    let table = small_buffer(g, bytemuck::cast_slice(&shape_table(gr)));
+    let out = buffers::allocate(g, out_len, gr.precision);
+    let table = small_buffer(g, bytemuck::cast_slice(table));
     let consts: Vec<u8> = match gr.precision {
         crate::graph::Precision::F32 => {
-            let v: Vec<f32> = gr.consts.iter().map(|&x| x as f32).collect();
+            let v: Vec<f32> = consts.iter().map(|&x| x as f32).collect();
             bytemuck::cast_slice(&v).to_vec()
         }
-        crate::graph::Precision::F64 => bytemuck::cast_slice(&gr.consts).to_vec(),
+        crate::graph::Precision::F64 => bytemuck::cast_slice(consts).to_vec(),
     };
     let consts = small_buffer(g, &consts);
     let mut entries = vec![
-        wgpu::BindGroupEntry {
-            binding: 0,
-            resource: out.raw()?.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 1,
-            resource: table.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 2,
-            resource: consts.as_entire_binding(),
-        },
+        wgpu::BindGroupEntry { binding: 0, resource: out.raw()?.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 1, resource: table.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 2, resource: consts.as_entire_binding() },
     ];
     for (k, b) in inputs.iter().enumerate() {
         entries.push(wgpu::BindGroupEntry {
@@ -163,21 +159,12 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
         layout: &pipe.get_bind_group_layout(0),
         entries: &entries,
     });
-    let groups = (n as u32).div_ceil(WORKGROUP).max(1);
     let max = g.info.max_workgroups_per_dim.max(1);
-    let (x, y) = if groups <= max {
-        (groups, 1)
-    } else {
-        (max, groups.div_ceil(max))
-    };
-    let mut enc = g
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    let groups = workgroups.max(1);
+    let (x, y) = if groups <= max { (groups, 1) } else { (max, groups.div_ceil(max)) };
+    let mut enc = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
     {
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes: None,
-        });
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
         pass.set_pipeline(&pipe);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(x, y, 1);
@@ -188,4 +175,66 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     }
     super::stats::add_kernel(gr.steps.len(), hit);
     Ok(Rc::new(out))
+}
+
+/// Runs an elementwise group on the device; the result stays there.
+pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let source = crate::codegen::elementwise(gr);
+    let n = gr.shape.numel();
+    let groups = (n as u32).div_ceil(WORKGROUP);
+    dispatch(g, gr, &source, &shape_table(gr), &gr.consts, n, groups)
+}
+
+/// Runs a reduction fused with the group that produces its input: lanes of `len` elements
+/// `inner` apart, `nout` results, each lane split into `parts` (then a second pass).
+pub fn run_reduce(
+    gr: &Group,
+    op: crate::values::ops::Red,
+    omitnan: bool,
+    inner: usize,
+    len: usize,
+    nout: usize,
+    parts: usize,
+) -> MResult<Rc<DeviceBuffer>> {
+    use crate::values::ops::Red;
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let identity = match op {
+        Red::Sum | Red::Mean | Red::Any => 0.0,
+        Red::Prod | Red::All => 1.0,
+        Red::Max | Red::Min => f64::NAN,
+    };
+    let divisor = |last: bool| if last && op == Red::Mean { len as f64 } else { 1.0 };
+    let pass = |gr: &Group, first: bool, inner: usize, len: usize, parts: usize, last: bool| {
+        let form = crate::codegen::reduce_form(op, omitnan, first, gr.consts.len());
+        let source = crate::codegen::reduce(gr, &form);
+        let mut table = shape_table(gr);
+        table.extend([inner as u32, len as u32, nout as u32, parts as u32]);
+        let mut consts = gr.consts.clone();
+        consts.extend([identity, divisor(last)]);
+        let workgroups = (nout * parts) as u32;
+        dispatch(g, gr, &source, &table, &consts, nout * parts, workgroups)
+    };
+    let first = pass(gr, true, inner, len, parts, parts == 1)?;
+    if parts == 1 {
+        return Ok(first);
+    }
+    // Second pass: each output's parts sit together.
+    let leaf = crate::graph::leaf(
+        crate::graph::Data::Device(first),
+        crate::values::shape::Shape::col(nout * parts),
+        crate::values::class::Class::Double,
+    );
+    let partials = Group {
+        shape: crate::values::shape::Shape::col(nout * parts),
+        precision: gr.precision,
+        uniform_precision: true,
+        leaves: vec![leaf],
+        inputs: vec![Access::Same],
+        consts: Vec::new(),
+        steps: vec![crate::plan::Step::Input(0)],
+        single: vec![false],
+        transcendental: false,
+    };
+    pass(&partials, false, 1, parts, 1, true)
 }

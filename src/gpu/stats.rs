@@ -11,6 +11,8 @@ pub struct Counters {
     pub cache_misses: u64,
     pub bytes_up: u64,
     pub bytes_down: u64,
+    /// Kernels the device refused, computed on the host instead.
+    pub fallbacks: u64,
 }
 
 impl Counters {
@@ -21,6 +23,7 @@ impl Counters {
         self.cache_misses += o.cache_misses;
         self.bytes_up += o.bytes_up;
         self.bytes_down += o.bytes_down;
+        self.fallbacks += o.fallbacks;
     }
 }
 
@@ -31,6 +34,7 @@ const ZERO: Counters = Counters {
     cache_misses: 0,
     bytes_up: 0,
     bytes_down: 0,
+    fallbacks: 0,
 };
 
 thread_local! {
@@ -53,6 +57,10 @@ pub fn add_kernel(fused_ops: usize, cache_hit: bool) {
             c.cache_misses += 1;
         }
     });
+}
+
+pub fn add_fallback() {
+    with(|c| c.fallbacks += 1);
 }
 
 pub fn add_upload(bytes: u64) {

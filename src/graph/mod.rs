@@ -47,6 +47,13 @@ pub enum Op {
     Binary(GBin),
     /// A class conversion (double to single and back; logical results to numbers).
     Cast,
+    /// A reduction of the input along `dim` (every element when `all`).
+    Reduce {
+        op: crate::values::ops::Red,
+        dim: usize,
+        all: bool,
+        omitnan: bool,
+    },
 }
 
 /// Where a realised node's data lives.

@@ -144,9 +144,9 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Ceil => format!("ceil({x})"),
         Round => format!("m_round({x})"),
         Fix => format!("trunc({x})"),
-        IsNan => format!("m_bool({x} != {x})"),
+        IsNan => format!("m_bool(m_isnan({x}))"),
         IsInf => format!("m_bool(m_isinf({x}))"),
-        IsFinite => format!("m_bool({x} == {x} && !m_isinf({x}))"),
+        IsFinite => format!("m_bool(!m_isnan({x}) && !m_isinf({x}))"),
         Not => format!("m_bool({x} == T(0))"),
         other => format!("/* unsupported {other:?} */ {x}"),
     }

@@ -211,14 +211,14 @@ impl Interp {
             .iter()
             .any(|v| matches!(v, Value::Device(_) | Value::Tensor(_)));
         if graph_arg && nargout <= 1 {
-            let lazy = match args.as_slice() {
+            let lazy = super::lower::reduction(b.name, &args).or_else(|| match args.as_slice() {
                 [x] => {
                     super::lower::unary_builtin(b.name).and_then(|op| super::lower::unary(op, x))
                 }
                 [x, y] => super::lower::binary_builtin(b.name)
                     .and_then(|op| super::lower::binary(op, x, y)),
                 _ => None,
-            };
+            });
             if let Some(v) = lazy {
                 return Ok(vec![v]);
             }

@@ -114,6 +114,74 @@ pub fn unary(op: Un, a: &Value) -> Option<Value> {
     Some(pending(node, explicit(&[a])))
 }
 
+/// `sum prod mean max min any all` of a graph value (or a large array) as a reduction node:
+/// `f(x)`, `f(x, dim)`, `f(x, 'all')`, with `'omitnan'`/`'includenan'`; `max(x, [], dim)`.
+/// Other forms (index outputs, 'native', two-array max) return None.
+pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
+    use crate::values::ops::Red;
+    let op = match name {
+        "sum" => Red::Sum,
+        "prod" => Red::Prod,
+        "mean" => Red::Mean,
+        "max" => Red::Max,
+        "min" => Red::Min,
+        "any" => Red::Any,
+        "all" => Red::All,
+        _ => return None,
+    };
+    let x = args.first()?;
+    if !wanted(&[x]) {
+        return None;
+    }
+    let mut rest: Vec<&Value> = args[1..].iter().collect();
+    let mut omitnan = matches!(op, Red::Max | Red::Min);
+    while let Some(last) = rest.last() {
+        match last.text().ok().map(|t| t.to_ascii_lowercase()).as_deref() {
+            Some("omitnan") if matches!(op, Red::Sum | Red::Mean | Red::Prod | Red::Max | Red::Min) => omitnan = true,
+            Some("includenan") if matches!(op, Red::Sum | Red::Mean | Red::Prod) => omitnan = false,
+            _ => break,
+        }
+        rest.pop();
+    }
+    if matches!(op, Red::Max | Red::Min) {
+        // max(x) or max(x, [], dim) only: max(x, y) is elementwise, handled elsewhere.
+        match rest.first() {
+            None => {}
+            Some(v) if v.is_empty_double_literal() => {
+                rest.remove(0);
+            }
+            Some(_) => return None,
+        }
+    }
+    let node = node_of(x)?;
+    if node.op == Op::Const(0.0) || matches!(node.op, Op::Const(_)) || node.numel() == 0 {
+        return None;
+    }
+    let shape = node.shape.clone();
+    let (dim, all) = match rest.as_slice() {
+        [] => (crate::values::ops::reduce::default_dim(&shape), false),
+        [d] if d.text().is_ok_and(|t| t.eq_ignore_ascii_case("all")) => (0, true),
+        [d] => {
+            let k = d.scalar_f64().ok()?;
+            if k.fract() != 0.0 || k < 1.0 || k as usize > shape.ndims() {
+                return None;
+            }
+            (k as usize - 1, false)
+        }
+        _ => return None,
+    };
+    let out_shape = if all {
+        crate::values::shape::Shape::scalar()
+    } else {
+        let mut dims = shape.dims().to_vec();
+        dims[dim] = 1;
+        crate::values::shape::Shape::new(&dims)
+    };
+    let class = crate::values::ops::reduce::out_class(op, node.class);
+    let reduced = graph::intern(Op::Reduce { op, dim, all, omitnan }, vec![node], out_shape, class);
+    Some(pending(reduced, explicit(&[x])))
+}
+
 /// The elementwise builtins that lower to a unary node.
 pub fn unary_builtin(name: &str) -> Option<Un> {
     Some(match name {

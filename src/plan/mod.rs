@@ -8,6 +8,7 @@
 //! kernel can bind, is cut: its deepest pending parts are materialised first.
 
 pub mod cpu;
+pub mod reduce;
 
 use crate::graph::{self, Data, Node, Op, Precision};
 use crate::interp::error::{MError, MResult};
@@ -118,7 +119,14 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     if numeric && n.precision() != g.precision {
         g.uniform_precision = false;
     }
-    let step = if n.is_realised() || matches!(n.op, Op::Leaf) {
+    // A reduction inside a chain (x - mean(x)) runs first, as its own pass, and is read as an
+    // input here.
+    if let Op::Reduce { .. } = n.op {
+        if !n.is_realised() {
+            let _ = realise(n);
+        }
+    }
+    let step = if n.is_realised() || matches!(n.op, Op::Leaf | Op::Reduce { .. }) {
         g.leaves.push(n.clone());
         g.inputs.push(access(&n.shape, &g.shape));
         Step::Input(g.leaves.len() - 1)
@@ -139,7 +147,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
             }
-            Op::Cast | Op::Leaf => {
+            Op::Cast | Op::Leaf | Op::Reduce { .. } => {
                 let a = visit(&n.inputs[0], g, seen);
                 Step::Unary(Un::Real, a)
             }
@@ -156,14 +164,16 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
 
 /// Whether the GPU can run a group: a device, one precision throughout, f64 support for
 /// doubles, no f64 transcendentals (broken in drivers), within the binding budget.
-fn gpu_can_run(g: &Group) -> bool {
+pub(crate) fn gpu_can_run(g: &Group) -> bool {
     let Some(dev) = crate::gpu::device::ready() else {
         return false;
     };
     if !crate::gpu::offload_allowed() || g.shape.numel() == 0 || !g.uniform_precision {
         return false;
     }
-    if g.precision == Precision::F64 && (!dev.info.supports_double || g.transcendental) {
+    // f64 kernels read NaN bits through 64-bit integers.
+    let f64_ok = dev.info.supports_double && dev.info.supports_int64;
+    if g.precision == Precision::F64 && (!f64_ok || g.transcendental) {
         return false;
     }
     let bytes = (g.shape.numel() * g.precision.bytes()) as u64;
@@ -171,7 +181,7 @@ fn gpu_can_run(g: &Group) -> bool {
 }
 
 /// Materialises the pending parts under `n` that make its group too long or too wide.
-fn cut(n: &Rc<Node>) -> MResult<()> {
+pub(crate) fn cut(n: &Rc<Node>) -> MResult<()> {
     let g = group(n);
     if g.steps.len() <= MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
         return Ok(());
@@ -194,6 +204,11 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         *n.data.borrow_mut() = Some(Data::Host(Rc::new(t)));
         return Ok(());
     }
+    if let Op::Reduce { op, dim, all, omitnan } = n.op {
+        let data = reduce::realise(n, op, dim, all, omitnan)?;
+        *n.data.borrow_mut() = Some(data);
+        return Ok(());
+    }
     cut(n)?;
     let g = group(n);
     let data = if gpu_can_run(&g) {
@@ -201,6 +216,7 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
             Ok(buf) => Data::Device(buf),
             // A kernel the device refuses still gets computed: on the host.
             Err(e) => {
+                crate::gpu::stats::add_fallback();
                 if std::env::var_os("MATFUSE_DEBUG").is_some() {
                     eprintln!("matfuse: kernel fell back to the host: {}", e.message());
                 }

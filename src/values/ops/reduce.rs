@@ -24,7 +24,7 @@ pub fn default_dim(shape: &Shape) -> usize {
     shape.first_nonsingleton()
 }
 
-fn out_class(op: Red, c: Class) -> Class {
+pub fn out_class(op: Red, c: Class) -> Class {
     match op {
         Red::Any | Red::All => Class::Logical,
         // integers, logicals and chars sum in double unless 'native' is asked for

@@ -1,0 +1,88 @@
+// Shared by every generated kernel: the element type (T), the bindings every kernel has, the
+// precision-specific helpers with MATLAB's semantics, and implicit-expansion indexing.
+//
+// Bindings: 0 the output, 1 the shape table (element count, rank, dims, then the strides of
+// each broadcast input, then kernel-specific parameters), 2 the scalar constants, 3.. the
+// inputs.
+
+alias T = {{TYPE}};
+
+@group(0) @binding(0) var<storage, read_write> out: array<T>;
+@group(0) @binding(1) var<storage, read> shape_table: array<u32>;
+@group(0) @binding(2) var<storage, read> consts: array<T>;
+{{INPUTS}}
+
+// NaN and infinity are read from the bits: drivers may fold `x != x` to false.
+{{NAN_TESTS}}
+
+fn m_bool(b: bool) -> T {
+    return select(T(0), T(1), b);
+}
+
+// MATLAB's sign: -1, 0 or 1, NaN for NaN.
+fn m_sign(x: T) -> T {
+    return select(select(select(T(0), T(1), x > T(0)), T(-1), x < T(0)), x, m_isnan(x));
+}
+
+// MATLAB rounds halves away from zero (WGSL's round goes to even). x - trunc(x) is exact.
+fn m_round(x: T) -> T {
+    let t = trunc(x);
+    return select(t, t + sign(x), abs(x - t) >= T(0.5));
+}
+
+// max and min ignore a NaN operand, as MATLAB's do.
+fn m_max(a: T, b: T) -> T {
+    return select(select(max(a, b), a, m_isnan(b)), b, m_isnan(a));
+}
+
+fn m_min(a: T, b: T) -> T {
+    return select(select(min(a, b), a, m_isnan(b)), b, m_isnan(a));
+}
+
+fn m_hypot(x: T, y: T) -> T {
+    let ax = abs(x);
+    let ay = abs(y);
+    // An infinite operand wins even over NaN, as in MATLAB.
+    if (m_isinf(ax) || m_isinf(ay)) {
+        return select(ay, ax, m_isinf(ax));
+    }
+    let m = max(ax, ay);
+    let s = min(ax, ay);
+    if (m == T(0)) {
+        return select(T(0), ax + ay, m_isnan(ax) || m_isnan(ay));
+    }
+    let r = s / m;
+    return m * sqrt(T(1) + r * r);
+}
+
+// x^k for an integer k, by repeated squaring (exact where MATLAB's is).
+fn m_pow_int(x: T, k: T) -> T {
+    var n = u32(abs(k));
+    var base = x;
+    var acc = T(1);
+    loop {
+        if (n == 0u) {
+            break;
+        }
+        if ((n & 1u) == 1u) {
+            acc = acc * base;
+        }
+        base = base * base;
+        n = n >> 1u;
+    }
+    return select(acc, T(1) / acc, k < T(0));
+}
+
+// The linear index of input `k`'s element for output element `i` under implicit expansion:
+// the output's subscripts with broadcast dimensions (stride 0) dropped.
+fn bcast(i: u32, k: u32) -> u32 {
+    let rank = shape_table[1];
+    var rem = i;
+    var at = 0u;
+    for (var d = 0u; d < rank; d = d + 1u) {
+        let size = shape_table[2u + d];
+        at = at + (rem % size) * shape_table[2u + rank * (k + 1u) + d];
+        rem = rem / size;
+    }
+    return at;
+}

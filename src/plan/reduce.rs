@@ -1,0 +1,77 @@
+//! Reductions fused with their producers: `sum(sin(x).*x + 0.5)` is one kernel that computes
+//! the producer's values as it folds them (a second, small pass folds the partial results of
+//! long lanes). On the host, the producer is computed and the host's own reduction runs.
+
+use super::{Group, cpu, gpu_can_run, group};
+use crate::graph::{Data, Node};
+use crate::interp::error::MResult;
+use crate::values::ops::Red;
+use crate::values::shape::Shape;
+use std::rc::Rc;
+
+/// Elements one workgroup folds before a lane is split into parts (`MATFUSE_REDUCE_CHUNK`).
+fn chunk() -> usize {
+    std::env::var("MATFUSE_REDUCE_CHUNK")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&c: &usize| c >= 256)
+        .unwrap_or(8192)
+}
+
+/// How many parts each lane is split into: enough workgroups to fill the device when there
+/// are few outputs, at most 1024.
+pub fn parts(len: usize, nout: usize) -> usize {
+    if nout >= 1024 || len <= chunk() {
+        1
+    } else {
+        len.div_ceil(chunk()).clamp(1, 1024)
+    }
+}
+
+/// (inner, len, nout) of reducing `shape` along `dim` (or all of it).
+pub fn lanes(shape: &Shape, dim: usize, all: bool) -> (usize, usize, usize) {
+    if all {
+        return (1, shape.numel(), 1);
+    }
+    let (inner, len, outer) = crate::values::ops::reduce::lanes(shape, dim);
+    (inner, len, inner * outer)
+}
+
+pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> MResult<Data> {
+    let producer = &n.inputs[0];
+    super::cut(producer)?;
+    let g = group(producer);
+    let (inner, len, nout) = lanes(&g.shape, dim, all);
+    if gpu_can_run(&g) && len > 0 && nout > 0 {
+        match crate::gpu::kernels::run_reduce(&g, op, omitnan, inner, len, nout, parts(len, nout)) {
+            Ok(buf) => return Ok(Data::Device(buf)),
+            Err(e) => {
+                crate::gpu::stats::add_fallback();
+                if std::env::var_os("MATFUSE_DEBUG").is_some() {
+                    eprintln!("matfuse: reduction fell back to the host: {}", e.message());
+                }
+            }
+        }
+    }
+    host(&g, producer, op, dim, all, omitnan)
+}
+
+/// The host path: the producer's values (computed, not stored: intermediates are
+/// recomputed), then the host evaluator's reduction.
+fn host(g: &Group, producer: &Node, op: Red, dim: usize, all: bool, omitnan: bool) -> MResult<Data> {
+    let values = match &*producer.data.borrow() {
+        Some(Data::Host(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let t = match values {
+        Some(t) => t,
+        None => Rc::new(cpu::run(g, producer.class)?),
+    };
+    let r = if all {
+        let col = (*t).clone().reshaped(Shape::col(t.numel()));
+        crate::values::ops::reduce::reduce(op, &col, Some(0), omitnan)?
+    } else {
+        crate::values::ops::reduce::reduce(op, &t, Some(dim), omitnan)?
+    };
+    Ok(Data::Host(Rc::new(r)))
+}
