@@ -125,14 +125,79 @@ fn every_lazy_op_matches_the_host() {
                     scale(tol).max(if class == "single" { 1e-6 } else { 0.0 })
                 ));
             }
-            code.push_str("fprintf('%s;', bad{:}); fprintf('done\\n');");
+            code.push_str(
+                "fprintf('%s;', bad{:}); s = gpuStats; fprintf('done %d\\n', s.Session.Fallbacks);",
+            );
             let out = session(&[&code]);
+            // No kernel may fall back to the host: the parity checked is the GPU's.
             assert_eq!(
                 out.trim_end(),
-                "done",
+                "done 0",
                 "{class} {rows}x{cols}: failed ops: {out}"
             );
         }
+    }
+}
+
+#[test]
+fn reductions_fused_with_producers_match_the_host() {
+    has_gpu();
+    let forms = [
+        "sum(A)",
+        "sum(A, 2)",
+        "sum(A, 'all')",
+        "sum(A, 'omitnan')",
+        "mean(A)",
+        "mean(A, 2)",
+        "mean(A, 'all', 'omitnan')",
+        "prod(A(1:3, :) * 0.5)",
+        "max(A)",
+        "min(A, [], 2)",
+        "max(A, [], 'all')",
+        "any(A > 3)",
+        "all(A > -5, 2)",
+        "sum(sin(A) .* A + 0.5)",
+        "mean(abs(A) .^ 2, 'all')",
+        "A - mean(A)",
+    ];
+    for class in ["single", "double"] {
+        // Tree sums round differently from the host's running sums.
+        let tol = if class == "single" { 1e-4 } else { 1e-11 };
+        for (rows, cols) in [(7, 13), (100_000, 1), (257, 3)] {
+            let mut code = format!(
+                "{CHECK} rng(5); X = {class}((rand({rows}, {cols}) - 0.5) * 10); X(3) = NaN; \
+                 G = gpuArray(X); bad = {{}};"
+            );
+            for f in forms {
+                let dev = f.replace('A', "G");
+                let host = f.replace('A', "X");
+                code.push_str(&format!(
+                    "if ~close_enough(gather({dev}), {host}, {tol}), bad{{end+1}} = \"{f}\"; end;"
+                ));
+            }
+            code.push_str(
+                "fprintf('%s;', bad{:}); s = gpuStats; fprintf('done %d\\n', s.Session.Fallbacks);",
+            );
+            let out = session(&[&code]);
+            assert_eq!(out.trim_end(), "done 0", "{class} {rows}x{cols}: {out}");
+        }
+    }
+}
+
+#[test]
+fn reset_gathers_device_values_first() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "x = gpuArray(single(1:5)); y = x + 1; z = gather(y); reset(gpuDevice);",
+        "w = whos; fprintf('%s ', w.class); fprintf('| '); disp(gather(y + x))",
+    ]);
+    if gpu {
+        assert_eq!(
+            out,
+            "gpuArray gpuArray single | 3     5     7     9    11\n"
+                .replace("| 3", "|      3")
+                .as_str()
+        );
     }
 }
 

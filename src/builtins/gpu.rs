@@ -144,7 +144,10 @@ fn value_to_host(v: &Value) -> MResult<()> {
 
 fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     if !is_device_struct(&a[0]) {
-        return Err(bad_arg("reset", "The argument must be a device from gpuDevice."));
+        return Err(bad_arg(
+            "reset",
+            "The argument must be a device from gpuDevice.",
+        ));
     }
     if let Status::Unavailable(why) = gpu::device::get() {
         return Err(no_device(why));

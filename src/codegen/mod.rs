@@ -111,7 +111,12 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
         Red::Max | Red::Any => "m_max(a, b)",
         Red::Min | Red::All => "m_min(a, b)",
     };
-    ReduceForm { map, combine, identity: nconsts, divisor: nconsts + 1 }
+    ReduceForm {
+        map,
+        combine,
+        identity: nconsts,
+        divisor: nconsts + 1,
+    }
 }
 
 /// The WGSL of a reduction over `g`'s values (the group computes the reduced input).

@@ -143,9 +143,18 @@ fn dispatch(
     };
     let consts = small_buffer(g, &consts);
     let mut entries = vec![
-        wgpu::BindGroupEntry { binding: 0, resource: out.raw()?.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 1, resource: table.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 2, resource: consts.as_entire_binding() },
+        wgpu::BindGroupEntry {
+            binding: 0,
+            resource: out.raw()?.as_entire_binding(),
+        },
+        wgpu::BindGroupEntry {
+            binding: 1,
+            resource: table.as_entire_binding(),
+        },
+        wgpu::BindGroupEntry {
+            binding: 2,
+            resource: consts.as_entire_binding(),
+        },
     ];
     for (k, b) in inputs.iter().enumerate() {
         entries.push(wgpu::BindGroupEntry {
@@ -161,10 +170,19 @@ fn dispatch(
     });
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = workgroups.max(1);
-    let (x, y) = if groups <= max { (groups, 1) } else { (max, groups.div_ceil(max)) };
-    let mut enc = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    let (x, y) = if groups <= max {
+        (groups, 1)
+    } else {
+        (max, groups.div_ceil(max))
+    };
+    let mut enc = g
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
     {
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: None,
+        });
         pass.set_pipeline(&pipe);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(x, y, 1);
@@ -204,7 +222,13 @@ pub fn run_reduce(
         Red::Prod | Red::All => 1.0,
         Red::Max | Red::Min => f64::NAN,
     };
-    let divisor = |last: bool| if last && op == Red::Mean { len as f64 } else { 1.0 };
+    let divisor = |last: bool| {
+        if last && op == Red::Mean {
+            len as f64
+        } else {
+            1.0
+        }
+    };
     let pass = |gr: &Group, first: bool, inner: usize, len: usize, parts: usize, last: bool| {
         let form = crate::codegen::reduce_form(op, omitnan, first, gr.consts.len());
         let source = crate::codegen::reduce(gr, &form);

@@ -136,7 +136,7 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Sin => format!("sin({x})"),
         Cos => format!("cos({x})"),
         Tan => format!("tan({x})"),
-        Atan => format!("atan({x})"),
+        Atan => format!("m_atan({x})"),
         Sinh => format!("sinh({x})"),
         Cosh => format!("cosh({x})"),
         Tanh => format!("tanh({x})"),
@@ -163,7 +163,8 @@ pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
         LDiv => format!("({y} / {x})"),
         Pow => format!("m_pow_int({x}, {y})"),
         Eq => format!("m_bool({x} == {y})"),
-        Ne => format!("m_bool({x} != {y})"),
+        // `!=` compiles to an ordered comparison (false for NaN); MATLAB says NaN ~= x.
+        Ne => format!("m_bool(!({x} == {y}))"),
         Lt => format!("m_bool({x} < {y})"),
         Le => format!("m_bool({x} <= {y})"),
         Gt => format!("m_bool({x} > {y})"),
@@ -172,7 +173,7 @@ pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
         Or => format!("m_bool({x} != T(0) || {y} != T(0))"),
         Max => format!("m_max({x}, {y})"),
         Min => format!("m_min({x}, {y})"),
-        Atan2 => format!("atan2({x}, {y})"),
+        Atan2 => format!("m_atan2({x}, {y})"),
         Hypot => format!("m_hypot({x}, {y})"),
         other => format!("/* unsupported {other:?} */ {x}"),
     }

@@ -137,11 +137,19 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
     let mut omitnan = matches!(op, Red::Max | Red::Min);
     while let Some(last) = rest.last() {
         match last.text().ok().map(|t| t.to_ascii_lowercase()).as_deref() {
-            Some("omitnan") if matches!(op, Red::Sum | Red::Mean | Red::Prod | Red::Max | Red::Min) => omitnan = true,
+            Some("omitnan")
+                if matches!(op, Red::Sum | Red::Mean | Red::Prod | Red::Max | Red::Min) =>
+            {
+                omitnan = true
+            }
             Some("includenan") if matches!(op, Red::Sum | Red::Mean | Red::Prod) => omitnan = false,
             _ => break,
         }
         rest.pop();
+    }
+    // mean with 'omitnan' divides by the count of non-NaN values: the host does that.
+    if op == Red::Mean && omitnan {
+        return None;
     }
     if matches!(op, Red::Max | Red::Min) {
         // max(x) or max(x, [], dim) only: max(x, y) is elementwise, handled elsewhere.
@@ -178,7 +186,17 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
         crate::values::shape::Shape::new(&dims)
     };
     let class = crate::values::ops::reduce::out_class(op, node.class);
-    let reduced = graph::intern(Op::Reduce { op, dim, all, omitnan }, vec![node], out_shape, class);
+    let reduced = graph::intern(
+        Op::Reduce {
+            op,
+            dim,
+            all,
+            omitnan,
+        },
+        vec![node],
+        out_shape,
+        class,
+    );
     Some(pending(reduced, explicit(&[x])))
 }
 

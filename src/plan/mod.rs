@@ -204,7 +204,13 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         *n.data.borrow_mut() = Some(Data::Host(Rc::new(t)));
         return Ok(());
     }
-    if let Op::Reduce { op, dim, all, omitnan } = n.op {
+    if let Op::Reduce {
+        op,
+        dim,
+        all,
+        omitnan,
+    } = n.op
+    {
         let data = reduce::realise(n, op, dim, all, omitnan)?;
         *n.data.borrow_mut() = Some(data);
         return Ok(());

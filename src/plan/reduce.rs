@@ -58,7 +58,14 @@ pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> M
 
 /// The host path: the producer's values (computed, not stored: intermediates are
 /// recomputed), then the host evaluator's reduction.
-fn host(g: &Group, producer: &Node, op: Red, dim: usize, all: bool, omitnan: bool) -> MResult<Data> {
+fn host(
+    g: &Group,
+    producer: &Node,
+    op: Red,
+    dim: usize,
+    all: bool,
+    omitnan: bool,
+) -> MResult<Data> {
     let values = match &*producer.data.borrow() {
         Some(Data::Host(t)) => Some(t.clone()),
         _ => None,
