@@ -59,6 +59,8 @@ pub fn start() {
     START.call_once(|| {
         let spawned = std::thread::Builder::new()
             .name("matfuse-gpu-init".into())
+            // Drivers compile pipelines on this thread's stack; give them the main thread's.
+            .stack_size(64 << 20)
             .spawn(|| {
                 let status = std::panic::catch_unwind(init)
                     .unwrap_or_else(|_| Status::Unavailable("device initialisation failed".into()));
