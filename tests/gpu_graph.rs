@@ -332,3 +332,31 @@ fn the_cpu_runs_the_same_graph_without_a_gpu() {
     assert_eq!(run(&[]), cpu);
     assert_eq!(run(&[("MATFUSE_OFFLOAD", "never")]), cpu);
 }
+
+#[test]
+fn constructors_make_gpu_arrays() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "z = zeros(2, 3, 'gpuArray'); r = rand(2, 'single', 'gpuArray'); o = ones(1, 3, 'like', z); \
+         rng(7); a = rand(1, 3, 'gpuArray'); rng(7); b = rand(1, 3); \
+         fprintf('%s %s %s %s %d %d\\n', class(z), classUnderlying(r), class(o), class(a), \
+         isequal(gather(a), b), isgpuarray(b))",
+        "w = whos; fprintf('%s ', w.class); fprintf('\\n')",
+    ]);
+    assert_eq!(out, "gpuArray double gpuArray gpuArray gpuArray \n");
+    let mut i = Interp::new();
+    output::begin_capture();
+    i.run_str("z = zeros(2, 3, 'gpuArray'); r = rand(2, 'single', 'gpuArray'); whos z r")
+        .expect("runs");
+    let table = output::end_capture();
+    let want = if gpu { "device" } else { "host" };
+    assert_eq!(
+        table
+            .lines()
+            .filter(|l| matches!(l.split_whitespace().next(), Some("z" | "r")))
+            .filter(|l| l.trim_end().ends_with(want))
+            .count(),
+        2,
+        "{table}"
+    );
+}

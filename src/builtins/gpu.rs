@@ -170,43 +170,14 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let v = &a[0];
-    if let Value::Device(d) = v {
-        return one(Value::Device(std::rc::Rc::new(
-            crate::values::device::DeviceValue {
-                node: d.node.clone(),
-                explicit: true,
-            },
-        )));
-    }
-    let Some(g) = crate::interp::lower::to_graph_value(v, true) else {
+    let v = a[0].clone();
+    if !matches!(v, Value::Device(_)) && crate::interp::lower::to_graph_value(&v, true).is_none() {
         return Err(MError::new(
             "parallel:gpu:array:UnsupportedClass",
             format!("GPU arrays of class {} are not supported.", v.class_name()),
         ));
-    };
-    // The data goes to the device now, as MATLAB's gpuArray does (doubles only where the
-    // device has f64: never silently made single).
-    if let (Value::Device(d), Some(dev)) = (&g, gpu::device::ready()) {
-        let n = &d.node;
-        let precision = n.precision();
-        let fits = matches!(
-            n.class,
-            crate::values::class::Class::Double
-                | crate::values::class::Class::Single
-                | crate::values::class::Class::Logical
-        ) && (precision == crate::graph::Precision::F32 || dev.info.supports_double)
-            && gpu::offload_allowed()
-            && n.numel() > 0;
-        if fits {
-            let host = n.data.borrow().clone();
-            if let Some(crate::graph::Data::Host(t)) = host {
-                let buf = gpu::buffers::upload(dev, &t.to_f64(), precision);
-                *n.data.borrow_mut() = Some(crate::graph::Data::Device(std::rc::Rc::new(buf)));
-            }
-        }
     }
-    one(g)
+    one(crate::interp::lower::to_device(v)?)
 }
 
 fn gather(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {

@@ -47,6 +47,8 @@ pub enum Op {
     Binary(GBin),
     /// A class conversion (double to single and back; logical results to numbers).
     Cast,
+    /// The input's elements in the same (column-major) order under another shape (`x(:)`).
+    Reshape,
     /// A reduction of the input along `dim` (every element when `all`).
     Reduce {
         op: crate::values::ops::Red,

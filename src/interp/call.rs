@@ -223,6 +223,12 @@ impl Interp {
                 return Ok(vec![v]);
             }
         }
+        let constructs_on_gpu = args.iter().enumerate().any(|(k, v)| {
+            v.is_text() && v.text().is_ok_and(|t| t == "gpuArray")
+                || (v.is_text()
+                    && v.text().is_ok_and(|t| t == "like")
+                    && matches!(args.get(k + 1), Some(Value::Device(d)) if d.explicit))
+        });
         let mut explicit = false;
         let args = if args.iter().any(|v| matches!(v, Value::Device(_)))
             && !super::lower::reads_metadata_only(b.name)
@@ -239,6 +245,12 @@ impl Interp {
         let r = (b.f)(self, f, args, nargout).map(|v| classes.apply(v));
         let r = if explicit {
             r.map(super::lower::rewrap)
+        } else {
+            r
+        };
+        // Constructors asked for device data: zeros(n, 'gpuArray'), rand(n, 'like', g).
+        let r = if constructs_on_gpu {
+            r.and_then(|v| v.into_iter().map(super::lower::to_device).collect())
         } else {
             r
         };

@@ -510,6 +510,24 @@ impl Interp {
             return self.index_value(v, &args);
         }
         if let Value::Device(d) = v {
+            // x(:) is a reshape in the graph: it fuses with what produces and consumes it.
+            if let [c] = args {
+                if c.is_char() && c.text().is_ok_and(|t| t == ":") {
+                    let n = &d.node;
+                    let node = crate::graph::intern(
+                        crate::graph::Op::Reshape,
+                        vec![n.clone()],
+                        Shape::col(n.numel()),
+                        n.class,
+                    );
+                    return Ok(Value::Device(std::rc::Rc::new(
+                        crate::values::device::DeviceValue {
+                            node,
+                            explicit: d.explicit,
+                        },
+                    )));
+                }
+            }
             let r = access::paren(&v.clone().host()?, args)?;
             return Ok(if d.explicit {
                 super::lower::rewrap(vec![r]).swap_remove(0)

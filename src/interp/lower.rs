@@ -322,3 +322,35 @@ pub fn to_graph_value(v: &Value, explicit: bool) -> Option<Value> {
     );
     Some(pending(node, explicit))
 }
+
+/// A host numeric value as an explicit gpuArray with its data uploaded now (gpuArray(x) and
+/// constructors with 'gpuArray'). Doubles stay on the host where the device lacks f64, and
+/// everything stays there under MATFUSE_OFFLOAD=never; the class is gpuArray either way.
+pub fn to_device(v: Value) -> MResult<Value> {
+    let g = match &v {
+        Value::Device(d) => Value::Device(Rc::new(DeviceValue {
+            node: d.node.clone(),
+            explicit: true,
+        })),
+        _ => match to_graph_value(&v, true) {
+            Some(g) => g,
+            None => return Ok(v),
+        },
+    };
+    if let (Value::Device(d), Some(dev)) = (&g, crate::gpu::device::ready()) {
+        let n = &d.node;
+        let precision = n.precision();
+        let fits = graph_class(n.class)
+            && (precision == graph::Precision::F32 || dev.info.supports_double)
+            && crate::gpu::offload_allowed()
+            && n.numel() > 0;
+        if fits {
+            let host = n.data.borrow().clone();
+            if let Some(Data::Host(t)) = host {
+                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision);
+                *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
+            }
+        }
+    }
+    Ok(g)
+}

@@ -62,7 +62,9 @@ fn access(input: &Shape, out: &Shape) -> Access {
     if input.numel() == 1 {
         return Access::Scalar;
     }
-    if input.dims() == out.dims() {
+    // Under implicit expansion an input with as many elements as the output has its shape,
+    // so it is read element for element; reshaped subtrees (below) keep this true.
+    if input.numel() == out.numel() {
         return Access::Same;
     }
     let mut strides = Vec::with_capacity(out.ndims());
@@ -126,6 +128,20 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             let _ = realise(n);
         }
     }
+    // A reshape reads its input element for element: it is transparent when nothing below it
+    // broadcasts (every pending value there has its element count or is a scalar);
+    // otherwise its input is computed first.
+    if let Op::Reshape = n.op {
+        if !n.is_realised() {
+            let input = &n.inputs[0];
+            if !aligned(input, n.numel()) {
+                let _ = realise(input);
+            }
+            let k = visit(input, g, seen);
+            seen.insert(Rc::as_ptr(n), k);
+            return k;
+        }
+    }
     let step = if n.is_realised() || matches!(n.op, Op::Leaf | Op::Reduce { .. }) {
         g.leaves.push(n.clone());
         g.inputs.push(access(&n.shape, &g.shape));
@@ -147,7 +163,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
             }
-            Op::Cast | Op::Leaf | Op::Reduce { .. } => {
+            Op::Cast | Op::Leaf | Op::Reduce { .. } | Op::Reshape => {
                 let a = visit(&n.inputs[0], g, seen);
                 Step::Unary(Un::Real, a)
             }
@@ -160,6 +176,14 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     let k = g.steps.len() - 1;
     seen.insert(Rc::as_ptr(n), k);
     k
+}
+
+/// Whether every pending node under `n` (down to computed ones) has `numel` elements or one.
+fn aligned(n: &Node, numel: usize) -> bool {
+    if n.numel() != numel && n.numel() != 1 {
+        return false;
+    }
+    n.is_realised() || n.inputs.iter().all(|i| aligned(i, numel))
 }
 
 /// Whether the GPU can run a group: a device, one precision throughout, f64 support for
