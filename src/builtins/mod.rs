@@ -28,6 +28,7 @@ mod query;
 mod rearrange;
 mod reduce;
 mod regex;
+mod regex_replace;
 mod reorder;
 pub mod result_class;
 mod scan;
@@ -100,7 +101,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 45] = [
+        let tables: [Vec<Builtin>; 46] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -146,6 +147,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             graphics::table(),
             empties::table(),
             input_parser::table(),
+            regex_replace::table(),
         ];
         for t in tables {
             for b in t {
