@@ -8,27 +8,8 @@ const COMMENT: &str = "\x1b[32m";
 const MATCH: &str = "\x1b[1;4m";
 const RESET: &str = "\x1b[0m";
 
-pub const KEYWORDS: &[&str] = &[
-    "break",
-    "case",
-    "catch",
-    "classdef",
-    "continue",
-    "else",
-    "elseif",
-    "end",
-    "for",
-    "function",
-    "global",
-    "if",
-    "otherwise",
-    "parfor",
-    "persistent",
-    "return",
-    "switch",
-    "try",
-    "while",
-];
+/// The reserved words, coloured as keywords.
+pub const KEYWORDS: &[&str] = &crate::syntax::token::Kw::WORDS;
 
 /// What a byte range of the line is.
 #[derive(Debug, Clone, Copy, PartialEq)]
