@@ -6,7 +6,7 @@ use matfuse::interp::output;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Argument expressions of many kinds and shapes.
-const POOL: [&str; 24] = [
+const POOL: [&str; 27] = [
     "[]",
     "0",
     "-1",
@@ -31,6 +31,9 @@ const POOL: [&str; 24] = [
     "struct('a', 1)",
     "@sin",
     "containers.Map()",
+    "gpuArray(magic(3))",
+    "gpuArray(single([1 NaN -2]))",
+    "gpuArray(1:3) > 2",
 ];
 
 /// Builtins whose effects reach outside the session or wait.
