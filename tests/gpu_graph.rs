@@ -360,3 +360,32 @@ fn constructors_make_gpu_arrays() {
         "{table}"
     );
 }
+
+#[test]
+fn explain_plans_without_running() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "x = gpuArray(single(1:1000)); y = sin(x).*x + 0.5;",
+        "explain m = mean(y)",
+        "explain -wgsl z = x + 1",
+        "s = gpuStats; fprintf('kernels %d\\n', s.Session.Kernels); whos y",
+    ]);
+    assert!(out.starts_with("kernels 0\n"), "{out}");
+    assert!(out.contains("pending"), "{out}");
+    let plan = session(&[
+        "x = gpuArray(single(1:1000)); y = sin(x).*x + 0.5;",
+        "explain m = mean(y)",
+    ]);
+    assert!(plan.contains("fused group: 5 operation(s)"), "{plan}");
+    assert!(
+        plan.contains("reduction fused into the same kernel: Mean"),
+        "{plan}"
+    );
+    if gpu {
+        assert!(plan.contains("runs on the GPU: 1 kernel(s)"), "{plan}");
+    }
+    let wgsl = session(&["x = gpuArray(single(1:10));", "explain -wgsl z = x + 1"]);
+    assert!(wgsl.contains("@compute @workgroup_size(256)"), "{wgsl}");
+    let host = session(&["d = gpuArray(rand(3));", "explain e = exp(d) + 1"]);
+    assert!(host.contains("runs on the host"), "{host}");
+}

@@ -7,6 +7,7 @@ mod construct;
 mod dispersion;
 mod empties;
 mod errors;
+mod explain;
 mod factor;
 mod files;
 mod gpu;
@@ -101,7 +102,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 46] = [
+        let tables: [Vec<Builtin>; 47] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -148,6 +149,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             empties::table(),
             input_parser::table(),
             regex_replace::table(),
+            explain::table(),
         ];
         for t in tables {
             for b in t {

@@ -189,19 +189,39 @@ fn aligned(n: &Node, numel: usize) -> bool {
 /// Whether the GPU can run a group: a device, one precision throughout, f64 support for
 /// doubles, no f64 transcendentals (broken in drivers), within the binding budget.
 pub(crate) fn gpu_can_run(g: &Group) -> bool {
+    host_reason(g).is_none()
+}
+
+/// Why a group runs on the host (None: it runs on the GPU). `explain` shows this.
+pub fn host_reason(g: &Group) -> Option<String> {
     let Some(dev) = crate::gpu::device::ready() else {
-        return false;
+        return Some("there is no GPU".into());
     };
-    if !crate::gpu::offload_allowed() || g.shape.numel() == 0 || !g.uniform_precision {
-        return false;
+    if !crate::gpu::offload_allowed() {
+        return Some("MATFUSE_OFFLOAD=never".into());
+    }
+    if g.shape.numel() == 0 {
+        return Some("the result is empty".into());
+    }
+    if !g.uniform_precision {
+        return Some("it mixes single and double values".into());
     }
     // f64 kernels read NaN bits through 64-bit integers.
     let f64_ok = dev.info.supports_double && dev.info.supports_int64;
-    if g.precision == Precision::F64 && (!f64_ok || g.transcendental) {
-        return false;
+    if g.precision == Precision::F64 && !f64_ok {
+        return Some("the device has no f64 (doubles are never made single)".into());
+    }
+    if g.precision == Precision::F64 && g.transcendental {
+        return Some("f64 exp/trig are not yet written in WGSL (drivers' are wrong)".into());
+    }
+    if g.leaves.len() > MAX_INPUTS {
+        return Some(format!("more than {MAX_INPUTS} inputs"));
     }
     let bytes = (g.shape.numel() * g.precision.bytes()) as u64;
-    g.leaves.len() <= MAX_INPUTS && bytes <= dev.info.max_storage_binding
+    if bytes > dev.info.max_storage_binding {
+        return Some("the result is larger than one storage binding".into());
+    }
+    None
 }
 
 /// Materialises the pending parts under `n` that make its group too long or too wide.

@@ -21,6 +21,11 @@ pub(super) fn command_words(
     }
     let c = *b.get(p).unwrap_or(&b'\n');
     let c2 = *b.get(p + 1).unwrap_or(&b'\n');
+    // `explain` takes a whole statement (assignments included) as its one argument.
+    if name == "explain" && !matches!(c, b'(' | b'=' | b'\n' | b'\r') {
+        let end = src[p..].find(['\n', '\r']).map_or(src.len(), |k| p + k);
+        return Some((vec![src[p..end].trim_end().to_string()], end));
+    }
     if matches!(c, b'\n' | b'\r' | b';' | b',' | b'%' | b'(') {
         return None;
     }
