@@ -18,7 +18,10 @@ fn temp(name: &str) -> PathBuf {
 
 fn spawn(history: &Path, env: &[(&str, &str)], strip_colour: bool) -> PtySession {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_matfuse"));
-    cmd.env("MATFUSE_HISTORY", history).env_remove("NO_COLOR");
+    // A capable terminal, whatever the test runner's environment says.
+    cmd.env("MATFUSE_HISTORY", history)
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm-256color");
     for (k, v) in env {
         cmd.env(k, v);
     }
