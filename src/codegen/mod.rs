@@ -14,6 +14,10 @@ const NAN_TESTS_F32: &str = "fn m_isnan(x: f32) -> bool {
 
 fn m_isinf(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
+}
+
+fn m_exp(x: f32) -> f32 {
+    return exp(x);
 }";
 
 // f64 has no vec2<u32> bitcast in naga; 64-bit integers (SHADER_INT64) read the bits.
@@ -23,6 +27,32 @@ const NAN_TESTS_F64: &str = "fn m_isnan(x: f64) -> bool {
 
 fn m_isinf(x: f64) -> bool {
     return (bitcast<u64>(x) & 0x7ffffffffffffffflu) == 0x7ff0000000000000lu;
+}
+
+// exp in f64 from arithmetic alone (the drivers' f64 exp is wrong): x = k ln2 + r with ln2 in
+// two parts, a degree-10 rational form for exp(r) (the classic fdlibm scheme), then 2^k.
+fn m_exp(x: f64) -> f64 {
+    if (m_isnan(x)) {
+        return x;
+    }
+    if (x > 709.782712893384) {
+        return x * 1e308;
+    }
+    if (x < -745.1332191019412) {
+        return f64(0.0);
+    }
+    let k = floor(x * 1.4426950408889634 + 0.5);
+    let hi = x - k * 6.93147180369123816490e-01;
+    let lo = k * 1.90821492927058770002e-10;
+    let r = hi - lo;
+    let t = r * r;
+    let c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
+        + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
+        + t * 4.13813679705723846039e-08))));
+    let y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    // 2^k in two steps, so results near the bottom of the range do not lose the scale.
+    let k1 = i32(k) / 2;
+    return ldexp(ldexp(y, k1), i32(k) - k1);
 }";
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
@@ -167,7 +197,7 @@ mod tests {
                 Shape::matrix(3, 4),
                 class,
             );
-            for op in [Un::Sign, Un::Round, Un::Abs, Un::Floor, Un::IsNan] {
+            for op in [Un::Sign, Un::Round, Un::Abs, Un::Floor, Un::IsNan, Un::Exp] {
                 n = graph::intern(Op::Unary(op), vec![n], Shape::matrix(3, 4), class);
             }
             for op in [Bin::Max, Bin::Hypot, Bin::Pow, Bin::Lt, Bin::Sub] {
