@@ -409,3 +409,19 @@ fn f64_exp_written_in_wgsl_is_within_two_ulp() {
         assert_eq!(parts[2], "1", "{out}");
     }
 }
+
+#[test]
+fn long_chains_are_cut_by_the_budget() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "x = gpuArray(single(1:10)); for k = 1:3000, x = x + 1; end",
+        "s = gpuStats; fprintf('%d ', s.LastInput.Kernels); disp(gather(x(1)))",
+    ]);
+    let parts: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(parts[1], "3001", "{out}");
+    if gpu {
+        // One kernel per MAX_CHAIN operations, not one per statement and not one giant chain.
+        let kernels: usize = parts[0].parse().expect("count");
+        assert!((25..=40).contains(&kernels), "{out}");
+    }
+}

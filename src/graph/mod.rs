@@ -74,6 +74,8 @@ pub struct Node {
     pub class: Class,
     /// Filled once the node is computed.
     pub data: RefCell<Option<Data>>,
+    /// Longest chain of pending operations ending here (as of creation), for the chain budget.
+    pub depth: usize,
 }
 
 impl Node {
@@ -118,12 +120,19 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
     if let Some(n) = hit {
         return n;
     }
+    let depth = 1 + inputs
+        .iter()
+        .filter(|i| !i.is_realised())
+        .map(|i| i.depth)
+        .max()
+        .unwrap_or(0);
     let node = Rc::new(Node {
         op,
         inputs,
         shape,
         class,
         data: RefCell::new(None),
+        depth,
     });
     INTERN.with(|m| {
         let mut m = m.borrow_mut();
@@ -144,6 +153,7 @@ pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
         shape,
         class,
         data: RefCell::new(Some(data)),
+        depth: 0,
     })
 }
 

@@ -69,6 +69,12 @@ fn explicit(vals: &[&Value]) -> bool {
 }
 
 fn pending(node: Rc<Node>, explicit: bool) -> Value {
+    // The chain budget: a value at the end of `MAX_CHAIN` pending operations is computed now
+    // (one kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`). A failure here
+    // is left for the sink that needs the value to report.
+    if node.depth >= crate::plan::MAX_CHAIN {
+        let _ = crate::plan::realise(&node);
+    }
     Value::Device(Rc::new(DeviceValue { node, explicit }))
 }
 

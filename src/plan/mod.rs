@@ -227,7 +227,8 @@ pub fn host_reason(g: &Group) -> Option<String> {
 /// Materialises the pending parts under `n` that make its group too long or too wide.
 pub(crate) fn cut(n: &Rc<Node>) -> MResult<()> {
     let g = group(n);
-    if g.steps.len() <= MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
+    // Chains are already cut at MAX_CHAIN deep when they are built; this catches wide trees.
+    if g.steps.len() <= 4 * MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
         return Ok(());
     }
     for input in &n.inputs {
