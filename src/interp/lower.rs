@@ -26,7 +26,12 @@ fn offloads(numel: usize) -> bool {
     match crate::gpu::offload_mode() {
         crate::gpu::Offload::Never => false,
         crate::gpu::Offload::Always => numel >= 2,
-        crate::gpu::Offload::Auto => numel >= AUTO_THRESHOLD,
+        // A software adapter (lavapipe) is no faster than the host evaluator: under auto only a
+        // real GPU takes host arrays (until calibration measures the crossover).
+        crate::gpu::Offload::Auto => {
+            numel >= AUTO_THRESHOLD
+                && crate::gpu::device::ready().is_some_and(|g| g.info.device_type != "Cpu")
+        }
     }
 }
 
