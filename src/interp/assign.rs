@@ -108,7 +108,30 @@ impl Interp {
                 _ => None,
             }
         };
+        // Indexed assignment into a graph value works on its host data; a gpuArray stays a
+        // gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
+        let explicit = matches!(&old, Some(Value::Device(d)) if d.explicit);
+        let (old, rhs) = if matches!(old, Some(Value::Device(_))) || matches!(rhs, Value::Device(_))
+        {
+            let backup = old.clone();
+            match (old.map(Value::host).transpose(), rhs.host()) {
+                (Ok(o), Ok(r)) => (o, r),
+                (Err(e), _) | (_, Err(e)) => {
+                    // The variable keeps its value when its data cannot be read.
+                    if let Some(v) = backup {
+                        self.store(f, slot, v);
+                    }
+                    return Err(e);
+                }
+            }
+        } else {
+            (old, rhs)
+        };
         let result = set_path(old, &steps, rhs, delete);
+        let result = match result {
+            Ok(v) if explicit => Ok(super::lower::rewrap(vec![v]).swap_remove(0)),
+            r => r,
+        };
         let (value, err) = match result {
             Ok(v) => (Some(v), None),
             Err((e, orig)) => (orig, Some(e)),
