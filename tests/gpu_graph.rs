@@ -432,5 +432,8 @@ fn indexed_assignment_keeps_a_gpu_array() {
         "x = gpuArray(1:5); x(2) = 10; y = zeros(1, 3); y(2) = gpuArray(7); \
          fprintf('%s %s|', class(x), class(y)); disp([gather(x), y])",
     ]);
-    assert_eq!(out, "gpuArray double|     1    10     3     4     5     0     7     0\n");
+    assert_eq!(
+        out,
+        "gpuArray double|     1    10     3     4     5     0     7     0\n"
+    );
 }
