@@ -437,3 +437,21 @@ fn indexed_assignment_keeps_a_gpu_array() {
         "gpuArray double|     1    10     3     4     5     0     7     0\n"
     );
 }
+
+#[test]
+fn f64_cosh_written_in_wgsl_is_within_two_ulp() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "X = [linspace(-710.4, 710.4, 400001), linspace(-2, 2, 100001), 710.47, 710.48, -0, Inf, -Inf, NaN]; \
+         R = gather(cosh(gpuArray(X))); H = cosh(X); fin = isfinite(H); \
+         ulps = abs(R(fin) - H(fin)) ./ eps(H(fin)); s = gpuStats; \
+         fprintf('%d %g %d\\n', isequaln(R(~fin), H(~fin)), max(ulps), s.Session.Kernels - s.Session.Fallbacks)",
+    ]);
+    let parts: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(parts[0], "1", "Inf/NaN differ: {out}");
+    let worst: f64 = parts[1].parse().expect("number");
+    assert!(worst <= 2.0, "f64 cosh is {worst} ulp from Rust's: {out}");
+    if gpu {
+        assert_eq!(parts[2], "1", "{out}");
+    }
+}

@@ -18,6 +18,10 @@ fn m_isinf(x: f32) -> bool {
 
 fn m_exp(x: f32) -> f32 {
     return exp(x);
+}
+
+fn m_cosh(x: f32) -> f32 {
+    return cosh(x);
 }";
 
 // f64 has no vec2<u32> bitcast in naga; 64-bit integers (SHADER_INT64) read the bits.
@@ -53,6 +57,20 @@ fn m_exp(x: f64) -> f64 {
     // 2^k in two steps, so results near the bottom of the range do not lose the scale.
     let k1 = i32(k) / 2;
     return ldexp(ldexp(y, k1), i32(k) - k1);
+}
+
+// cosh from exp: (e + 1/e)/2; e/2 once 1/e no longer counts; near exp's overflow,
+// exp(a - 709) * (exp(709)/2), where a - 709 is exact.
+fn m_cosh(x: f64) -> f64 {
+    let a = abs(x);
+    if (a > 709.0) {
+        return m_exp(a - 709.0) * 4.1092037307774862e307;
+    }
+    let e = m_exp(a);
+    if (a > 20.0) {
+        return 0.5 * e;
+    }
+    return 0.5 * (e + 1.0 / e);
 }";
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
@@ -197,7 +215,15 @@ mod tests {
                 Shape::matrix(3, 4),
                 class,
             );
-            for op in [Un::Sign, Un::Round, Un::Abs, Un::Floor, Un::IsNan, Un::Exp] {
+            for op in [
+                Un::Sign,
+                Un::Round,
+                Un::Abs,
+                Un::Floor,
+                Un::IsNan,
+                Un::Exp,
+                Un::Cosh,
+            ] {
                 n = graph::intern(Op::Unary(op), vec![n], Shape::matrix(3, 4), class);
             }
             for op in [Bin::Max, Bin::Hypot, Bin::Pow, Bin::Lt, Bin::Sub] {
