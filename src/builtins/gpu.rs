@@ -171,7 +171,7 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 
 fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = a[0].clone();
-    if !matches!(v, Value::Device(_)) && crate::interp::lower::to_graph_value(&v, true).is_none() {
+    if !matches!(v, Value::Device(_)) && !crate::interp::lower::device_storable(&v) {
         return Err(MError::new(
             "parallel:gpu:array:UnsupportedClass",
             format!("GPU arrays of class {} are not supported.", v.class_name()),
@@ -186,7 +186,7 @@ fn gather(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 }
 
 fn isgpuarray(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(Value::Bool(matches!(&a[0], Value::Device(d) if d.explicit)))
+    one(Value::Bool(crate::interp::lower::explicit(&[&a[0]])))
 }
 
 fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {

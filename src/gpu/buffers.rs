@@ -86,7 +86,7 @@ pub fn clear_pool() {
 }
 
 /// Bytes of `values` in `precision`.
-fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
+pub(crate) fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
     match precision {
         Precision::F32 => {
             let v: Vec<f32> = values.iter().map(|&x| x as f32).collect();

@@ -134,14 +134,7 @@ fn dispatch(
         .collect::<MResult<_>>()?;
     let out = buffers::allocate(g, out_len, gr.precision);
     let table = small_buffer(g, bytemuck::cast_slice(table));
-    let consts: Vec<u8> = match gr.precision {
-        crate::graph::Precision::F32 => {
-            let v: Vec<f32> = consts.iter().map(|&x| x as f32).collect();
-            bytemuck::cast_slice(&v).to_vec()
-        }
-        crate::graph::Precision::F64 => bytemuck::cast_slice(consts).to_vec(),
-    };
-    let consts = small_buffer(g, &consts);
+    let consts = small_buffer(g, &buffers::encode(consts, gr.precision));
     let mut entries = vec![
         wgpu::BindGroupEntry {
             binding: 0,

@@ -45,8 +45,6 @@ pub enum Op {
     Const(f64),
     Unary(GUn),
     Binary(GBin),
-    /// A class conversion (double to single and back; logical results to numbers).
-    Cast,
     /// The input's elements in the same (column-major) order under another shape (`x(:)`).
     Reshape,
     /// A reduction of the input along `dim` (every element when `all`).

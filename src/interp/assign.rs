@@ -110,7 +110,7 @@ impl Interp {
         };
         // Indexed assignment into a graph value works on its host data; a gpuArray stays a
         // gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
-        let explicit = matches!(&old, Some(Value::Device(d)) if d.explicit);
+        let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]));
         let (old, rhs) = if matches!(old, Some(Value::Device(_))) || matches!(rhs, Value::Device(_))
         {
             let backup = old.clone();
@@ -129,7 +129,7 @@ impl Interp {
         };
         let result = set_path(old, &steps, rhs, delete);
         let result = match result {
-            Ok(v) if explicit => Ok(super::lower::rewrap(vec![v]).swap_remove(0)),
+            Ok(v) if explicit => Ok(super::lower::rewrap_value(v)),
             r => r,
         };
         let (value, err) = match result {

@@ -223,19 +223,22 @@ impl Interp {
                 return Ok(vec![v]);
             }
         }
+        // (Word checks compare lengths first: no text is built for ordinary arguments.)
+        let word = |v: &Value, w: &str| {
+            v.is_text() && v.numel() == w.len() && v.text().is_ok_and(|t| t == w)
+        };
         let constructs_on_gpu = args.iter().enumerate().any(|(k, v)| {
-            v.is_text() && v.text().is_ok_and(|t| t == "gpuArray")
-                || (v.is_text()
-                    && v.text().is_ok_and(|t| t == "like")
-                    && matches!(args.get(k + 1), Some(Value::Device(d)) if d.explicit))
+            word(v, "gpuArray")
+                || (word(v, "like")
+                    && args
+                        .get(k + 1)
+                        .is_some_and(|p| super::lower::explicit(&[p])))
         });
         let mut explicit = false;
         let args = if args.iter().any(|v| matches!(v, Value::Device(_)))
             && !super::lower::reads_metadata_only(b.name)
         {
-            explicit = args
-                .iter()
-                .any(|v| matches!(v, Value::Device(d) if d.explicit));
+            explicit = super::lower::explicit(&args.iter().collect::<Vec<_>>());
             super::lower::host_args(args)?
         } else {
             args

@@ -66,28 +66,12 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
             return Ok(v);
         }
         if matches!(a, Value::Device(_)) || matches!(b, Value::Device(_)) {
-            let explicit = [a, b]
-                .iter()
-                .any(|v| matches!(v, Value::Device(d) if d.explicit));
-            let r = elementwise::binary(bin, &a.clone().host()?, &b.clone().host()?)?;
-            return Ok(if explicit {
-                super::lower::rewrap(vec![r]).swap_remove(0)
-            } else {
-                r
-            });
+            return super::lower::on_host(&[a, b], |h| elementwise::binary(bin, &h[0], &h[1]));
         }
         return elementwise::binary(bin, a, b);
     }
     if matches!(a, Value::Device(_)) || matches!(b, Value::Device(_)) {
-        let explicit = [a, b]
-            .iter()
-            .any(|v| matches!(v, Value::Device(d) if d.explicit));
-        let r = binary_op(op, &a.clone().host()?, &b.clone().host()?)?;
-        return Ok(if explicit {
-            super::lower::rewrap(vec![r]).swap_remove(0)
-        } else {
-            r
-        });
+        return super::lower::on_host(&[a, b], |h| binary_op(op, &h[0], &h[1]));
     }
     let matrix = |f: fn(&Tensor, &Tensor) -> MResult<Tensor>, name: &str| -> MResult<Value> {
         if !a.is_numeric_like() || !b.is_numeric_like() {
@@ -146,13 +130,8 @@ pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
     if let Some(v) = lazy {
         return Ok(v);
     }
-    if let Value::Device(d) = a {
-        let r = unary_op(op, &a.clone().host()?)?;
-        return Ok(if d.explicit {
-            super::lower::rewrap(vec![r]).swap_remove(0)
-        } else {
-            r
-        });
+    if let Value::Device(_) = a {
+        return super::lower::on_host(&[a], |h| unary_op(op, &h[0]));
     }
     match op {
         UnOp::Neg => elementwise::unary(Un::Neg, a),
@@ -528,12 +507,7 @@ impl Interp {
                     )));
                 }
             }
-            let r = access::paren(&v.clone().host()?, args)?;
-            return Ok(if d.explicit {
-                super::lower::rewrap(vec![r]).swap_remove(0)
-            } else {
-                r
-            });
+            return super::lower::on_host(&[v], |h| access::paren(&h[0], args));
         }
         access::paren(v, args)
     }

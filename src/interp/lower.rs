@@ -68,7 +68,8 @@ fn wanted(vals: &[&Value]) -> bool {
         })
 }
 
-fn explicit(vals: &[&Value]) -> bool {
+/// Whether any of these is an explicit gpuArray (made with `gpuArray`, class gpuArray).
+pub fn explicit(vals: &[&Value]) -> bool {
     vals.iter()
         .any(|v| matches!(v, Value::Device(d) if d.explicit))
 }
@@ -173,7 +174,7 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
         }
     }
     let node = node_of(x)?;
-    if node.op == Op::Const(0.0) || matches!(node.op, Op::Const(_)) || node.numel() == 0 {
+    if matches!(node.op, Op::Const(_)) || node.numel() == 0 {
         return None;
     }
     let shape = node.shape.clone();
@@ -293,39 +294,45 @@ pub fn host_args(args: Vec<Value>) -> MResult<Vec<Value>> {
 /// A builtin's numeric results, made gpuArrays again when an input was one (MATLAB keeps
 /// gpuArray in, gpuArray out). The data stays on the host until a kernel needs it.
 pub fn rewrap(results: Vec<Value>) -> Vec<Value> {
-    results
-        .into_iter()
-        .map(|v| match &v {
-            Value::Num(_) | Value::Bool(_) => to_graph_value(&v, true).unwrap_or(v),
-            Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() => {
-                to_graph_value(&v, true).unwrap_or(v)
-            }
-            _ => v,
-        })
-        .collect()
+    results.into_iter().map(rewrap_value).collect()
+}
+
+/// One result made a gpuArray again (numeric and logical values; others as they are).
+pub fn rewrap_value(v: Value) -> Value {
+    match &v {
+        Value::Num(_) | Value::Bool(_) => to_graph_value(&v, true).unwrap_or(v),
+        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() => {
+            to_graph_value(&v, true).unwrap_or(v)
+        }
+        _ => v,
+    }
+}
+
+/// Computes `f` on the host forms of `vals` (graph values read back); the result is a gpuArray
+/// again when one of them was. The host path for operations the graph does not take.
+pub fn on_host(vals: &[&Value], f: impl FnOnce(&[Value]) -> MResult<Value>) -> MResult<Value> {
+    let host: Vec<Value> = vals
+        .iter()
+        .map(|v| (*v).clone().host())
+        .collect::<MResult<_>>()?;
+    let r = f(&host)?;
+    Ok(if explicit(vals) { rewrap_value(r) } else { r })
+}
+
+/// Whether a value can be a gpuArray: numeric or logical, real.
+pub fn device_storable(v: &Value) -> bool {
+    match v.num_class() {
+        Some(c) => (graph_class(c) || c.is_int()) && !v.is_complex(),
+        None => false,
+    }
 }
 
 /// A host numeric value as a graph value (for gpuArray and rewrapping).
 pub fn to_graph_value(v: &Value, explicit: bool) -> Option<Value> {
+    if !device_storable(v) {
+        return None;
+    }
     let t = v.tensor().ok()?;
-    if !graph_class(t.class())
-        && !matches!(
-            t.class(),
-            Class::Int8
-                | Class::Int16
-                | Class::Int32
-                | Class::Int64
-                | Class::UInt8
-                | Class::UInt16
-                | Class::UInt32
-                | Class::UInt64
-        )
-    {
-        return None;
-    }
-    if t.is_complex() {
-        return None;
-    }
     let node = graph::leaf(
         Data::Host(Rc::new(t.clone().into_owned())),
         t.shape.clone(),

@@ -77,13 +77,17 @@ fn access(input: &Shape, out: &Shape) -> Access {
     Access::Broadcast(strides)
 }
 
+/// Whether a node's values are numbers of its own precision. Constants and logical values
+/// take the kernel's precision instead; numbers in one kernel must share it.
+fn is_numeric(n: &Node) -> bool {
+    !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical
+}
+
 /// The precision a group computes in: that of its first numeric (not logical, not constant)
 /// node, so a comparison of singles runs in single.
 fn kernel_precision(root: &Node) -> Precision {
     fn find(n: &Node) -> Option<Precision> {
-        let numeric =
-            !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical;
-        if numeric {
+        if is_numeric(n) {
             return Some(n.precision());
         }
         if n.is_realised() {
@@ -116,8 +120,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     if let Some(&k) = seen.get(&Rc::as_ptr(n)) {
         return k;
     }
-    // Constants and logical values take the kernel's precision; numbers must share it.
-    let numeric = !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical;
+    let numeric = is_numeric(n);
     if numeric && n.precision() != g.precision {
         g.uniform_precision = false;
     }
@@ -142,7 +145,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             return k;
         }
     }
-    let step = if n.is_realised() || matches!(n.op, Op::Leaf | Op::Reduce { .. }) {
+    let step = if n.is_realised() {
         g.leaves.push(n.clone());
         g.inputs.push(access(&n.shape, &g.shape));
         Step::Input(g.leaves.len() - 1)
@@ -163,9 +166,12 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
             }
-            Op::Cast | Op::Leaf | Op::Reduce { .. } | Op::Reshape => {
-                let a = visit(&n.inputs[0], g, seen);
-                Step::Unary(Un::Real, a)
+            // A leaf always has data; a reduction was computed above and a reshape returned;
+            // one that could not be computed is read as an (empty) input and fails later.
+            Op::Leaf | Op::Reduce { .. } | Op::Reshape => {
+                g.leaves.push(n.clone());
+                g.inputs.push(access(&n.shape, &g.shape));
+                Step::Input(g.leaves.len() - 1)
             }
         }
     };
@@ -224,19 +230,20 @@ pub fn host_reason(g: &Group) -> Option<String> {
     None
 }
 
-/// Materialises the pending parts under `n` that make its group too long or too wide.
-pub(crate) fn cut(n: &Rc<Node>) -> MResult<()> {
+/// The group that computes `n`, within budget: when it is too long or too wide, the pending
+/// inputs of `n` are materialised first and the group is formed again.
+pub(crate) fn fitted_group(n: &Rc<Node>) -> MResult<Group> {
     let g = group(n);
     // Chains are already cut at MAX_CHAIN deep when they are built; this catches wide trees.
     if g.steps.len() <= 4 * MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
-        return Ok(());
+        return Ok(g);
     }
     for input in &n.inputs {
         if !input.is_realised() && !matches!(input.op, Op::Const(_)) {
             realise(input)?;
         }
     }
-    Ok(())
+    Ok(group(n))
 }
 
 /// Computes `n` (and nothing it does not need) if it is pending.
@@ -260,8 +267,7 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         *n.data.borrow_mut() = Some(data);
         return Ok(());
     }
-    cut(n)?;
-    let g = group(n);
+    let g = fitted_group(n)?;
     let data = if gpu_can_run(&g) {
         match crate::gpu::kernels::run_elementwise(&g) {
             Ok(buf) => Data::Device(buf),

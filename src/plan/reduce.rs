@@ -2,7 +2,7 @@
 //! the producer's values as it folds them (a second, small pass folds the partial results of
 //! long lanes). On the host, the producer is computed and the host's own reduction runs.
 
-use super::{Group, cpu, gpu_can_run, group};
+use super::{Group, cpu, gpu_can_run};
 use crate::graph::{Data, Node};
 use crate::interp::error::MResult;
 use crate::values::ops::Red;
@@ -39,8 +39,7 @@ pub fn lanes(shape: &Shape, dim: usize, all: bool) -> (usize, usize, usize) {
 
 pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> MResult<Data> {
     let producer = &n.inputs[0];
-    super::cut(producer)?;
-    let g = group(producer);
+    let g = super::fitted_group(producer)?;
     let (inner, len, nout) = lanes(&g.shape, dim, all);
     if gpu_can_run(&g) && len > 0 && nout > 0 {
         match crate::gpu::kernels::run_reduce(&g, op, omitnan, inner, len, nout, parts(len, nout)) {
