@@ -72,14 +72,9 @@ pub fn colour_wanted() -> bool {
 /// The history file: `$MATFUSE_HISTORY`, else `$XDG_DATA_HOME/matfuse/history`, else
 /// `~/.local/share/matfuse/history`.
 pub fn history_path() -> Option<PathBuf> {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(p) = nonempty("MATFUSE_HISTORY") {
-        return Some(PathBuf::from(p));
-    }
-    let data = nonempty("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(data.join("matfuse").join("history"))
+    crate::dirs::env_path("MATFUSE_HISTORY").or_else(|| {
+        crate::dirs::matfuse_dir("XDG_DATA_HOME", ".local/share").map(|d| d.join("history"))
+    })
 }
 
 /// Up and Down: within a multi-line input, move between its lines; otherwise search the

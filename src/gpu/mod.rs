@@ -55,11 +55,7 @@ pub fn summary() -> Option<String> {
 /// Where the last session's device summary is kept, so the banner can name the device at once
 /// while this session's device is still starting.
 fn summary_cache() -> Option<std::path::PathBuf> {
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    let base = nonempty("XDG_CACHE_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| nonempty("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))?;
-    Some(base.join("matfuse").join("device.txt"))
+    crate::dirs::matfuse_dir("XDG_CACHE_HOME", ".cache").map(|d| d.join("device.txt"))
 }
 
 /// Records the summary of a device that came up (best effort).
