@@ -12,8 +12,8 @@ alias T = {{TYPE}};
 @group(0) @binding(2) var<storage, read> consts: array<T>;
 {{INPUTS}}
 
-// NaN and infinity are read from the bits: drivers may fold `x != x` to false.
-{{NAN_TESTS}}
+// Precision-specific functions (shaders/math_f32.wgsl or math_f64.wgsl).
+{{MATH}}
 
 fn m_bool(b: bool) -> T {
     return select(T(0), T(1), b);
@@ -56,28 +56,6 @@ fn m_hypot(x: T, y: T) -> T {
     }
     let r = s / m;
     return m * sqrt(T(1) + r * r);
-}
-
-// atan and atan2 with IEEE's answers at infinities (drivers' may be NaN there).
-fn m_atan(x: T) -> T {
-    let a = select(atan(x), sign(x) * T(1.5707963267948966), m_isinf(x));
-    return select(a, x, m_isnan(x));
-}
-
-fn m_atan2(y: T, x: T) -> T {
-    let pi = T(3.141592653589793);
-    if (m_isnan(x) || m_isnan(y)) {
-        return x + y;
-    }
-    if (m_isinf(y)) {
-        let ang = select(T(0.5), select(T(0.25), T(0.75), x < T(0)), m_isinf(x));
-        return sign(y) * pi * ang;
-    }
-    if (m_isinf(x)) {
-        // y / x is a zero with the right sign for x = +Inf; pi with y's sign for x = -Inf.
-        return select(y / x, select(pi, -pi, y < T(0) || (y == T(0) && T(1) / y < T(0))), x < T(0));
-    }
-    return atan2(y, x);
 }
 
 // x^k for an integer k, by repeated squaring (exact where MATLAB's is).

@@ -75,6 +75,10 @@ fn every_lazy_op_matches_the_host() {
         ("sinh", 1e-5),
         ("cosh", 1e-5),
         ("tanh", 1e-5),
+        ("expm1", 1e-5),
+        ("sec", 1e-4),
+        ("csc", 1e-4),
+        ("cot", 1e-4),
     ];
     let binary = [
         ("A + B", 0.0),
@@ -99,7 +103,7 @@ fn every_lazy_op_matches_the_host() {
         ("~(A > B)", 0.0),
     ];
     for class in ["single", "double"] {
-        // f64 transcendentals run on the host (exact); f32 ones within single tolerance.
+        // f64 functions are ours (within 2 ulp); f32 ones the driver's, within single tolerance.
         let scale = |tol: f64| if class == "double" { tol * 1e-8 } else { tol };
         for (rows, cols) in [(7, 13), (1, 1000), (257, 1)] {
             let mut code = format!(
@@ -384,28 +388,8 @@ fn explain_plans_without_running() {
     }
     let wgsl = session(&["x = gpuArray(single(1:10));", "explain -wgsl z = x + 1"]);
     assert!(wgsl.contains("@compute @workgroup_size(256)"), "{wgsl}");
-    let host = session(&["d = gpuArray(rand(3));", "explain e = sin(d) + 1"]);
+    let host = session(&["d = gpuArray(zeros(0, 3));", "explain e = sin(d) + 1"]);
     assert!(host.contains("runs on the host"), "{host}");
-}
-
-#[test]
-fn f64_exp_written_in_wgsl_is_within_two_ulp() {
-    let gpu = has_gpu();
-    let out = session(&[
-        "X = [linspace(-745, 709.78, 400001), -0, 0, 1e-300, -1e-300, 0.5, 1, 2, 700, -700, Inf, -Inf, NaN]; \
-         G = gpuArray(X); R = gather(exp(G)); H = exp(X); \
-         fin = isfinite(H) & H > 0; ulps = abs(R(fin) - H(fin)) ./ eps(H(fin)); \
-         same = isequaln(R(~fin), H(~fin)); s = gpuStats; \
-         fprintf('%d %g %d\\n', same, max(ulps), s.Session.Kernels - s.Session.Fallbacks)",
-    ]);
-    let parts: Vec<&str> = out.split_whitespace().collect();
-    assert_eq!(parts[0], "1", "Inf/NaN/underflow differ: {out}");
-    let worst: f64 = parts[1].parse().expect("number");
-    assert!(worst <= 2.0, "f64 exp is {worst} ulp from Rust's: {out}");
-    if gpu {
-        // The kernel ran on the device, not the host.
-        assert_eq!(parts[2], "1", "{out}");
-    }
 }
 
 #[test]
@@ -436,20 +420,86 @@ fn indexed_assignment_keeps_a_gpu_array() {
     );
 }
 
+/// Every f64 function written in WGSL, against Rust's std (the host evaluator) over wide
+/// ranges: at most 2 ulp apart, and identical at Inf, NaN, zeros (with their signs) and
+/// wherever the host's answer is not a finite nonzero number.
 #[test]
-fn f64_cosh_written_in_wgsl_is_within_two_ulp() {
+fn f64_functions_written_in_wgsl_are_within_two_ulp() {
     let gpu = has_gpu();
+    let wide = "w = 10.^linspace(-12, 300, 40001); \
+                edge = [0, -0, Inf, -Inf, NaN, 1e-300, 5e-324, realmax, 1e22, 2^1023, \
+                pi/2, pi, 3*pi/2, 1e6*pi, 355, 103993, 2^20*pi/2, \
+                (2^20+1)*pi/2, 1647099.3291652855, 1647099.33];";
+    let cases = [
+        (
+            "exp",
+            "[linspace(-745, 709.78, 200001), 700, -700, 709.79, -745.2]",
+        ),
+        (
+            "expm1",
+            "[linspace(-40, 709.78, 200001), linspace(-1, 1, 100001), 1e-17, -1e-17]",
+        ),
+        (
+            "cosh",
+            "[linspace(-710.4, 710.4, 200001), linspace(-2, 2, 50001), 710.47, 710.48]",
+        ),
+        (
+            "sinh",
+            "[linspace(-710.4, 710.4, 200001), linspace(-2, 2, 50001), 710.47, -710.48]",
+        ),
+        (
+            "tanh",
+            "[linspace(-25, 25, 200001), linspace(-1e-3, 1e-3, 20001)]",
+        ),
+        ("sin", "[linspace(-20, 20, 200001), w, -w]"),
+        ("cos", "[linspace(-20, 20, 200001), w, -w]"),
+        ("tan", "[linspace(-20, 20, 200001), w, -w]"),
+        ("atan", "[linspace(-50, 50, 200001), w, -w]"),
+    ];
+    for (f, points) in cases {
+        let out = session(&[&format!(
+            "{wide} X = [{points}, edge]; R = gather({f}(gpuArray(X))); H = {f}(X); \
+             ok = isfinite(H) & H ~= 0; ulps = abs(R(ok) - H(ok)) ./ eps(H(ok)); \
+             same = isequaln(R(~ok), H(~ok)) && isequal(1 ./ R(H == 0), 1 ./ H(H == 0)); \
+             s = gpuStats; fprintf('%d %g %d\\n', same, max(ulps), s.Session.Fallbacks)"
+        )]);
+        let parts: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(parts[0], "1", "{f}: Inf/NaN/zeros differ: {out}");
+        let worst: f64 = parts[1].parse().expect("number");
+        assert!(worst <= 2.0, "f64 {f} is {worst} ulp from Rust's: {out}");
+        if gpu {
+            assert_eq!(parts[2], "0", "{f} fell back to the host: {out}");
+        }
+    }
+    // The double closest to a multiple of pi/2 (the hardest reduction there is), against the
+    // correctly rounded answers (mpmath at 3000 bits); Rust's own cos and tan miss them by 8
+    // and 14 ulp.
     let out = session(&[
-        "X = [linspace(-710.4, 710.4, 400001), linspace(-2, 2, 100001), 710.47, 710.48, -0, Inf, -Inf, NaN]; \
-         R = gather(cosh(gpuArray(X))); H = cosh(X); fin = isfinite(H); \
-         ulps = abs(R(fin) - H(fin)) ./ eps(H(fin)); s = gpuStats; \
-         fprintf('%d %g %d\\n', isequaln(R(~fin), H(~fin)), max(ulps), s.Session.Kernels - s.Session.Fallbacks)",
+        "g = gpuArray(6381956970095103 * 2^797); fprintf('%.17g ', gather([sin(g), cos(g), tan(g)]))",
     ]);
+    let got: Vec<f64> = out
+        .split_whitespace()
+        .map(|v| v.parse().expect("number"))
+        .collect();
+    assert_eq!(
+        got,
+        [1.0, -4.687165924254628e-19, -2.133485385753704e+18],
+        "{out}"
+    );
+    // atan2 over pairs from many magnitudes, signs and quadrants, with the IEEE specials.
+    let out = session(&[&format!(
+        "{wide} rng(5); a = [w(1:37:end), -w(1:41:end), edge]; \
+         [Y, X] = meshgrid(a(1:7:end), a(1:5:end)); Y = Y(:)'; X = X(:)'; \
+         R = gather(atan2(gpuArray(Y), gpuArray(X))); H = atan2(Y, X); \
+         ok = isfinite(H) & H ~= 0; ulps = abs(R(ok) - H(ok)) ./ eps(H(ok)); \
+         same = isequaln(R(~ok), H(~ok)) && isequal(1 ./ R(H == 0), 1 ./ H(H == 0)); \
+         s = gpuStats; fprintf('%d %g %d %d\\n', same, max(ulps), s.Session.Fallbacks, numel(X))"
+    )]);
     let parts: Vec<&str> = out.split_whitespace().collect();
-    assert_eq!(parts[0], "1", "Inf/NaN differ: {out}");
+    assert_eq!(parts[0], "1", "atan2: Inf/NaN/zeros differ: {out}");
     let worst: f64 = parts[1].parse().expect("number");
-    assert!(worst <= 2.0, "f64 cosh is {worst} ulp from Rust's: {out}");
+    assert!(worst <= 2.0, "f64 atan2 is {worst} ulp from Rust's: {out}");
     if gpu {
-        assert_eq!(parts[2], "1", "{out}");
+        assert_eq!(parts[2], "0", "atan2 fell back to the host: {out}");
     }
 }

@@ -8,71 +8,8 @@ use crate::graph::ops::{wgsl_binary, wgsl_unary};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
-const NAN_TESTS_F32: &str = "fn m_isnan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn m_isinf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-
-fn m_exp(x: f32) -> f32 {
-    return exp(x);
-}
-
-fn m_cosh(x: f32) -> f32 {
-    return cosh(x);
-}";
-
-// f64 has no vec2<u32> bitcast in naga; 64-bit integers (SHADER_INT64) read the bits.
-const NAN_TESTS_F64: &str = "fn m_isnan(x: f64) -> bool {
-    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu;
-}
-
-fn m_isinf(x: f64) -> bool {
-    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) == 0x7ff0000000000000lu;
-}
-
-// exp in f64 from arithmetic alone (the drivers' f64 exp is wrong): x = k ln2 + r with ln2 in
-// two parts, a degree-10 rational form for exp(r) (the classic fdlibm scheme), then 2^k.
-fn m_exp(x: f64) -> f64 {
-    if (m_isnan(x)) {
-        return x;
-    }
-    if (x > 709.782712893384) {
-        return x * 1e308;
-    }
-    if (x < -745.1332191019412) {
-        return f64(0.0);
-    }
-    let k = floor(x * 1.4426950408889634 + 0.5);
-    let hi = x - k * 6.93147180369123816490e-01;
-    let lo = k * 1.90821492927058770002e-10;
-    let r = hi - lo;
-    let t = r * r;
-    let c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
-        + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
-        + t * 4.13813679705723846039e-08))));
-    let y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
-    // 2^k in two steps, so results near the bottom of the range do not lose the scale.
-    let k1 = i32(k) / 2;
-    return ldexp(ldexp(y, k1), i32(k) - k1);
-}
-
-// cosh from exp: (e + 1/e)/2; e/2 once 1/e no longer counts; near exp's overflow,
-// exp(a - 709) * (exp(709)/2), where a - 709 is exact.
-fn m_cosh(x: f64) -> f64 {
-    let a = abs(x);
-    if (a > 709.0) {
-        return m_exp(a - 709.0) * 4.1092037307774862e307;
-    }
-    let e = m_exp(a);
-    if (a > 20.0) {
-        return 0.5 * e;
-    }
-    return 0.5 * (e + 1.0 / e);
-}";
-
+const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
+const MATH_F64: &str = include_str!("../../shaders/math_f64.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
@@ -91,12 +28,12 @@ fn prelude(g: &Group) -> String {
             )
         })
         .collect();
-    let nan_tests = match g.precision {
-        Precision::F32 => NAN_TESTS_F32,
-        Precision::F64 => NAN_TESTS_F64,
+    let math = match g.precision {
+        Precision::F32 => MATH_F32,
+        Precision::F64 => MATH_F64,
     };
     COMMON
-        .replace("{{NAN_TESTS}}", nan_tests)
+        .replace("{{MATH}}", math)
         .replace("{{TYPE}}", ty)
         .replace("{{INPUTS}}", &inputs)
 }

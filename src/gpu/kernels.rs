@@ -251,7 +251,6 @@ pub fn run_reduce(
         consts: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],
         single: vec![false],
-        transcendental: false,
     };
     pass(&partials, false, 1, parts, 1, true)
 }

@@ -19,6 +19,10 @@ pub fn lazy_unary(op: Un) -> bool {
         Neg | Abs
             | Sign
             | Exp
+            | Expm1
+            | Sec
+            | Csc
+            | Cot
             | Sin
             | Cos
             | Tan
@@ -61,19 +65,6 @@ pub fn lazy_binary(op: Bin) -> bool {
             | Atan2
             | Hypot
     )
-}
-
-/// Whether the op needs a transcendental function. The drivers' f64 versions are broken
-/// (`shared/gpu/NOTES.md`), so f64 kernels with these run on the host until WGSL versions of
-/// them exist.
-pub fn transcendental_unary(op: Un) -> bool {
-    use Un::*;
-    // exp and cosh have f64 versions written in WGSL (m_exp, m_cosh); these do not yet.
-    matches!(op, Sin | Cos | Tan | Atan | Sinh | Tanh)
-}
-
-pub fn transcendental_binary(op: Bin) -> bool {
-    matches!(op, Bin::Atan2)
 }
 
 /// MATLAB's class of a unary result.
@@ -134,13 +125,17 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Abs => format!("abs({x})"),
         Sign => format!("m_sign({x})"),
         Exp => format!("m_exp({x})"),
-        Sin => format!("sin({x})"),
-        Cos => format!("cos({x})"),
-        Tan => format!("tan({x})"),
+        Expm1 => format!("m_expm1({x})"),
+        Sec => format!("(T(1) / m_cos({x}))"),
+        Csc => format!("(T(1) / m_sin({x}))"),
+        Cot => format!("(T(1) / m_tan({x}))"),
+        Sin => format!("m_sin({x})"),
+        Cos => format!("m_cos({x})"),
+        Tan => format!("m_tan({x})"),
         Atan => format!("m_atan({x})"),
-        Sinh => format!("sinh({x})"),
+        Sinh => format!("m_sinh({x})"),
         Cosh => format!("m_cosh({x})"),
-        Tanh => format!("tanh({x})"),
+        Tanh => format!("m_tanh({x})"),
         Floor => format!("floor({x})"),
         Ceil => format!("ceil({x})"),
         Round => format!("m_round({x})"),

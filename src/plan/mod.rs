@@ -10,7 +10,7 @@
 pub mod cpu;
 pub mod reduce;
 
-use crate::graph::{self, Data, Node, Op, Precision};
+use crate::graph::{Data, Node, Op, Precision};
 use crate::interp::error::{MError, MResult};
 use crate::values::ops::{Bin, Un};
 use crate::values::shape::Shape;
@@ -54,8 +54,6 @@ pub struct Group {
     pub steps: Vec<Step>,
     /// Per step: whether its result is single precision (rounded to f32).
     pub single: Vec<bool>,
-    /// Whether any step needs a transcendental function.
-    pub transcendental: bool,
 }
 
 fn access(input: &Shape, out: &Shape) -> Access {
@@ -109,7 +107,6 @@ pub fn group(root: &Rc<Node>) -> Group {
         consts: Vec::new(),
         steps: Vec::new(),
         single: Vec::new(),
-        transcendental: false,
     };
     let mut seen: HashMap<*const Node, usize> = HashMap::new();
     visit(root, &mut g, &mut seen);
@@ -156,12 +153,10 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 Step::Const(g.consts.len() - 1)
             }
             Op::Unary(op) => {
-                g.transcendental |= graph::ops::transcendental_unary(*op);
                 let a = visit(&n.inputs[0], g, seen);
                 Step::Unary(*op, a)
             }
             Op::Binary(op) => {
-                g.transcendental |= graph::ops::transcendental_binary(*op);
                 let a = visit(&n.inputs[0], g, seen);
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
@@ -193,7 +188,7 @@ fn aligned(n: &Node, numel: usize) -> bool {
 }
 
 /// Whether the GPU can run a group: a device, one precision throughout, f64 support for
-/// doubles, no f64 transcendentals (broken in drivers), within the binding budget.
+/// doubles, within the binding budget.
 pub(crate) fn gpu_can_run(g: &Group) -> bool {
     host_reason(g).is_none()
 }
@@ -216,9 +211,6 @@ pub fn host_reason(g: &Group) -> Option<String> {
     let f64_ok = dev.info.supports_double && dev.info.supports_int64;
     if g.precision == Precision::F64 && !f64_ok {
         return Some("the device has no f64 (doubles are never made single)".into());
-    }
-    if g.precision == Precision::F64 && g.transcendental {
-        return Some("f64 exp/trig are not yet written in WGSL (drivers' are wrong)".into());
     }
     if g.leaves.len() > MAX_INPUTS {
         return Some(format!("more than {MAX_INPUTS} inputs"));
