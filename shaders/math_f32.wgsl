@@ -59,6 +59,23 @@ fn m_log(x: f32) -> f32 {
     return log(x);
 }
 
+// Random singles as the host makes them: 24 bits centred in their interval. Normal values
+// are computed in single here from the host's 53-bit uniforms (rounded to single), so they
+// differ from the host's (computed in double, then rounded) by a few ulp.
+fn m_uniform(w: vec4<u32>) -> f32 {
+    return (f32(w.x >> 8u) + 0.5) * 5.9604644775390625e-08;
+}
+
+fn m_u53_single(w0: u32, w1: u32) -> f32 {
+    return f32(w0) * 2.3283064365386963e-10 + (f32(w1 >> 11u) + 0.5) * 1.1102230246251565e-16;
+}
+
+fn m_normal(w: vec4<u32>) -> f32 {
+    let u1 = m_u53_single(w.x, w.y);
+    let u2 = m_u53_single(w.z, w.w);
+    return sqrt(-2.0 * log(u1)) * cos(6.2831855 * u2);
+}
+
 // atan and atan2 with IEEE's answers at infinities (drivers' may be NaN there).
 fn m_atan(x: f32) -> f32 {
     let a = select(atan(x), sign(x) * 1.5707963267948966, m_isinf(x));

@@ -36,6 +36,24 @@ fn keep(x: f64) -> f64 {
     return x * ONE;
 }
 
+// Random doubles as the host makes them (src/values/rng.rs): 53 bits centred in their
+// interval; Box-Muller from two of them; randi's integers from one.
+fn m_u53(w0: u32, w1: u32) -> f64 {
+    return (f64(w0) * 2097152.0 + f64(w1 >> 11u) + 0.5) * 1.1102230246251565e-16;
+}
+
+fn m_uniform(w: vec4<u32>) -> f64 {
+    return m_u53(w.x, w.y);
+}
+
+fn m_normal(w: vec4<u32>) -> f64 {
+    return sqrt(-2.0 * m_log(m_u53(w.x, w.y))) * m_cos(6.283185307179586 * m_u53(w.z, w.w));
+}
+
+fn m_randi(w: vec4<u32>, lo: f64, span: f64) -> f64 {
+    return lo + min(floor(m_u53(w.x, w.y) * span), span - 1.0);
+}
+
 const PIO2_HI: f64 = 1.5707963267948966;
 const PIO2_LO: f64 = 6.123233995736766e-17;
 const PI_HI: f64 = 3.141592653589793;

@@ -351,12 +351,16 @@ fn constructors_make_gpu_arrays() {
     i.run_str("z = zeros(2, 3, 'gpuArray'); r = rand(2, 'single', 'gpuArray'); whos z r")
         .expect("runs");
     let table = output::end_capture();
+    // zeros are uploaded; random numbers stay pending until a kernel generates them.
     let want = if gpu { "device" } else { "host" };
     assert_eq!(
         table
             .lines()
-            .filter(|l| matches!(l.split_whitespace().next(), Some("z" | "r")))
-            .filter(|l| l.trim_end().ends_with(want))
+            .filter(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                w.first() == Some(&"z") && w.last() == Some(&want)
+                    || w.first() == Some(&"r") && w.last() == Some(&"pending")
+            })
             .count(),
         2,
         "{table}"
@@ -501,5 +505,36 @@ fn f64_functions_written_in_wgsl_are_within_two_ulp() {
     assert!(worst <= 2.0, "f64 atan2 is {worst} ulp from Rust's: {out}");
     if gpu {
         assert_eq!(parts[2], "0", "atan2 fell back to the host: {out}");
+    }
+}
+
+/// rand, randn and randi made on the device come from the host's Philox stream: the same
+/// numbers (rand and randi bit for bit), the stream advanced as the host advances it, and the
+/// generation fused into the kernel that uses the numbers.
+#[test]
+fn device_random_numbers_match_the_host_stream() {
+    let gpu = has_gpu();
+    let out = session(&[
+        "rng(7); g = rand(1e5, 3, 'single', 'gpuArray'); g2 = rand(3, 'gpuArray'); \
+         rng(7); h = rand(1e5, 3, 'single'); h2 = rand(3); \
+         rng(9); d = randi([-3 9], 513, 7, 'gpuArray'); n = randn(1000, 3, 'gpuArray'); \
+         ns = randn(999, 'single', 'like', gpuArray(single(1))); \
+         rng(9); hd = randi([-3 9], 513, 7); hn = randn(1000, 3); hns = randn(999, 'single'); \
+         fprintf('%s %s %d %d %d %d %d ', class(g), classUnderlying(g), isequal(gather(g), h), \
+                 isequal(gather(g2), h2), isequal(gather(d), hd), \
+                 max(abs(gather(n(:)) - hn(:))) < 1e-13, max(abs(gather(ns(:)) - hns(:))) < 1e-4); \
+         rng(11); gpuStats('reset'); m = gather(mean(rand(1e5, 1, 'gpuArray') * 2 - 1)); \
+         s = gpuStats; rng(11); hm = mean(rand(1e5, 1) * 2 - 1); \
+         fprintf('%d %d %d', abs(m - hm) < 1e-12, s.Session.Kernels, s.Session.BytesUploaded)",
+    ]);
+    let parts: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(
+        parts[..8],
+        ["gpuArray", "single", "1", "1", "1", "1", "1", "1"],
+        "{out}"
+    );
+    if gpu {
+        // The numbers are generated inside the fused reduction (two passes), never uploaded.
+        assert_eq!(parts[8..], ["2", "0"], "{out}");
     }
 }

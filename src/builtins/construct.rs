@@ -133,6 +133,59 @@ fn random(interp: &mut Interp, a: &[Value], normal: bool) -> MResult<Value> {
     )))
 }
 
+/// `rand`, `randn` or `randi` as a pending graph node when the values are wanted on the
+/// device (`'gpuArray'`, `'like', g`, or a size the planner offloads): the kernel that uses
+/// them generates them from the same stream, and the stream advances as the host's would.
+/// None where the host makes them (other classes, empty results, bad arguments).
+pub fn device_random(
+    interp: &mut Interp,
+    name: &str,
+    args: &[Value],
+    on_gpu: bool,
+) -> MResult<Option<Value>> {
+    use crate::graph::RandKind;
+    let (kind, size) = match name {
+        "rand" => (RandKind::Uniform, args),
+        "randn" => (RandKind::Normal, args),
+        _ => {
+            let Some(Ok(lim)) = args.first().map(|v| v.tensor()) else {
+                return Ok(None);
+            };
+            let (lo, hi) = match lim.numel() {
+                1 => (1.0, lim.get_f64(0)),
+                2 => (lim.get_f64(0), lim.get_f64(1)),
+                _ => return Ok(None),
+            };
+            if !(hi >= lo && lo.fract() == 0.0 && hi.fract() == 0.0 && hi - lo < 9e15) {
+                return Ok(None);
+            }
+            let span = hi - lo + 1.0;
+            (RandKind::Int { lo, span }, &args[1..])
+        }
+    };
+    let Ok(sa) = size_args(size) else {
+        return Ok(None);
+    };
+    let class = sa.class.unwrap_or(Class::Double);
+    let fits = match kind {
+        RandKind::Int { .. } => class == Class::Double,
+        _ => class.is_float(),
+    };
+    let numel = sa.shape.numel();
+    if !fits || numel == 0 || !(on_gpu || crate::interp::lower::offloads(numel)) {
+        return Ok(None);
+    }
+    let spec = crate::graph::RandSpec {
+        kind,
+        seed: interp.rng.seed,
+        offset: interp.rng.offset,
+    };
+    interp.rng.offset += numel as u64;
+    Ok(Some(crate::interp::lower::random(
+        spec, sa.shape, class, on_gpu,
+    )))
+}
+
 fn rand(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(random(i, &a, false)?)
 }

@@ -3,7 +3,7 @@
 
 mod calls;
 mod cells;
-mod construct;
+pub(crate) mod construct;
 mod dispersion;
 mod empties;
 mod errors;

@@ -3,8 +3,8 @@
 //! operations, precision and each input's access pattern), never on buffers or constant
 //! values, so it doubles as the pipeline-cache key.
 
-use crate::graph::Precision;
 use crate::graph::ops::{wgsl_binary, wgsl_unary};
+use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
@@ -39,7 +39,9 @@ fn prelude(g: &Group) -> String {
 }
 
 /// One `let` per input read and per fused operation, for element `i`; the last is `v{n-1}`.
-fn step_lines(g: &Group) -> String {
+/// Random blocks read their seed and offset after the shape table's strides and the
+/// kernel's own `params` words.
+fn step_lines(g: &Group, params: usize) -> String {
     let mut body = String::new();
     for (k, access) in g.inputs.iter().enumerate() {
         let index = match access {
@@ -55,6 +57,21 @@ fn step_lines(g: &Group) -> String {
             Step::Const(j) => format!("consts[{j}]"),
             Step::Unary(op, a) => wgsl_unary(*op, &format!("v{a}")),
             Step::Binary(op, a, b) => wgsl_binary(*op, &format!("v{a}"), &format!("v{b}")),
+            Step::Rand(j) => {
+                let bits = format!(
+                    "m_rand_bits(2u + shape_table[1] * {}u + {}u, i)",
+                    g.inputs.len() + 1,
+                    params + 4 * j
+                );
+                let (spec, at) = &g.rands[*j];
+                match spec.kind {
+                    RandKind::Uniform => format!("m_uniform({bits})"),
+                    RandKind::Normal => format!("m_normal({bits})"),
+                    RandKind::Int { .. } => {
+                        format!("m_randi({bits}, consts[{at}], consts[{}])", at + 1)
+                    }
+                }
+            }
         };
         body.push_str(&format!("    let v{k} = {expr};\n"));
     }
@@ -65,7 +82,7 @@ fn step_lines(g: &Group) -> String {
 pub fn elementwise(g: &Group) -> String {
     let body = format!(
         "{}    out[i] = v{};",
-        step_lines(g),
+        step_lines(g, 0),
         g.steps.len().saturating_sub(1)
     );
     prelude(g) + "\n" + &ELEMENTWISE.replace("{{BODY}}", &body)
@@ -108,7 +125,7 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
 pub fn reduce(g: &Group, form: &ReduceForm) -> String {
     let body = format!(
         "{}    return v{};",
-        step_lines(g),
+        step_lines(g, 4),
         g.steps.len().saturating_sub(1)
     );
     let map = "m_map(value_at(base + r * inner))";

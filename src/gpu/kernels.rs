@@ -62,6 +62,18 @@ pub fn cached_pipelines() -> usize {
         .unwrap_or(0)
 }
 
+/// The random blocks' seeds and offsets (low and high words), after the kernel's parameters.
+fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
+    gr.rands.iter().flat_map(|(r, _)| {
+        [
+            r.seed as u32,
+            (r.seed >> 32) as u32,
+            r.offset as u32,
+            (r.offset >> 32) as u32,
+        ]
+    })
+}
+
 /// The shape table: element count, rank, output dims, then each input's strides.
 fn shape_table(gr: &Group) -> Vec<u32> {
     let rank = gr.shape.ndims();
@@ -194,7 +206,9 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let source = crate::codegen::elementwise(gr);
     let n = gr.shape.numel();
     let groups = (n as u32).div_ceil(WORKGROUP);
-    dispatch(g, gr, &source, &shape_table(gr), &gr.consts, n, groups)
+    let mut table = shape_table(gr);
+    table.extend(rand_words(gr));
+    dispatch(g, gr, &source, &table, &gr.consts, n, groups)
 }
 
 /// Runs a reduction fused with the group that produces its input: lanes of `len` elements
@@ -227,6 +241,7 @@ pub fn run_reduce(
         let source = crate::codegen::reduce(gr, &form);
         let mut table = shape_table(gr);
         table.extend([inner as u32, len as u32, nout as u32, parts as u32]);
+        table.extend(rand_words(gr));
         let mut consts = gr.consts.clone();
         consts.extend([identity, divisor(last)]);
         let workgroups = (nout * parts) as u32;
@@ -249,6 +264,7 @@ pub fn run_reduce(
         leaves: vec![leaf],
         inputs: vec![Access::Same],
         consts: Vec::new(),
+        rands: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],
         single: vec![false],
     };

@@ -47,6 +47,8 @@ pub enum Op {
     Binary(GBin),
     /// The input's elements in the same (column-major) order under another shape (`x(:)`).
     Reshape,
+    /// Random numbers: element `k` is value `offset + k` of the session's Philox stream.
+    Rand(RandSpec),
     /// A reduction of the input along `dim` (every element when `all`).
     Reduce {
         op: crate::values::ops::Red,
@@ -54,6 +56,45 @@ pub enum Op {
         all: bool,
         omitnan: bool,
     },
+}
+
+/// Which random numbers a `Rand` node holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RandKind {
+    Uniform,
+    Normal,
+    /// `randi`: `lo + floor(u * span)` from a uniform double `u`.
+    Int {
+        lo: f64,
+        span: f64,
+    },
+}
+
+/// A block of the random stream: `seed`, the position of its first value, and the kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RandSpec {
+    pub kind: RandKind,
+    pub seed: u64,
+    pub offset: u64,
+}
+
+impl RandSpec {
+    /// Element `k` of the block, as the host's `rand`/`randn`/`randi` give it (a single
+    /// block's values are those of the single-precision stream).
+    pub fn value(&self, k: u64, single: bool) -> f64 {
+        use crate::values::rng::{Dist, value};
+        let n = self.offset + k;
+        match (self.kind, single) {
+            (RandKind::Uniform, false) => value(self.seed, n, Dist::UniformDouble),
+            (RandKind::Uniform, true) => value(self.seed, n, Dist::UniformSingle),
+            (RandKind::Normal, false) => value(self.seed, n, Dist::NormalDouble),
+            (RandKind::Normal, true) => value(self.seed, n, Dist::NormalSingle),
+            (RandKind::Int { lo, span }, _) => {
+                let u = value(self.seed, n, Dist::UniformDouble);
+                lo + (u * span).floor().min(span - 1.0)
+            }
+        }
+    }
 }
 
 /// Where a realised node's data lives.

@@ -234,6 +234,13 @@ impl Interp {
                         .get(k + 1)
                         .is_some_and(|p| super::lower::explicit(&[p])))
         });
+        if matches!(b.name, "rand" | "randn" | "randi") {
+            let made =
+                crate::builtins::construct::device_random(self, b.name, &args, constructs_on_gpu)?;
+            if let Some(v) = made {
+                return Ok(vec![v]);
+            }
+        }
         let mut explicit = false;
         let args = if args.iter().any(|v| matches!(v, Value::Device(_)))
             && !super::lower::reads_metadata_only(b.name)

@@ -22,7 +22,7 @@ fn graph_class(c: Class) -> bool {
 
 /// Whether a host array should enter the graph: by size under `auto`, any non-scalar array
 /// under `always`, never under `never`.
-fn offloads(numel: usize) -> bool {
+pub fn offloads(numel: usize) -> bool {
     match crate::gpu::offload_mode() {
         crate::gpu::Offload::Never => false,
         crate::gpu::Offload::Always => numel >= 2,
@@ -329,6 +329,17 @@ pub fn device_storable(v: &Value) -> bool {
         Some(c) => (graph_class(c) || c.is_int()) && !v.is_complex(),
         None => false,
     }
+}
+
+/// A block of random numbers as a pending value (generated where it is used).
+pub fn random(
+    spec: graph::RandSpec,
+    shape: crate::values::shape::Shape,
+    class: Class,
+    explicit: bool,
+) -> Value {
+    let node = graph::intern(graph::Op::Rand(spec), Vec::new(), shape, class);
+    pending(node, explicit)
 }
 
 /// A host numeric value as a graph value (for gpuArray and rewrapping).

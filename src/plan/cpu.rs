@@ -56,6 +56,7 @@ struct Program<'a> {
     shape: &'a Shape,
     inputs: &'a [Access],
     consts: &'a [f64],
+    rands: &'a [(crate::graph::RandSpec, usize)],
     steps: &'a [Step],
     single: &'a [bool],
 }
@@ -74,6 +75,7 @@ fn eval_range(
                 Step::Const(j) => g.consts[*j],
                 Step::Unary(op, a) => eval_unary(*op, v[*a]),
                 Step::Binary(op, a, b) => eval_binary(*op, v[*a], v[*b]),
+                Step::Rand(j) => g.rands[*j].0.value(i as u64, g.single[k]),
             };
             v[k] = if g.single[k] { x as f32 as f64 } else { x };
         }
@@ -98,6 +100,7 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
         shape: &g.shape,
         inputs: &g.inputs,
         consts: &g.consts,
+        rands: &g.rands,
         steps: &g.steps,
         single: &g.single,
     };

@@ -10,7 +10,7 @@
 pub mod cpu;
 pub mod reduce;
 
-use crate::graph::{Data, Node, Op, Precision};
+use crate::graph::{self, Data, Node, Op, Precision};
 use crate::interp::error::{MError, MResult};
 use crate::values::ops::{Bin, Un};
 use crate::values::shape::Shape;
@@ -40,6 +40,8 @@ pub enum Step {
     Const(usize),
     Unary(Un, usize),
     Binary(Bin, usize, usize),
+    /// Random numbers: `rands[j]`, at the element's own index.
+    Rand(usize),
 }
 
 /// A fused elementwise group: computes `root` from realised leaves and constants.
@@ -51,6 +53,8 @@ pub struct Group {
     pub leaves: Vec<Rc<Node>>,
     pub inputs: Vec<Access>,
     pub consts: Vec<f64>,
+    /// The random blocks the group draws from, with the constant index of randi's bounds.
+    pub rands: Vec<(graph::RandSpec, usize)>,
     pub steps: Vec<Step>,
     /// Per step: whether its result is single precision (rounded to f32).
     pub single: Vec<bool>,
@@ -105,6 +109,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         leaves: Vec::new(),
         inputs: Vec::new(),
         consts: Vec::new(),
+        rands: Vec::new(),
         steps: Vec::new(),
         single: Vec::new(),
     };
@@ -125,6 +130,13 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     // input here.
     if let Op::Reduce { .. } = n.op {
         if !n.is_realised() {
+            let _ = realise(n);
+        }
+    }
+    // Random numbers are generated at the element's own index: a block that is broadcast
+    // (another shape than the group's) is generated first.
+    if let Op::Rand(_) = n.op {
+        if !n.is_realised() && n.numel() != g.shape.numel() {
             let _ = realise(n);
         }
     }
@@ -151,6 +163,14 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             Op::Const(x) => {
                 g.consts.push(*x);
                 Step::Const(g.consts.len() - 1)
+            }
+            Op::Rand(spec) => {
+                let at = g.consts.len();
+                if let graph::RandKind::Int { lo, span } = spec.kind {
+                    g.consts.extend([lo, span]);
+                }
+                g.rands.push((*spec, at));
+                Step::Rand(g.rands.len() - 1)
             }
             Op::Unary(op) => {
                 let a = visit(&n.inputs[0], g, seen);
