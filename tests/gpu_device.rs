@@ -101,3 +101,57 @@ fn tic_toc_and_timeit_measure() {
     let o = matfuse("timeit(3)", &[]);
     assert!(text(&o).1.contains("function handle"));
 }
+
+/// gpuCalibrate measures this machine, caches the result per adapter, and automatic offload
+/// then follows the measured threshold: a host array at or past it joins the graph, one below
+/// it (or any, when the GPU never won) stays on the host.
+#[test]
+fn calibration_sets_the_offload_threshold() {
+    let dir = std::env::temp_dir().join(format!("matfuse-calibration-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = dir.to_string_lossy().to_string();
+    let env = [
+        ("XDG_CACHE_HOME", cache.as_str()),
+        ("MATFUSE_OFFLOAD", "auto"),
+    ];
+    let o = matfuse(
+        "c = gpuCalibrate; fprintf('%d %d %d %d\\n', c.CopyGBps > 0, c.KernelGBps > 0, \
+         c.HostGBps > 0, c.OffloadThreshold >= 1024)",
+        &env,
+    );
+    let (out, err) = text(&o);
+    if !o.status.success() && err.contains("no GPU") && !require_gpu() {
+        eprintln!("no GPU adapter here; skipping");
+        return;
+    }
+    assert_eq!(out, "1 1 1 1\n", "stderr: {err}");
+    let file = std::fs::read_dir(dir.join("matfuse"))
+        .expect("cache folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("calibration-"))
+        .expect("calibration file");
+    let text_of = std::fs::read_to_string(&file).expect("readable");
+    let residency = |threshold: &str| {
+        let edited: String = text_of
+            .lines()
+            .map(|l| {
+                if l.starts_with("threshold ") {
+                    format!("threshold {threshold}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        std::fs::write(&file, edited).expect("writable");
+        let o = matfuse(
+            "x = ones(2000, 1); y = x + 1; z = x(1:999) + 1; w = whos; fprintf('%s ', w.residency)",
+            &env,
+        );
+        text(&o).0
+    };
+    // whos lists x, y, z: y (2000 elements) is pending past a threshold of 1000.
+    assert_eq!(residency("1000"), "host pending host ");
+    assert_eq!(residency("never"), "host host host ");
+    let _ = std::fs::remove_dir_all(&dir);
+}

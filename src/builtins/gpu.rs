@@ -23,6 +23,9 @@ pub fn table() -> Vec<Builtin> {
         b("isgpuarray", 1, 1, 1, "isgpuarray(X): true for a gpuArray.", isgpuarray),
         b("existsOnGPU", 1, 1, 1, "existsOnGPU(X): true for a gpuArray whose data is available on the device.", isgpuarray),
         b("gpuStats", 0, 1, 1, "gpuStats, s = gpuStats, gpuStats reset: kernels launched, fused operations, pipeline cache hits and misses, bytes moved, for the last input and the session.", gpu_stats),
+        b("gputimeit", 1, 2, 1, "gputimeit(f), gputimeit(f, nout): as timeit, the GPU synchronised before each clock reading.", timeit),
+        b("gpuCalibrate", 0, 0, 1, "gpuCalibrate, c = gpuCalibrate: time the device and the host on this machine (copy, transfers, a fused kernel, the host evaluator) and set the size from which host arrays go to the GPU; cached per adapter.", gpu_calibrate),
+        b("wait", 1, 1, 0, "wait(gpuDevice): block until the GPU has finished all submitted work.", wait),
         b("timeit", 1, 2, 1, "timeit(f), timeit(f, nout): median seconds one call of f takes, with GPU work finished before each clock reading.", timeit),
     ]
 }
@@ -187,6 +190,48 @@ fn gather(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn isgpuarray(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Bool(crate::interp::lower::explicit(&[&a[0]])))
+}
+
+fn wait(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    match &a[0] {
+        Value::Struct(s) if s.get(0, "SupportsDouble").is_some() => {
+            gpu::device::synchronize();
+            Ok(vec![])
+        }
+        _ => Err(bad_arg(
+            "wait",
+            "The argument must be a GPU device (gpuDevice).",
+        )),
+    }
+}
+
+fn gpu_calibrate(_: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
+    let c = gpu::calibrate::run()?;
+    let threshold = c.threshold.map_or(f64::INFINITY, |t| t as f64);
+    if nargout > 0 {
+        let mut s = StructArray::scalar();
+        s.set(0, "Adapter", Value::str(&c.adapter));
+        s.set(0, "CopyGBps", Value::Num(c.copy_gbps));
+        s.set(0, "UploadGBps", Value::Num(c.upload_gbps));
+        s.set(0, "DownloadGBps", Value::Num(c.download_gbps));
+        s.set(0, "KernelGBps", Value::Num(c.kernel_gbps));
+        s.set(0, "HostGBps", Value::Num(c.host_gbps));
+        s.set(0, "OffloadThreshold", Value::Num(threshold));
+        return one(s);
+    }
+    let from = match c.threshold {
+        Some(t) => format!("host arrays of {t} elements or more go to the GPU"),
+        None => "the GPU never beat the host: host arrays stay on the host".to_string(),
+    };
+    crate::interp::output::write_str(&format!(
+        "  {}
+  device copy {:.1} GB/s, upload {:.1} GB/s, download {:.1} GB/s
+  fused kernel {:.1} GB/s, host evaluator {:.1} GB/s
+  {from}
+",
+        c.adapter, c.copy_gbps, c.upload_gbps, c.download_gbps, c.kernel_gbps, c.host_gbps
+    ));
+    Ok(vec![])
 }
 
 fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {

@@ -120,6 +120,8 @@ fn as_struct(rows: &[Row]) -> Value {
         "sparse",
         "complex",
         "persistent",
+        // matfuse's own: where the value lives (host, device, both or pending).
+        "residency",
     ];
     let mut s = StructArray::empty_with(
         fields.iter().map(|f| f.to_string().into()).collect(),
@@ -136,6 +138,7 @@ fn as_struct(rows: &[Row]) -> Value {
             Value::Bool(false),
             Value::Bool(r.value.is_complex()),
             Value::Bool(r.attributes.contains(&"persistent")),
+            Value::str(residency::of(&r.value, r.bytes).0.label()),
         ];
     }
     Value::from(s)

@@ -2,6 +2,7 @@
 //! and their pool (`buffers`); the pipeline cache and dispatch (`kernels`); counters (`stats`).
 
 pub mod buffers;
+pub mod calibrate;
 pub mod device;
 pub mod kernels;
 pub mod stats;
