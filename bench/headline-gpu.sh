@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Issue 4's first GPU-machine measurement, in one command on the GPU machine (from the
+# checkout shipped there with the prepared .gl and the release binary):
+#   source .gl/setup.sh; bash bench/headline-gpu.sh
+# Prints the device, the calibration (device copy bandwidth: the ceiling), the headline
+# y = sin(x).*x + 0.5; m = mean(y) over 1e8 singles, and the accuracy of the device functions.
+set -euo pipefail
+bin=${MATFUSE_BIN:-./target/release/matfuse}
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/matfuse-cache}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
+"$bin" -e "gpuCalibrate"
+"$bin" bench/headline.m
+"$bin" bench/accuracy.m
