@@ -4,8 +4,7 @@
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // Every binding is used, so the derived layout matches the bind group.
     _ = consts[0];
-    m_init(shape_table[1]);
-    let i = gid.x + gid.y * nwg.x * 256u;
+{{INIT}}    let i = gid.x + gid.y * nwg.x * 256u;
     if (i >= shape_table[0]) {
         return;
     }

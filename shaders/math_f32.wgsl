@@ -9,11 +9,6 @@ fn m_isinf(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
 }
 
-// Only f64 code needs an opaque 1 (math_f64.wgsl).
-fn m_init(rank: u32) {
-    _ = rank;
-}
-
 fn m_exp(x: f32) -> f32 {
     return exp(x);
 }

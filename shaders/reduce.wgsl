@@ -16,8 +16,7 @@ fn combine(a: T, b: T) -> T {
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     _ = consts[0];
-    m_init(shape_table[1]);
-    let w = wid.x + wid.y * nwg.x;
+{{INIT}}    let w = wid.x + wid.y * nwg.x;
     let p = 2u + shape_table[1] * ({{NINPUTS}}u + 1u);
     let inner = shape_table[p];
     let len = shape_table[p + 1u];

@@ -8,7 +8,6 @@ use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::ops::colon;
-use crate::values::rng::Dist;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -24,10 +23,6 @@ pub fn table() -> Vec<Builtin> {
         b("eye", 0, -1, 1, "eye(n), eye(m,n): identity matrix.", eye),
         b("true", 0, -1, 1, "true(m,n,...): logical array of true values.", true_fn),
         b("false", 0, -1, 1, "false(m,n,...): logical array of false values.", false_fn),
-        b("rand", 0, -1, 1, "rand(m,n,...,'single'|'double'): uniform random numbers in (0,1) from the session's Philox stream.", rand),
-        b("randn", 0, -1, 1, "randn(m,n,...): standard normal random numbers from the session's Philox stream.", randn),
-        b("randi", 1, -1, 1, "randi(imax, m, n) or randi([imin imax], m, n): random integers.", randi),
-        b("randperm", 1, 2, 1, "randperm(n), randperm(n,k): a random permutation of 1:n.", randperm),
         b("linspace", 2, 3, 1, "linspace(a, b, n): n (default 100) evenly spaced points from a to b.", linspace),
         b("logspace", 2, 3, 1, "logspace(a, b, n): n (default 50) points from 10^a to 10^b.", logspace),
         b("colon", 2, 3, 1, "colon(a, b) or colon(a, s, b): the same as a:b and a:s:b.", colon_fn),
@@ -104,140 +99,6 @@ fn eye(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         v[k + k * r] = 1.0;
     }
     one(Tensor::new(Shape::matrix(r, c), Data::from_f64(class, v)))
-}
-
-fn random(interp: &mut Interp, a: &[Value], normal: bool) -> MResult<Value> {
-    let sa = size_args(a)?;
-    let single = sa.class == Some(Class::Single);
-    if let Some(c) = sa.class {
-        if !c.is_float() {
-            return Err(MError::new(
-                "MATLAB:rand:invalidClass",
-                format!(
-                    "Random numbers of class {} are not supported; use 'double' or 'single'.",
-                    c.name()
-                ),
-            ));
-        }
-    }
-    let dist = match (normal, single) {
-        (false, false) => Dist::UniformDouble,
-        (false, true) => Dist::UniformSingle,
-        (true, false) => Dist::NormalDouble,
-        (true, true) => Dist::NormalSingle,
-    };
-    let v = interp.rng.draw(sa.shape.numel(), dist);
-    Ok(Value::from(Tensor::new(
-        sa.shape,
-        Data::from_f64(if single { Class::Single } else { Class::Double }, v),
-    )))
-}
-
-/// `rand`, `randn` or `randi` as a pending graph node when the values are wanted on the
-/// device (`'gpuArray'`, `'like', g`, or a size the planner offloads): the kernel that uses
-/// them generates them from the same stream, and the stream advances as the host's would.
-/// None where the host makes them (other classes, empty results, bad arguments).
-pub fn device_random(
-    interp: &mut Interp,
-    name: &str,
-    args: &[Value],
-    on_gpu: bool,
-) -> MResult<Option<Value>> {
-    use crate::graph::RandKind;
-    let (kind, size) = match name {
-        "rand" => (RandKind::Uniform, args),
-        "randn" => (RandKind::Normal, args),
-        _ => {
-            let Some(Ok(lim)) = args.first().map(|v| v.tensor()) else {
-                return Ok(None);
-            };
-            let (lo, hi) = match lim.numel() {
-                1 => (1.0, lim.get_f64(0)),
-                2 => (lim.get_f64(0), lim.get_f64(1)),
-                _ => return Ok(None),
-            };
-            if !(hi >= lo && lo.fract() == 0.0 && hi.fract() == 0.0 && hi - lo < 9e15) {
-                return Ok(None);
-            }
-            let span = hi - lo + 1.0;
-            (RandKind::Int { lo, span }, &args[1..])
-        }
-    };
-    let Ok(sa) = size_args(size) else {
-        return Ok(None);
-    };
-    let class = sa.class.unwrap_or(Class::Double);
-    let fits = match kind {
-        RandKind::Int { .. } => class == Class::Double,
-        _ => class.is_float(),
-    };
-    let numel = sa.shape.numel();
-    if !fits || numel == 0 || !(on_gpu || crate::interp::lower::offloads(numel)) {
-        return Ok(None);
-    }
-    let spec = crate::graph::RandSpec {
-        kind,
-        seed: interp.rng.seed,
-        offset: interp.rng.offset,
-    };
-    interp.rng.offset += numel as u64;
-    Ok(Some(crate::interp::lower::random(
-        spec, sa.shape, class, on_gpu,
-    )))
-}
-
-fn rand(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(random(i, &a, false)?)
-}
-fn randn(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(random(i, &a, true)?)
-}
-
-fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let lim = a[0].tensor()?;
-    let (lo, hi) = match lim.numel() {
-        1 => (1.0, lim.get_f64(0)),
-        2 => (lim.get_f64(0), lim.get_f64(1)),
-        _ => {
-            return Err(bad_arg(
-                "randi",
-                "The first input must be imax or [imin imax].",
-            ));
-        }
-    };
-    if hi < lo || lo.fract() != 0.0 || hi.fract() != 0.0 {
-        return Err(bad_arg(
-            "randi",
-            "The range [imin imax] must be integers with imin <= imax.",
-        ));
-    }
-    let sa = size_args(&a[1..])?;
-    let class = sa.class.unwrap_or(Class::Double);
-    let span = hi - lo + 1.0;
-    let u = interp.rng.draw(sa.shape.numel(), Dist::UniformDouble);
-    let v: Vec<f64> = u
-        .iter()
-        .map(|x| lo + (x * span).floor().min(span - 1.0))
-        .collect();
-    one(Tensor::new(sa.shape, Data::from_f64(class, v)))
-}
-
-fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let n = a[0].scalar_f64()?.max(0.0) as usize;
-    crate::values::limits::check_count(n, 16)?;
-    let k = match a.get(1) {
-        Some(v) => v.scalar_f64()? as usize,
-        None => n,
-    };
-    if k > n {
-        return Err(bad_arg("randperm", "K must be less than or equal to N."));
-    }
-    let u = interp.rng.draw(n, Dist::UniformDouble);
-    let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&x, &y| u[x].total_cmp(&u[y]));
-    one(Value::row(
-        idx.iter().take(k).map(|&i| (i + 1) as f64).collect(),
-    ))
 }
 
 /// The number of points of `linspace`/`logspace` (rounded down, negative meaning none).

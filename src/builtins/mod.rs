@@ -3,7 +3,7 @@
 
 mod calls;
 mod cells;
-pub(crate) mod construct;
+mod construct;
 mod dispersion;
 mod empties;
 mod errors;
@@ -26,6 +26,7 @@ mod numtext;
 mod products;
 mod quadrature;
 mod query;
+pub(crate) mod random;
 mod rearrange;
 mod reduce;
 mod regex;
@@ -102,10 +103,11 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 47] = [
+        let tables: [Vec<Builtin>; 48] = [
             calls::table(),
             cells::table(),
             construct::table(),
+            random::table(),
             dispersion::table(),
             errors::table(),
             factor::table(),

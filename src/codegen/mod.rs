@@ -10,6 +10,8 @@ use crate::values::ops::Red;
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64: &str = include_str!("../../shaders/math_f64.wgsl");
+const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
+const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
@@ -28,14 +30,37 @@ fn prelude(g: &Group) -> String {
             )
         })
         .collect();
-    let math = match g.precision {
-        Precision::F32 => MATH_F32,
-        Precision::F64 => MATH_F64,
+    let math = match (g.precision, exact_single()) {
+        (Precision::F32, false) => MATH_F32.to_string(),
+        (Precision::F32, true) => MATH_F64.replace("m_", "d_") + "\n" + MATH_F32_EXACT,
+        (Precision::F64, _) => MATH_F64.to_string(),
+    };
+    // Only kernels that draw random numbers carry the generator.
+    let math = if g.rands.is_empty() {
+        math
+    } else {
+        math + "\n" + RANDOM
     };
     COMMON
-        .replace("{{MATH}}", math)
+        .replace("{{MATH}}", &math)
         .replace("{{TYPE}}", ty)
         .replace("{{INPUTS}}", &inputs)
+}
+
+/// Whether single-precision kernels compute their functions in f64 (math_f32_exact.wgsl):
+/// wherever the device has f64 and 64-bit integers.
+fn exact_single() -> bool {
+    crate::gpu::device::ready().is_some_and(|d| d.info.supports_double && d.info.supports_int64)
+}
+
+/// The start of `main`: kernels with the f64 functions set the opaque 1 their exact
+/// arithmetic relies on.
+fn init(g: &Group) -> &'static str {
+    match (g.precision, exact_single()) {
+        (Precision::F64, _) => "    m_init(shape_table[1]);\n",
+        (Precision::F32, true) => "    d_init(shape_table[1]);\n",
+        (Precision::F32, false) => "",
+    }
 }
 
 /// One `let` per input read and per fused operation, for element `i`; the last is `v{n-1}`.
@@ -85,7 +110,11 @@ pub fn elementwise(g: &Group) -> String {
         step_lines(g, 0),
         g.steps.len().saturating_sub(1)
     );
-    prelude(g) + "\n" + &ELEMENTWISE.replace("{{BODY}}", &body)
+    prelude(g)
+        + "\n"
+        + &ELEMENTWISE
+            .replace("{{BODY}}", &body)
+            .replace("{{INIT}}", init(g))
 }
 
 /// How a reduction maps each value, folds two values, and where its identity and divisor
@@ -130,6 +159,7 @@ pub fn reduce(g: &Group, form: &ReduceForm) -> String {
     );
     let map = "m_map(value_at(base + r * inner))";
     let text = REDUCE
+        .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)
         .replace("{{COMBINE}}", form.combine)
         .replace("{{MAP}}", map)

@@ -236,7 +236,7 @@ impl Interp {
         });
         if matches!(b.name, "rand" | "randn" | "randi") {
             let made =
-                crate::builtins::construct::device_random(self, b.name, &args, constructs_on_gpu)?;
+                crate::builtins::random::device_random(self, b.name, &args, constructs_on_gpu)?;
             if let Some(v) = made {
                 return Ok(vec![v]);
             }

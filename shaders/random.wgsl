@@ -1,0 +1,38 @@
+// ---- The random stream: Philox4x32-10, the host's generator (src/values/rng.rs), so value
+// n of a seed is the same number on both sides.
+
+// The high and low words of a * b, from 16-bit halves (no 64-bit integers needed).
+fn m_mulhilo(a: u32, b: u32) -> vec2<u32> {
+    let al = a & 0xffffu;
+    let ah = a >> 16u;
+    let bl = b & 0xffffu;
+    let bh = b >> 16u;
+    let ll = al * bl;
+    let lh = al * bh;
+    let hl = ah * bl;
+    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+    let hi = ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
+    return vec2<u32>(hi, (mid << 16u) | (ll & 0xffffu));
+}
+
+fn m_philox(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
+    var c = ctr;
+    var k = key;
+    for (var r = 0u; r < 10u; r = r + 1u) {
+        if (r > 0u) {
+            k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
+        }
+        let p0 = m_mulhilo(0xD2511F53u, c.x);
+        let p1 = m_mulhilo(0xCD9E8D57u, c.z);
+        c = vec4<u32>(p1.x ^ c.y ^ k.x, p1.y, p0.x ^ c.w ^ k.y, p0.y);
+    }
+    return c;
+}
+
+// The four words for element i of the block whose seed and offset (low and high words) sit
+// at shape_table[p .. p + 4].
+fn m_rand_bits(p: u32, i: u32) -> vec4<u32> {
+    let lo = shape_table[p + 2u] + i;
+    let hi = shape_table[p + 3u] + select(0u, 1u, lo < i);
+    return m_philox(vec4<u32>(lo, hi, 0u, 0u), vec2<u32>(shape_table[p], shape_table[p + 1u]));
+}
