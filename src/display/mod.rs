@@ -235,11 +235,22 @@ fn push_block(out: &mut String, lines: &[String]) {
 
 /// `name = value` as the Command Window shows it.
 pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> String {
-    // A graph value shows as its host data does (a gpuArray displays like the array).
-    if let Value::Device(_) = v {
-        return match v.clone().host() {
-            Ok(h) => display_named(name, &h, fmt, width),
-            Err(e) => format!("{}\n", e.message()),
+    // A graph value shows as its host data does; an explicit gpuArray (2-D, not empty) adds
+    // MATLAB's header, `  1×3 gpuArray double row vector` or `  gpuArray single` for a scalar.
+    if let Value::Device(d) = v {
+        let h = match v.clone().host() {
+            Ok(h) => h,
+            Err(e) => return format!("{}\n", e.message()),
+        };
+        let t = match (&h, d.explicit) {
+            (Value::Num(_) | Value::Bool(_) | Value::Tensor(_), true) => h.tensor().ok(),
+            _ => None,
+        };
+        return match t {
+            Some(t) if t.numel() > 0 && t.shape.ndims() == 2 => {
+                gpu_array_named(name, &t, fmt, width)
+            }
+            _ => display_named(name, &h, fmt, width),
         };
     }
     let loose = !fmt.compact;
@@ -334,6 +345,28 @@ pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> Strin
             }
         }
     }
+    out
+}
+
+/// `name = ...` for an explicit gpuArray: MATLAB's class header, then the body.
+fn gpu_array_named(name: &str, t: &Tensor, fmt: &Format, width: usize) -> String {
+    let class = t.class().name();
+    let header = if t.numel() == 1 {
+        format!("  gpuArray {class}")
+    } else {
+        let shape = match (t.shape.rows(), t.shape.dim(1)) {
+            _ if t.class() == crate::values::class::Class::Logical => "array",
+            (1, _) => "row vector",
+            (_, 1) => "column vector",
+            _ => "matrix",
+        };
+        format!("  {} gpuArray {class} {shape}", t.shape.size_text())
+    };
+    let (_, lines) = tensor_lines(t, fmt, width);
+    let gap = if fmt.compact { "" } else { "\n" };
+    let mut out = format!("{gap}{name} =\n{gap}{header}\n{gap}");
+    push_block(&mut out, &lines);
+    out.push_str(gap);
     out
 }
 
