@@ -2,6 +2,9 @@
 # Issue 4's first GPU-machine measurement, in one command on the GPU machine (from the
 # checkout shipped there with the prepared .gl and the release binary):
 #   source .gl/setup.sh; bash bench/headline-gpu.sh
+# The NVIDIA Vulkan driver also needs the GL dispatch libraries beside the loader in .gl
+# (without them: "Could not get vkCreateInstance ... libGLX_nvidia.so.0"); fetch once, here:
+#   (cd .gl && apt-get -oAPT::Architecture=amd64 download libglvnd0 libglx0 libegl1 libgl1)
 # Prints the device, the calibration (device copy bandwidth: the ceiling), the headline
 # y = sin(x).*x + 0.5; m = mean(y) over 1e8 singles, and the accuracy of the device functions.
 set -euo pipefail
