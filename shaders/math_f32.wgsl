@@ -1,13 +1,5 @@
-// Single-precision helpers (after common.wgsl's bindings). The drivers' f32 functions are
-// used as they are; NaN and infinity are read from the bits, since drivers may fold x != x.
-
-fn m_isnan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn m_isinf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
+// Single-precision functions where the device has no f64 (after single.wgsl): the drivers'
+// f32 functions as they are.
 
 fn m_exp(x: f32) -> f32 {
     return exp(x);
@@ -54,13 +46,8 @@ fn m_log(x: f32) -> f32 {
     return log(x);
 }
 
-// Random singles as the host makes them: 24 bits centred in their interval. Normal values
-// are computed in single here from the host's 53-bit uniforms (rounded to single), so they
-// differ from the host's (computed in double, then rounded) by a few ulp.
-fn m_uniform(w: vec4<u32>) -> f32 {
-    return (f32(w.x >> 8u) + 0.5) * 5.9604644775390625e-08;
-}
-
+// Normal values are computed in single here from the host's 53-bit uniforms (rounded to
+// single), so they differ from the host's (computed in double, then rounded) by a few ulp.
 fn m_u53_single(w0: u32, w1: u32) -> f32 {
     return f32(w0) * 2.3283064365386963e-10 + (f32(w1 >> 11u) + 0.5) * 1.1102230246251565e-16;
 }

@@ -4,14 +4,6 @@
 // (NVIDIA's sin past a few periods, lavapipe's exp near overflow: bench/accuracy.m). Used
 // where the device has f64; math_f32.wgsl otherwise.
 
-fn m_isnan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn m_isinf(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u;
-}
-
 fn m_exp(x: f32) -> f32 {
     return f32(d_exp(f64(x)));
 }
@@ -54,10 +46,6 @@ fn m_atan(x: f32) -> f32 {
 
 fn m_atan2(y: f32, x: f32) -> f32 {
     return f32(d_atan2(f64(y), f64(x)));
-}
-
-fn m_uniform(w: vec4<u32>) -> f32 {
-    return (f32(w.x >> 8u) + 0.5) * 5.9604644775390625e-08;
 }
 
 // The host makes single normals in double, then rounds: so does this.

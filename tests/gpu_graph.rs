@@ -470,13 +470,7 @@ fn f64_functions_written_in_wgsl_are_within_two_ulp() {
              same = same && isequaln(Rs(~oks), Hs(~oks)); \
              s = gpuStats; fprintf('%d %g %d %g\\n', same, max(ulps), s.Session.Fallbacks, max(us))"
         )]);
-        let parts: Vec<&str> = out.split_whitespace().collect();
-        assert_eq!(parts[0], "1", "{f}: Inf/NaN/zeros differ: {out}");
-        let worst: f64 = parts[1].parse().expect("number");
-        assert!(worst <= 2.0, "f64 {f} is {worst} ulp from Rust's: {out}");
-        if gpu {
-            assert_eq!(parts[2], "0", "{f} fell back to the host: {out}");
-        }
+        let parts = check_against_std(f, &out, gpu);
         // Single precision goes through the same f64 functions where the device has f64
         // (rounded once, as the host does): at most 1 ulp apart, where drivers' f32 functions
         // are millions off.
@@ -510,13 +504,20 @@ fn f64_functions_written_in_wgsl_are_within_two_ulp() {
          same = isequaln(R(~ok), H(~ok)) && isequal(1 ./ R(H == 0), 1 ./ H(H == 0)); \
          s = gpuStats; fprintf('%d %g %d %d\\n', same, max(ulps), s.Session.Fallbacks, numel(X))"
     )]);
+    check_against_std("atan2", &out, gpu);
+}
+
+/// Checks a line `same worst_ulps fallbacks ...` from the checks above: specials identical,
+/// at most 2 ulp from Rust's std, and (with a GPU) no fallback to the host. Returns the fields.
+fn check_against_std<'a>(f: &str, out: &'a str, gpu: bool) -> Vec<&'a str> {
     let parts: Vec<&str> = out.split_whitespace().collect();
-    assert_eq!(parts[0], "1", "atan2: Inf/NaN/zeros differ: {out}");
+    assert_eq!(parts[0], "1", "{f}: Inf/NaN/zeros differ: {out}");
     let worst: f64 = parts[1].parse().expect("number");
-    assert!(worst <= 2.0, "f64 atan2 is {worst} ulp from Rust's: {out}");
+    assert!(worst <= 2.0, "f64 {f} is {worst} ulp from Rust's: {out}");
     if gpu {
-        assert_eq!(parts[2], "0", "atan2 fell back to the host: {out}");
+        assert_eq!(parts[2], "0", "{f} fell back to the host: {out}");
     }
+    parts
 }
 
 /// rand, randn and randi made on the device come from the host's Philox stream: the same

@@ -172,17 +172,8 @@ fn datenum(t: std::time::SystemTime) -> f64 {
 
 fn list(target: &str) -> MResult<Vec<Entry>> {
     let path = Path::new(if target.is_empty() { "." } else { target });
-    let (folder, pattern) = if target.contains('*') || target.contains('?') {
-        let parent = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let pat = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        (parent.to_path_buf(), Some(pat))
-    } else if path.is_file() {
+    // A pattern or a file lists matching names in its folder; a folder lists itself.
+    let (folder, pattern) = if target.contains('*') || target.contains('?') || path.is_file() {
         let parent = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())

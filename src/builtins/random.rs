@@ -58,8 +58,9 @@ fn randn(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(random(i, &a, true)?)
 }
 
-fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let lim = a[0].tensor()?;
+/// randi's first argument, `imax` or `[imin imax]`, as (imin, imax).
+fn randi_range(v: &Value) -> MResult<(f64, f64)> {
+    let lim = v.tensor()?;
     let (lo, hi) = match lim.numel() {
         1 => (1.0, lim.get_f64(0)),
         2 => (lim.get_f64(0), lim.get_f64(1)),
@@ -76,13 +77,18 @@ fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "The range [imin imax] must be integers with imin <= imax.",
         ));
     }
+    Ok((lo, hi))
+}
+
+fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    let (lo, hi) = randi_range(&a[0])?;
     let sa = size_args(&a[1..])?;
     let class = sa.class.unwrap_or(Class::Double);
     let span = hi - lo + 1.0;
     let u = interp.rng.draw(sa.shape.numel(), Dist::UniformDouble);
     let v: Vec<f64> = u
         .iter()
-        .map(|x| lo + (x * span).floor().min(span - 1.0))
+        .map(|&u| crate::values::rng::randi_of(u, lo, span))
         .collect();
     one(Tensor::new(sa.shape, Data::from_f64(class, v)))
 }
@@ -120,15 +126,11 @@ pub fn device_random(
         "rand" => (RandKind::Uniform, args),
         "randn" => (RandKind::Normal, args),
         _ => {
-            let Some(Ok(lim)) = args.first().map(|v| v.tensor()) else {
+            // Bad ranges are left to the host's randi, which reports them.
+            let Some(Ok((lo, hi))) = args.first().map(randi_range) else {
                 return Ok(None);
             };
-            let (lo, hi) = match lim.numel() {
-                1 => (1.0, lim.get_f64(0)),
-                2 => (lim.get_f64(0), lim.get_f64(1)),
-                _ => return Ok(None),
-            };
-            if !(hi >= lo && lo.fract() == 0.0 && hi.fract() == 0.0 && hi - lo < 9e15) {
+            if hi - lo >= 9e15 {
                 return Ok(None);
             }
             let span = hi - lo + 1.0;

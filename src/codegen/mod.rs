@@ -10,6 +10,7 @@ use crate::values::ops::Red;
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64: &str = include_str!("../../shaders/math_f64.wgsl");
+const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
@@ -31,8 +32,13 @@ fn prelude(g: &Group) -> String {
         })
         .collect();
     let math = match (g.precision, exact_single()) {
-        (Precision::F32, false) => MATH_F32.to_string(),
-        (Precision::F32, true) => MATH_F64.replace("m_", "d_") + "\n" + MATH_F32_EXACT,
+        (Precision::F32, false) => format!("{SINGLE}\n{MATH_F32}"),
+        (Precision::F32, true) => {
+            format!(
+                "{SINGLE}\n{}\n{MATH_F32_EXACT}",
+                MATH_F64.replace("m_", "d_")
+            )
+        }
         (Precision::F64, _) => MATH_F64.to_string(),
     };
     // Only kernels that draw random numbers carry the generator.

@@ -79,15 +79,17 @@ impl Calibration {
     }
 }
 
-/// The calibration of the session's adapter, read from disk once (None: not calibrated).
-pub fn current() -> Option<Calibration> {
+/// The calibrated offload threshold of the session's adapter: None when not calibrated,
+/// Some(None) when the GPU never won. Read on every offload decision, so nothing is cloned.
+pub fn threshold() -> Option<Option<usize>> {
     let g = device::ready()?;
     let mut c = CACHED.lock().ok()?;
     c.get_or_insert_with(|| {
         let text = std::fs::read_to_string(file_for(&g.info.name)?).ok()?;
         Calibration::from_text(&text).filter(|c| c.adapter == g.info.name)
     })
-    .clone()
+    .as_ref()
+    .map(|c| c.threshold)
 }
 
 /// Median seconds of `runs` calls of `f`.

@@ -90,8 +90,7 @@ impl RandSpec {
             (RandKind::Normal, false) => value(self.seed, n, Dist::NormalDouble),
             (RandKind::Normal, true) => value(self.seed, n, Dist::NormalSingle),
             (RandKind::Int { lo, span }, _) => {
-                let u = value(self.seed, n, Dist::UniformDouble);
-                lo + (u * span).floor().min(span - 1.0)
+                crate::values::rng::randi_of(value(self.seed, n, Dist::UniformDouble), lo, span)
             }
         }
     }

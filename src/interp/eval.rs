@@ -59,16 +59,6 @@ pub fn bin_of(op: BinOp) -> Option<Bin> {
     })
 }
 
-/// Whether a value is one element (graph values answer from their shape, not computing).
-fn is_scalar(v: &Value) -> bool {
-    match v {
-        Value::Num(_) | Value::Bool(_) => true,
-        Value::Device(d) => d.node.numel() == 1,
-        Value::Tensor(t) => t.numel() == 1,
-        _ => false,
-    }
-}
-
 /// Applies a binary operator of the language to two values.
 pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     if let Some(bin) = bin_of(op) {
@@ -82,9 +72,9 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     }
     // With a scalar operand, `*`, `/` and `\` are elementwise: they join the graph too.
     let elementwise_form = match op {
-        BinOp::Mul if is_scalar(a) || is_scalar(b) => Some(Bin::Mul),
-        BinOp::Div if is_scalar(b) => Some(Bin::Div),
-        BinOp::LeftDiv if is_scalar(a) => Some(Bin::LDiv),
+        BinOp::Mul if a.numel() == 1 || b.numel() == 1 => Some(Bin::Mul),
+        BinOp::Div if b.numel() == 1 => Some(Bin::Div),
+        BinOp::LeftDiv if a.numel() == 1 => Some(Bin::LDiv),
         _ => None,
     };
     if let Some(bin) = elementwise_form {

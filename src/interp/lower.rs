@@ -26,18 +26,16 @@ pub fn offloads(numel: usize) -> bool {
     match crate::gpu::offload_mode() {
         crate::gpu::Offload::Never => false,
         crate::gpu::Offload::Always => numel >= 2,
-        // A software adapter (lavapipe) is no faster than the host evaluator: under auto only a
-        // real GPU takes host arrays (until calibration measures the crossover).
-        // A calibrated adapter offloads from its measured crossover (or never).
-        crate::gpu::Offload::Auto if crate::gpu::calibrate::current().is_some() => {
-            crate::gpu::calibrate::current()
-                .and_then(|c| c.threshold)
-                .is_some_and(|t| numel >= t)
-        }
-        crate::gpu::Offload::Auto => {
-            numel >= AUTO_THRESHOLD
-                && crate::gpu::device::ready().is_some_and(|g| g.info.device_type != "Cpu")
-        }
+        // A calibrated adapter offloads from its measured crossover (or never). Without one,
+        // only a real GPU takes host arrays: a software adapter (lavapipe) is no faster than
+        // the host evaluator.
+        crate::gpu::Offload::Auto => match crate::gpu::calibrate::threshold() {
+            Some(calibrated) => calibrated.is_some_and(|t| numel >= t),
+            None => {
+                numel >= AUTO_THRESHOLD
+                    && crate::gpu::device::ready().is_some_and(|g| g.info.device_type != "Cpu")
+            }
+        },
     }
 }
 

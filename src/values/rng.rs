@@ -73,6 +73,13 @@ pub fn u24(w: u32) -> f32 {
     ((w >> 8) as f32 + 0.5) * (1.0 / 16_777_216.0)
 }
 
+/// randi's integer in [lo, lo + span - 1] from a uniform double `u` (the host and the
+/// device's graph evaluation share it).
+#[inline]
+pub fn randi_of(u: f64, lo: f64, span: f64) -> f64 {
+    lo + (u * span).floor().min(span - 1.0)
+}
+
 /// Value number `n` of the stream for `seed`.
 #[inline]
 pub fn value(seed: u64, n: u64, dist: Dist) -> f64 {
