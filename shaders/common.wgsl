@@ -90,3 +90,12 @@ fn bcast(i: u32, k: u32) -> u32 {
     }
     return at;
 }
+
+// The 1-based subscript of output element `i` along dimension `d`.
+fn m_iota(i: u32, d: u32) -> T {
+    var below = 1u;
+    for (var k = 0u; k < d; k = k + 1u) {
+        below = below * shape_table[2u + k];
+    }
+    return T((i / below) % shape_table[2u + d] + 1u);
+}

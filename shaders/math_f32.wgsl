@@ -79,3 +79,7 @@ fn m_atan2(y: f32, x: f32) -> f32 {
     }
     return atan2(y, x);
 }
+
+fn m_sqrt(x: f32) -> f32 {
+    return sqrt(x);
+}

@@ -52,3 +52,8 @@ fn m_atan2(y: f32, x: f32) -> f32 {
 fn m_normal(w: vec4<u32>) -> f32 {
     return f32(d_normal(w));
 }
+
+// Rounding the f64 square root to f32 gives the correctly rounded f32 one.
+fn m_sqrt(x: f32) -> f32 {
+    return f32(sqrt(f64(x)));
+}

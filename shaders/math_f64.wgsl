@@ -536,3 +536,8 @@ fn m_atan2(y: f64, x: f64) -> f64 {
     let r = h + l;
     return select(r, -r, m_signbit(y));
 }
+
+// The f64 square root is one of the operations drivers get right (IEEE, correctly rounded).
+fn m_sqrt(x: f64) -> f64 {
+    return sqrt(x);
+}

@@ -27,7 +27,7 @@ mod products;
 mod quadrature;
 mod query;
 pub(crate) mod random;
-mod rearrange;
+pub mod rearrange;
 mod reduce;
 mod regex;
 mod regex_replace;

@@ -67,14 +67,21 @@ fn repmat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let n = a[0].numel();
+    let shape = reshape_shape(a[0].numel(), &a[1..])?;
+    let pos: Vec<usize> = (0..shape.numel()).collect();
+    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+}
+
+/// The shape `reshape(A, sizes...)` gives `n` elements (`sizes` one vector or several
+/// scalars, one of them `[]` to infer).
+pub fn reshape_shape(n: usize, sizes: &[Value]) -> MResult<Shape> {
     let mut dims: Vec<Option<usize>> = Vec::new();
-    if a.len() == 2 {
-        for d in int_list(&a[1])? {
+    if let [v] = sizes {
+        for d in int_list(v)? {
             dims.push(Some(d));
         }
     } else {
-        for v in &a[1..] {
+        for v in sizes {
             if v.is_empty() {
                 dims.push(None);
             } else {
@@ -108,8 +115,7 @@ fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "Number of elements must not change. Use [] as one of the size inputs to automatically calculate the appropriate size for that dimension.",
         ));
     }
-    let pos: Vec<usize> = (0..n).collect();
-    one(shape_ops::gather_value(&a[0], &pos, shape)?)
+    Ok(shape)
 }
 
 fn cat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

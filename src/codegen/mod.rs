@@ -25,8 +25,12 @@ fn prelude(g: &Group) -> String {
     };
     let inputs: String = (0..g.inputs.len())
         .map(|k| {
+            let elem = match g.bindings.get(k).copied().unwrap_or(g.precision) {
+                Precision::F32 => "f32",
+                Precision::F64 => "f64",
+            };
             format!(
-                "@group(0) @binding({}) var<storage, read> in{k}: array<T>;\n",
+                "@group(0) @binding({}) var<storage, read> in{k}: array<{elem}>;\n",
                 k + 3
             )
         })
@@ -78,9 +82,9 @@ fn step_lines(g: &Group, params: usize) -> String {
         let index = match access {
             Access::Same => "i".to_string(),
             Access::Scalar => "0u".to_string(),
-            Access::Broadcast(_) => format!("bcast(i, {k}u)"),
+            Access::Strided(_) => format!("bcast(i, {k}u)"),
         };
-        body.push_str(&format!("    let x{k} = in{k}[{index}];\n"));
+        body.push_str(&format!("    let x{k} = T(in{k}[{index}]);\n"));
     }
     for (k, step) in g.steps.iter().enumerate() {
         let expr = match step {
@@ -88,6 +92,9 @@ fn step_lines(g: &Group, params: usize) -> String {
             Step::Const(j) => format!("consts[{j}]"),
             Step::Unary(op, a) => wgsl_unary(*op, &format!("v{a}")),
             Step::Binary(op, a, b) => wgsl_binary(*op, &format!("v{a}"), &format!("v{b}")),
+            Step::Iota(None) => "T(i + 1u)".to_string(),
+            Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(i, {d}u)"),
+            Step::Iota(Some(_)) => "T(1)".to_string(),
             Step::Rand(j) => {
                 let bits = format!(
                     "m_rand_bits(2u + shape_table[1] * {}u + {}u, i)",

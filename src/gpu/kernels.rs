@@ -81,7 +81,7 @@ fn shape_table(gr: &Group) -> Vec<u32> {
     t.extend(gr.shape.dims().iter().map(|&d| d as u32));
     for a in &gr.inputs {
         match a {
-            Access::Broadcast(s) => t.extend(s.iter().copied()),
+            Access::Strided(s) => t.extend(s.iter().copied()),
             _ => t.extend(std::iter::repeat_n(0u32, rank)),
         }
     }
@@ -110,15 +110,15 @@ fn device_input(
 ) -> MResult<Rc<DeviceBuffer>> {
     let data = n.data.borrow().clone();
     match data {
-        Some(crate::graph::Data::Device(b)) if b.precision == precision => Ok(b),
-        Some(crate::graph::Data::Device(b)) => {
-            let values = buffers::download(&b)?;
-            Ok(Rc::new(buffers::upload(g, &values, precision)))
-        }
+        // Bound as stored: the kernel converts what it reads.
+        Some(crate::graph::Data::Device(b)) => Ok(b),
         Some(crate::graph::Data::Host(t)) => {
             let b = Rc::new(buffers::upload(g, &t.to_f64(), precision));
-            // The uploaded copy replaces the host one as the node's data: inputs stay resident.
-            *n.data.borrow_mut() = Some(crate::graph::Data::Device(b.clone()));
+            // The uploaded copy replaces the host one as the node's data (inputs stay
+            // resident), unless it is a narrowed temporary (doubles on a device without f64).
+            if precision == n.precision() || n.class == crate::values::class::Class::Logical {
+                *n.data.borrow_mut() = Some(crate::graph::Data::Device(b.clone()));
+            }
             Ok(b)
         }
         None => Err(MError::new(
@@ -142,7 +142,8 @@ fn dispatch(
     let inputs: Vec<Rc<DeviceBuffer>> = gr
         .leaves
         .iter()
-        .map(|l| device_input(g, l, gr.precision))
+        .zip(&gr.bindings)
+        .map(|(l, &p)| device_input(g, l, p))
         .collect::<MResult<_>>()?;
     let out = buffers::allocate(g, out_len, gr.precision);
     let table = small_buffer(g, bytemuck::cast_slice(table));
@@ -263,6 +264,7 @@ pub fn run_reduce(
         uniform_precision: true,
         leaves: vec![leaf],
         inputs: vec![Access::Same],
+        bindings: vec![gr.precision],
         consts: Vec::new(),
         rands: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],

@@ -4,6 +4,7 @@
 //! node refers to it. Identical nodes are shared (hash-consing, `intern`).
 
 pub mod ops;
+pub mod sign;
 
 use crate::values::class::Class;
 use crate::values::shape::Shape;
@@ -47,6 +48,13 @@ pub enum Op {
     Binary(GBin),
     /// The input's elements in the same (column-major) order under another shape (`x(:)`).
     Reshape,
+    /// The input's values as another class (`single(x)`, `double(x)`): the node's class.
+    Cast,
+    /// A matrix transposed (`x'`): a strided view of the computed input, not a copy.
+    Transpose,
+    /// Each element's 1-based subscript along `dim` (its linear index + 1 without one): the
+    /// positions that `[m, i] = max(x)` picks from.
+    Iota(Option<usize>),
     /// Random numbers: element `k` is value `offset + k` of the session's Philox stream.
     Rand(RandSpec),
     /// A reduction of the input along `dim` (every element when `all`).
@@ -114,6 +122,8 @@ pub struct Node {
     pub data: RefCell<Option<Data>>,
     /// Longest chain of pending operations ending here (as of creation), for the chain budget.
     pub depth: usize,
+    /// Whether no element is negative, once known (`sign`).
+    pub nonneg: std::cell::Cell<Option<bool>>,
 }
 
 impl Node {
@@ -171,6 +181,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         class,
         data: RefCell::new(None),
         depth,
+        nonneg: Default::default(),
     });
     INTERN.with(|m| {
         let mut m = m.borrow_mut();
@@ -192,6 +203,7 @@ pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
         class,
         data: RefCell::new(Some(data)),
         depth: 0,
+        nonneg: Default::default(),
     })
 }
 

@@ -2,7 +2,8 @@
 //! (the host evaluator's own scalar functions, so both sides agree) and their WGSL text.
 //!
 //! Only operations that map real inputs to real outputs are lazy: `sqrt(-1)` or `log(-1)`
-//! are complex in MATLAB, so those run on the host, where complex results exist. `x.^k` is
+//! are complex in MATLAB, so `sqrt` and `log` are lazy only of values without negatives
+//! (`graph::sign`); the others run on the host, where complex results exist. `x.^k` is
 //! lazy for an integer constant `k` (repeated multiplication, exact in both precisions).
 
 use crate::values::class::Class;
@@ -20,6 +21,8 @@ pub fn lazy_unary(op: Un) -> bool {
             | Sign
             | Exp
             | Expm1
+            | Sqrt
+            | Log
             | Sec
             | Csc
             | Cot
@@ -126,6 +129,8 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Sign => format!("m_sign({x})"),
         Exp => format!("m_exp({x})"),
         Expm1 => format!("m_expm1({x})"),
+        Sqrt => format!("m_sqrt({x})"),
+        Log => format!("m_log({x})"),
         Sec => format!("(T(1) / m_cos({x}))"),
         Csc => format!("(T(1) / m_sin({x}))"),
         Cot => format!("(T(1) / m_tan({x}))"),

@@ -211,16 +211,22 @@ impl Interp {
             .iter()
             .any(|v| matches!(v, Value::Device(_) | Value::Tensor(_)));
         if graph_arg && nargout <= 1 {
-            let lazy = super::lower::reduction(b.name, &args).or_else(|| match args.as_slice() {
-                [x] => {
-                    super::lower::unary_builtin(b.name).and_then(|op| super::lower::unary(op, x))
-                }
-                [x, y] => super::lower::binary_builtin(b.name)
-                    .and_then(|op| super::lower::binary(op, x, y)),
-                _ => None,
-            });
+            let lazy = super::lower::reduction(b.name, &args)
+                .or_else(|| super::views::view_builtin(b.name, &args))
+                .or_else(|| match args.as_slice() {
+                    [x] => super::lower::unary_builtin(b.name)
+                        .and_then(|op| super::lower::unary(op, x)),
+                    [x, y] => super::lower::binary_builtin(b.name)
+                        .and_then(|op| super::lower::binary(op, x, y)),
+                    _ => None,
+                });
             if let Some(v) = lazy {
                 return Ok(vec![v]);
+            }
+        }
+        if graph_arg && nargout == 2 {
+            if let Some(v) = super::lower::reduction_with_index(b.name, &args) {
+                return Ok(v);
             }
         }
         // (Word checks compare lengths first: no text is built for ordinary arguments.)

@@ -167,6 +167,13 @@ pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
                 ),
             )),
         },
+        // A graph value's transpose is a view (its values are real: ' and .' agree).
+        UnOp::Transpose | UnOp::CTranspose
+            if let Value::Device(d) = a
+                && let Some(v) = super::views::transposed(d) =>
+        {
+            Ok(v)
+        }
         UnOp::Transpose => shape_ops::transpose_value(a),
         UnOp::CTranspose => {
             let t = shape_ops::transpose_value(a)?;
@@ -504,19 +511,7 @@ impl Interp {
             // x(:) is a reshape in the graph: it fuses with what produces and consumes it.
             if let [c] = args {
                 if c.is_char() && c.text().is_ok_and(|t| t == ":") {
-                    let n = &d.node;
-                    let node = crate::graph::intern(
-                        crate::graph::Op::Reshape,
-                        vec![n.clone()],
-                        Shape::col(n.numel()),
-                        n.class,
-                    );
-                    return Ok(Value::Device(std::rc::Rc::new(
-                        crate::values::device::DeviceValue {
-                            node,
-                            explicit: d.explicit,
-                        },
-                    )));
+                    return Ok(super::views::reshaped(d, Shape::col(d.node.numel())));
                 }
             }
             return super::lower::on_host(&[v], |h| access::paren(&h[0], args));

@@ -115,6 +115,45 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> Option<Value> {
     Some(pending(node, explicit(&[a, b])))
 }
 
+/// Whether no element of `n` is negative: known from how it is made, or else computed and
+/// checked (one `any(x < 0)` on the device), so `sqrt` and `log` know their results are real.
+fn no_negatives(n: &Rc<Node>) -> bool {
+    if let Some(known) = graph::sign::nonneg(n) {
+        return known;
+    }
+    if crate::plan::realise(n).is_err() {
+        return false;
+    }
+    if let Some(known) = graph::sign::nonneg(n) {
+        return known;
+    }
+    let scalar = crate::values::shape::Shape::scalar();
+    let zero = graph::intern(Op::Const(0.0), vec![], scalar.clone(), Class::Double);
+    let negative = graph::intern(
+        Op::Binary(Bin::Lt),
+        vec![n.clone(), zero],
+        n.shape.clone(),
+        Class::Logical,
+    );
+    let any = graph::intern(
+        Op::Reduce {
+            op: crate::values::ops::Red::Any,
+            dim: 0,
+            all: true,
+            omitnan: false,
+        },
+        vec![negative],
+        scalar,
+        Class::Logical,
+    );
+    let known = match crate::plan::to_host(&any) {
+        Ok(t) => t.to_f64().first() == Some(&0.0),
+        Err(_) => return false,
+    };
+    n.nonneg.set(Some(known));
+    known
+}
+
 /// A unary operation into the graph, or None.
 pub fn unary(op: Un, a: &Value) -> Option<Value> {
     if !graph::ops::lazy_unary(op) || !wanted(&[a]) {
@@ -122,6 +161,10 @@ pub fn unary(op: Un, a: &Value) -> Option<Value> {
     }
     let na = node_of(a)?;
     if op == Un::Not && na.class != Class::Logical {
+        return None;
+    }
+    // Real only without negative elements (else complex, on the host).
+    if matches!(op, Un::Sqrt | Un::Log) && !no_negatives(&na) {
         return None;
     }
     let class = graph::ops::unary_class(op, na.class);
@@ -216,12 +259,86 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
     Some(pending(reduced, explicit(&[x])))
 }
 
+/// `[m, i] = max(x, ...)` (or min) of a graph value: `m` is the reduction above and `i` a
+/// second one over the same producer, the least subscript where the lane reaches `m`
+/// (`min(iota ./ ((x == m) | isnan(m)))`: non-matches divide to Inf, an all-NaN lane gives
+/// 1, ties give the first), so both stay on the device. None for other forms.
+pub fn reduction_with_index(name: &str, args: &[Value]) -> Option<Vec<Value>> {
+    use crate::values::ops::Red;
+    if !matches!(name, "max" | "min") || args.len() == 2 || args.len() > 3 {
+        return None;
+    }
+    let m = reduction(name, args)?;
+    let Value::Device(md) = &m else {
+        return None;
+    };
+    let reduced = md.node.clone();
+    let Op::Reduce { dim, all, .. } = reduced.op else {
+        return None;
+    };
+    let x = reduced.inputs[0].clone();
+    let lane = if all { x.numel() } else { x.shape.dim(dim) };
+    let class = if x.class == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    };
+    // Subscripts are exact in single up to 2^24.
+    if class == Class::Single && lane > 1 << 24 {
+        return None;
+    }
+    let shape = x.shape.clone();
+    let logical = |op, a: &Rc<Node>, b: &Rc<Node>| {
+        graph::intern(
+            Op::Binary(op),
+            vec![a.clone(), b.clone()],
+            shape.clone(),
+            Class::Logical,
+        )
+    };
+    let hit = logical(Bin::Eq, &x, &reduced);
+    let nan = graph::intern(
+        Op::Unary(Un::IsNan),
+        vec![reduced.clone()],
+        reduced.shape.clone(),
+        Class::Logical,
+    );
+    let wanted = logical(Bin::Or, &hit, &nan);
+    let iota = graph::intern(
+        Op::Iota((!all).then_some(dim)),
+        vec![],
+        shape.clone(),
+        class,
+    );
+    let positions = graph::intern(Op::Binary(Bin::Div), vec![iota, wanted], shape, class);
+    let first = graph::intern(
+        Op::Reduce {
+            op: Red::Min,
+            dim,
+            all,
+            omitnan: true,
+        },
+        vec![positions],
+        reduced.shape.clone(),
+        class,
+    );
+    let index = if class == Class::Double {
+        first
+    } else {
+        graph::intern(Op::Cast, vec![first], reduced.shape.clone(), Class::Double)
+    };
+    let i = pending(index, md.explicit);
+    Some(vec![m, i])
+}
+
 /// The elementwise builtins that lower to a unary node.
 pub fn unary_builtin(name: &str) -> Option<Un> {
     Some(match name {
         "abs" => Un::Abs,
         "sign" => Un::Sign,
         "exp" => Un::Exp,
+        "sqrt" => Un::Sqrt,
+        "log" => Un::Log,
         "expm1" => Un::Expm1,
         "sec" => Un::Sec,
         "csc" => Un::Csc,

@@ -13,6 +13,7 @@ pub mod output;
 mod outputs;
 pub mod scalar;
 pub mod spread;
+pub mod views;
 pub mod warning;
 
 use crate::display::Format;

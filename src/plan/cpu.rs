@@ -38,7 +38,7 @@ fn index_of(access: &Access, i: usize, out: &Shape) -> usize {
     match access {
         Access::Same => i,
         Access::Scalar => 0,
-        Access::Broadcast(strides) => {
+        Access::Strided(strides) => {
             let mut rem = i;
             let mut at = 0;
             for (d, s) in strides.iter().enumerate() {
@@ -47,6 +47,17 @@ fn index_of(access: &Access, i: usize, out: &Shape) -> usize {
                 rem /= n;
             }
             at
+        }
+    }
+}
+
+/// The 1-based subscript of element `i` of `shape` along `dim` (linear index + 1 without).
+pub fn subscript(shape: &Shape, i: usize, dim: Option<usize>) -> f64 {
+    match dim {
+        None => (i + 1) as f64,
+        Some(d) => {
+            let below: usize = (0..d).map(|k| shape.dim(k)).product();
+            ((i / below.max(1)) % shape.dim(d).max(1) + 1) as f64
         }
     }
 }
@@ -76,6 +87,7 @@ fn eval_range(
                 Step::Unary(op, a) => eval_unary(*op, v[*a]),
                 Step::Binary(op, a, b) => eval_binary(*op, v[*a], v[*b]),
                 Step::Rand(j) => g.rands[*j].0.value(i as u64, g.single[k]),
+                Step::Iota(dim) => subscript(g.shape, i, *dim),
             };
             v[k] = if g.single[k] { x as f32 as f64 } else { x };
         }

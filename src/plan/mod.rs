@@ -29,8 +29,9 @@ pub enum Access {
     Same,
     /// One element, used everywhere.
     Scalar,
-    /// Implicit expansion: strides per output dimension (0 where the input has size 1).
-    Broadcast(Vec<u32>),
+    /// Strides per output dimension: implicit expansion (0 where the input has size 1) and
+    /// transposed views.
+    Strided(Vec<u32>),
 }
 
 /// One operation of a group; operands are earlier steps.
@@ -42,6 +43,8 @@ pub enum Step {
     Binary(Bin, usize, usize),
     /// Random numbers: `rands[j]`, at the element's own index.
     Rand(usize),
+    /// The element's 1-based subscript along a dimension (linear index + 1 without one).
+    Iota(Option<usize>),
 }
 
 /// A fused elementwise group: computes `root` from realised leaves and constants.
@@ -52,6 +55,8 @@ pub struct Group {
     pub uniform_precision: bool,
     pub leaves: Vec<Rc<Node>>,
     pub inputs: Vec<Access>,
+    /// Each input's element type on the device (a kernel converts what it reads to its own).
+    pub bindings: Vec<Precision>,
     pub consts: Vec<f64>,
     /// The random blocks the group draws from, with the constant index of randi's bounds.
     pub rands: Vec<(graph::RandSpec, usize)>,
@@ -76,13 +81,50 @@ fn access(input: &Shape, out: &Shape) -> Access {
         strides.push(if n == 1 { 0 } else { stride });
         stride = stride.saturating_mul(n as u32);
     }
-    Access::Broadcast(strides)
+    Access::Strided(strides)
+}
+
+/// How a transposed view of a computed `m`×`n` matrix is read for an output of shape `out`.
+fn transposed_access(input: &Shape, out: &Shape) -> Access {
+    let (m, n) = (input.dim(0), input.dim(1));
+    if m * n == 1 {
+        return Access::Scalar;
+    }
+    // The view is n×m: its rows step through the input's columns.
+    let view = [n, m];
+    let strides = (0..out.ndims())
+        .map(|d| match view.get(d) {
+            Some(&size) if size > 1 => [m as u32, 1][d],
+            _ => 0,
+        })
+        .collect();
+    Access::Strided(strides)
+}
+
+/// The element type a leaf is bound as in a kernel of `precision`: device data as it is
+/// stored; host data in its own precision (logical values take the kernel's; doubles are
+/// made single only for a device without f64, where only `single(x)` reads them).
+pub fn binding_precision(leaf: &Node, precision: Precision) -> Precision {
+    if let Some(Data::Device(b)) = &*leaf.data.borrow() {
+        return b.precision;
+    }
+    if leaf.class == crate::values::class::Class::Logical {
+        return precision;
+    }
+    let f64_ok = crate::gpu::device::ready().is_some_and(|d| d.info.supports_double);
+    match leaf.precision() {
+        Precision::F64 if !f64_ok => Precision::F32,
+        p => p,
+    }
 }
 
 /// Whether a node's values are numbers of its own precision. Constants and logical values
-/// take the kernel's precision instead; numbers in one kernel must share it.
+/// (and doubles made of them) take the kernel's precision instead; numbers in one kernel
+/// must share it.
 fn is_numeric(n: &Node) -> bool {
-    !matches!(n.op, Op::Const(_)) && n.class != crate::values::class::Class::Logical
+    use crate::values::class::Class;
+    let exact_01 = matches!(n.op, Op::Cast) && n.inputs[0].class == Class::Logical;
+    !matches!(n.op, Op::Const(_)) && n.class != Class::Logical && !exact_01
 }
 
 /// The precision a group computes in: that of its first numeric (not logical, not constant)
@@ -108,6 +150,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         uniform_precision: true,
         leaves: Vec::new(),
         inputs: Vec::new(),
+        bindings: Vec::new(),
         consts: Vec::new(),
         rands: Vec::new(),
         steps: Vec::new(),
@@ -133,9 +176,9 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             let _ = realise(n);
         }
     }
-    // Random numbers are generated at the element's own index: a block that is broadcast
-    // (another shape than the group's) is generated first.
-    if let Op::Rand(_) = n.op {
+    // Random numbers and subscripts are generated at the element's own index: a block that is
+    // broadcast (another shape than the group's) is generated first.
+    if let Op::Rand(_) | Op::Iota(_) = n.op {
         if !n.is_realised() && n.numel() != g.shape.numel() {
             let _ = realise(n);
         }
@@ -154,10 +197,21 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             return k;
         }
     }
+    // A cast between values of one precision (or of logical values) changes nothing the
+    // kernel computes; from another precision, its input is computed first and converted as
+    // it is read.
+    if let Op::Cast = n.op {
+        let input = &n.inputs[0];
+        let same = input.class == crate::values::class::Class::Logical
+            || input.precision() == n.precision();
+        if !n.is_realised() && same {
+            let k = visit(input, g, seen);
+            seen.insert(Rc::as_ptr(n), k);
+            return k;
+        }
+    }
     let step = if n.is_realised() {
-        g.leaves.push(n.clone());
-        g.inputs.push(access(&n.shape, &g.shape));
-        Step::Input(g.leaves.len() - 1)
+        input_step(g, n, access(&n.shape, &g.shape))
     } else {
         match &n.op {
             Op::Const(x) => {
@@ -181,12 +235,23 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
             }
+            Op::Iota(dim) => Step::Iota(*dim),
+            // Views and conversions read their computed input.
+            Op::Cast | Op::Transpose => {
+                let input = &n.inputs[0];
+                if !input.is_realised() {
+                    let _ = realise(input);
+                }
+                let how = match n.op {
+                    Op::Transpose => transposed_access(&input.shape, &g.shape),
+                    _ => access(&input.shape, &g.shape),
+                };
+                input_step(g, input, how)
+            }
             // A leaf always has data; a reduction was computed above and a reshape returned;
             // one that could not be computed is read as an (empty) input and fails later.
             Op::Leaf | Op::Reduce { .. } | Op::Reshape => {
-                g.leaves.push(n.clone());
-                g.inputs.push(access(&n.shape, &g.shape));
-                Step::Input(g.leaves.len() - 1)
+                input_step(g, n, access(&n.shape, &g.shape))
             }
         }
     };
@@ -197,6 +262,14 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     let k = g.steps.len() - 1;
     seen.insert(Rc::as_ptr(n), k);
     k
+}
+
+/// Reads computed node `n` as a kernel input.
+fn input_step(g: &mut Group, n: &Rc<Node>, how: Access) -> Step {
+    g.leaves.push(n.clone());
+    g.inputs.push(how);
+    g.bindings.push(binding_precision(n, g.precision));
+    Step::Input(g.leaves.len() - 1)
 }
 
 /// Whether every pending node under `n` (down to computed ones) has `numel` elements or one.

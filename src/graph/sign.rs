@@ -1,0 +1,69 @@
+//! Which nodes hold no negative values, known from how they are made: `sqrt` and `log` of
+//! such a node are real, so they can stay in the graph (of anything else they may be
+//! complex, which only the host computes). NaN counts as not negative: its sqrt is NaN.
+
+use super::{Data, Node, Op, RandKind};
+use crate::values::class::Class;
+use crate::values::ops::{Bin, Red, Un};
+
+/// Some(true) when no element of `n` can be negative, Some(false) when one is (found in its
+/// data), None when only computing it would tell. Results are remembered on the node.
+pub fn nonneg(n: &Node) -> Option<bool> {
+    if let Some(known) = n.nonneg.get() {
+        return Some(known);
+    }
+    let r = derive(n);
+    if let Some(known) = r {
+        n.nonneg.set(Some(known));
+    }
+    r
+}
+
+/// Whether host data has no negative element (the data of device leaves is not read here).
+fn host_nonneg(n: &Node) -> Option<bool> {
+    match &*n.data.borrow() {
+        Some(Data::Host(t)) => Some(!t.to_f64().iter().any(|&x| x < 0.0)),
+        _ => None,
+    }
+}
+
+fn derive(n: &Node) -> Option<bool> {
+    if n.class == Class::Logical {
+        return Some(true);
+    }
+    let arg = |k: usize| nonneg(&n.inputs[k]) == Some(true);
+    let known = match &n.op {
+        Op::Leaf => false,
+        Op::Const(c) => !(*c < 0.0),
+        Op::Iota(_) => true,
+        Op::Rand(spec) => match spec.kind {
+            RandKind::Uniform => true,
+            RandKind::Normal => false,
+            RandKind::Int { lo, .. } => lo >= 0.0,
+        },
+        Op::Reshape | Op::Transpose | Op::Cast => arg(0),
+        Op::Unary(op) => match op {
+            Un::Abs | Un::Exp | Un::Cosh | Un::Sqrt => true,
+            Un::Floor | Un::Ceil | Un::Round | Un::Fix | Un::Sign | Un::Expm1 => arg(0),
+            Un::Sinh | Un::Tanh | Un::Atan => arg(0),
+            _ => false,
+        },
+        Op::Binary(op) => match op {
+            Bin::Add | Bin::Mul | Bin::Div | Bin::LDiv | Bin::Min => arg(0) && arg(1),
+            Bin::Max => arg(0) || arg(1),
+            Bin::Hypot => true,
+            // x.^k: an even k, or a base with no negatives.
+            Bin::Pow => {
+                let even = matches!(n.inputs[1].op, Op::Const(k) if k % 2.0 == 0.0);
+                even || arg(0)
+            }
+            _ => false,
+        },
+        Op::Reduce { op, .. } => match op {
+            Red::Any | Red::All => true,
+            _ => arg(0),
+        },
+    };
+    // Otherwise only data can tell: host data is read; device data is left unknown.
+    if known { Some(true) } else { host_nonneg(n) }
+}

@@ -1,0 +1,170 @@
+//! Views, conversions, positions and real-domain functions in the lazy graph: `x'`,
+//! `reshape`, `single`/`double`, `[m, i] = max(x)`, `sqrt`/`log` of values without negatives.
+//! Each form is checked against the host evaluator and must run on the device (no fallback,
+//! kernels counted) where an adapter exists; it must exist under MATFUSE_REQUIRE_GPU=1.
+
+use matfuse::interp::Interp;
+use matfuse::interp::output;
+
+fn has_gpu() -> bool {
+    let ok = matfuse::gpu::device::ready().is_some();
+    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
+    }
+    ok
+}
+
+fn run(code: &str) -> String {
+    let mut i = Interp::new();
+    output::begin_capture();
+    let r = i.run_str(code);
+    let out = output::end_capture();
+    if let Err(e) = r {
+        panic!("{code}\n{}", e.report());
+    }
+    out
+}
+
+/// Each `(device, host)` pair must agree in class, size and values (relative `tol`), with
+/// `G`/`X` the device and host forms of the same data; then no kernel may have fallen back.
+fn parity(setup: &str, pairs: &[(&str, &str)], tol: f64) -> String {
+    let mut code = format!(
+        "function ok = same(R, H, tol)
+           ok = isequal(class(R), class(H)) && isequal(size(R), size(H));
+           R = double(R); H = double(H);
+           ok = ok && isequal(isnan(R), isnan(H));
+           f = ~isnan(H); e = abs(R(f) - H(f)) ./ max(1, abs(H(f))); e(R(f) == H(f)) = 0;
+           ok = ok && all(e <= tol);
+         end
+         {setup} bad = {{}};"
+    );
+    // Failures are named by their place in `pairs` (the forms themselves hold quotes).
+    for (k, (dev, host)) in pairs.iter().enumerate() {
+        code.push_str(&format!(
+            "if ~same(gather({dev}), {host}, {tol}), bad{{end+1}} = '{k}'; end;"
+        ));
+    }
+    code.push_str(
+        "fprintf('%s;', bad{:}); s = gpuStats; fprintf('fallbacks %d\\n', s.Session.Fallbacks);",
+    );
+    run(&code)
+}
+
+#[test]
+fn transposes_reshapes_and_casts_match_the_host() {
+    has_gpu();
+    let pairs = [
+        ("G'", "X'"),
+        ("G.' + 1", "X.' + 1"),
+        ("sin(G') .* 2", "sin(X') .* 2"),
+        ("G' + G(:, 1)'", "X' + X(:, 1)'"),
+        ("sum(G', 2)", "sum(X', 2)"),
+        ("max(G', [], 'all')", "max(X', [], 'all')"),
+        ("(G(:, 2))'", "(X(:, 2))'"),
+        ("reshape(G, 1, [])", "reshape(X, 1, [])"),
+        ("reshape(G * 2, [], 3)", "reshape(X * 2, [], 3)"),
+        ("single(G)", "single(X)"),
+        ("single(G) * 3 + 1", "single(X) * 3 + 1"),
+        ("double(single(G) / 3)", "double(single(X) / 3)"),
+        ("double(G > 0) + 0.5", "double(X > 0) + 0.5"),
+        ("single(G > 0)'", "single(X > 0)'"),
+        ("sum(double(single(G)'))", "sum(double(single(X)'))"),
+    ];
+    for (rows, cols) in [(7, 12), (300, 5), (1, 9)] {
+        let setup = format!("rng(4); X = randn({rows}, {cols}); X(2) = NaN; G = gpuArray(X);");
+        let out = parity(&setup, &pairs, 1e-6);
+        assert_eq!(out.trim_end(), "fallbacks 0", "{rows}x{cols}: {out}");
+    }
+    // A transpose reads the computed matrix with strides: no copy kernel of its own.
+    let out = run("G = gpuArray(rand(40, 30)); gpuStats reset; \
+                   y = G' * 2 + 1; z = gather(y); s = gpuStats; fprintf('%d\\n', s.Session.Kernels);");
+    if has_gpu() {
+        assert_eq!(out.trim(), "1");
+    }
+    // They stay gpuArrays, as in MATLAB.
+    let out = run(
+        "G = gpuArray(magic(3)); disp(class(G')); disp(class(single(G))); \
+                   disp(classUnderlying(single(G))); disp(class(reshape(G, 1, 9)))",
+    );
+    assert_eq!(out, "gpuArray\ngpuArray\nsingle\ngpuArray\n");
+}
+
+#[test]
+fn max_and_min_give_positions_on_the_device() {
+    has_gpu();
+    let setup = "rng(6); X = round(randn(9, 14) * 3); X(1:4, 2) = NaN; X(:, 5) = NaN; \
+                 X(3, 7) = Inf; X(4, 8) = -Inf; G = gpuArray(X); S = single(X); GS = gpuArray(S);";
+    let mut pairs = Vec::new();
+    let forms = [
+        ("max", "", "m"),
+        ("min", "", "m"),
+        ("max", ", [], 2", "i"),
+        ("min", ", [], 1", "i"),
+        ("max", ", [], 'all'", "i"),
+        ("min", ", [], 'all'", "m"),
+    ];
+    let mut code = String::new();
+    for (k, (f, rest, _)) in forms.iter().enumerate() {
+        code.push_str(&format!(
+            "[dm{k}, di{k}] = {f}(G{rest}); [hm{k}, hi{k}] = {f}(X{rest}); \
+             [sm{k}, si{k}] = {f}(GS{rest}); [tm{k}, ti{k}] = {f}(S{rest});"
+        ));
+        pairs.push((format!("dm{k}"), format!("hm{k}")));
+        pairs.push((format!("di{k}"), format!("hi{k}")));
+        pairs.push((format!("sm{k}"), format!("tm{k}")));
+        pairs.push((format!("si{k}"), format!("ti{k}")));
+    }
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let out = parity(&format!("{setup} {code}"), &pairs, 0.0);
+    assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
+    // Both outputs come from the device: the index is a second reduction over the same
+    // producer, and only the two 1×200 results are downloaded.
+    let out = run(
+        "G = gpuArray(rand(500, 200)); gpuStats reset; [m, i] = max(sin(G) + G); \
+                   a = gather(m); b = gather(i); s = gpuStats; \
+                   fprintf('%d %d %s %s\\n', s.Session.Kernels, s.Session.BytesDownloaded, \
+                   class(i), classUnderlying(i));",
+    );
+    if has_gpu() {
+        assert_eq!(out.trim(), "2 3200 gpuArray double");
+    }
+}
+
+#[test]
+fn sqrt_and_log_stay_lazy_where_results_are_real() {
+    has_gpu();
+    let pairs = [
+        ("sqrt(G)", "sqrt(X)"),
+        ("log(G)", "log(X)"),
+        ("sqrt(abs(N))", "sqrt(abs(M))"),
+        ("log(N .^ 2 + 1)", "log(M .^ 2 + 1)"),
+        ("sqrt(hypot(N, G))", "sqrt(hypot(M, X))"),
+        ("sum(log(G(:) + 1))", "sum(log(X(:) + 1))"),
+        ("sqrt(single(G))", "sqrt(single(X))"),
+        ("log(single(abs(N)))", "log(single(abs(M)))"),
+    ];
+    let setup = "rng(8); X = rand(33, 20) * 100; X(1) = 0; X(2) = -0; X(3) = Inf; X(4) = NaN; \
+                 X(5) = 1e-310; M = randn(33, 20); G = gpuArray(X); N = gpuArray(M);";
+    let out = parity(setup, &pairs, 4.5e-16 * 4.0);
+    assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
+    // Of values with negatives, results are complex, computed on the host as MATLAB's are.
+    let out = run(
+        "z = sqrt(gpuArray([-4 9])); disp(isreal(z)); disp(gather(z)); \
+                   w = log(gpuArray(-1) * [1 2]); fprintf('%.4f %.4f\\n', imag(gather(w)));",
+    );
+    assert_eq!(
+        out,
+        "   0\n   0.0000 + 2.0000i   3.0000 + 0.0000i\n3.1416 3.1416\n"
+    );
+    // Known not negative from how it is made: no check, one fused kernel.
+    let out = run(
+        "N = gpuArray(randn(100, 1)); gpuStats reset; y = sqrt(N .^ 2 + 1) + log(abs(N) + 1); \
+                   v = gather(y); s = gpuStats; fprintf('%d\\n', s.Session.Kernels);",
+    );
+    if has_gpu() {
+        assert_eq!(out.trim(), "1");
+    }
+}
