@@ -13,18 +13,21 @@ while toc(tw) < 1.5
   y = sin(x).*x + 0.5; m = gather(mean(y)); clear y m
 end
 t = zeros(1, 10);
+gpuStats reset
 for k = 1:10
   tic; y = sin(x).*x + 0.5; m = mean(y); v = gather(m); t(k) = toc;
   % Identical expressions share nodes (hash-consing): clearing makes each run compute anew.
   clear y m
 end
+st = gpuStats;
 xs = double(gather(x(1:min(n, 1e6))));
 h = mean(sin(xs).*xs + 0.5);
 d = gpuDevice;
 fprintf('device: %s\n', d.Name);
 fprintf('mean(sin(x).*x + 0.5), %g single: median %.3f ms, min %.3f ms (value %.6f; first 1e6 on the host: %.6f)\n', ...
         n, median(t) * 1e3, min(t) * 1e3, v, h);
-fprintf('  effective read rate %.1f GB/s\n', 4 * n / median(t) / 1e9);
+fprintf('  effective read rate %.1f GB/s; kernels %d, GPU time per run %.3f ms (timestamp queries)\n', ...
+        4 * n / median(t) / 1e9, st.Session.Kernels, st.Session.GPUTime / 10 * 1e3);
 c = zeros(1, 10);
 for k = 1:200, w = gather(max(x + 0)); end
 for k = 1:10

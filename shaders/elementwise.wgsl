@@ -8,5 +8,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if (i >= shape_table[0]) {
         return;
     }
+    // The element of the whole result: a large one is computed a window at a time, and the
+    // table's last word is this window's start.
+    let gi = i + shape_table[arrayLength(&shape_table) - 1u];
 {{BODY}}
 }

@@ -242,6 +242,7 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         return Err(bad_arg("gpuStats", "The only option is 'reset'."));
     }
+    gpu::timing::collect();
     let (last, _, session) = gpu::stats::snapshot();
     let fields = |c: &gpu::stats::Counters| {
         let mut s = StructArray::scalar();
@@ -252,6 +253,7 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         s.set(0, "BytesUploaded", Value::Num(c.bytes_up as f64));
         s.set(0, "BytesDownloaded", Value::Num(c.bytes_down as f64));
         s.set(0, "Fallbacks", Value::Num(c.fallbacks as f64));
+        s.set(0, "GPUTime", Value::Num(c.gpu_seconds));
         Value::from(s)
     };
     if nargout > 0 {
@@ -267,8 +269,14 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let row = |label: &str, c: &gpu::stats::Counters| {
         format!(
-            "  {label:<12}{:>8} kernels {:>6} fused ops {:>6} cache hits {:>6} misses {:>12} B up {:>12} B down\n",
-            c.kernels, c.fused_ops, c.cache_hits, c.cache_misses, c.bytes_up, c.bytes_down
+            "  {label:<12}{:>8} kernels {:>6} fused ops {:>6} cache hits {:>6} misses {:>12} B up {:>12} B down {:>10.3} ms GPU\n",
+            c.kernels,
+            c.fused_ops,
+            c.cache_hits,
+            c.cache_misses,
+            c.bytes_up,
+            c.bytes_down,
+            c.gpu_seconds * 1e3
         )
     };
     crate::interp::output::write_str(&format!(

@@ -73,7 +73,8 @@ fn init(g: &Group) -> &'static str {
     }
 }
 
-/// One `let` per input read and per fused operation, for element `i`; the last is `v{n-1}`.
+/// One `let` per input read and per fused operation, for element `gi` of the whole result
+/// (`i` within the window this dispatch binds); the last is `v{n-1}`.
 /// Random blocks read their seed and offset after the shape table's strides and the
 /// kernel's own `params` words.
 fn step_lines(g: &Group, params: usize) -> String {
@@ -82,7 +83,7 @@ fn step_lines(g: &Group, params: usize) -> String {
         let index = match access {
             Access::Same => "i".to_string(),
             Access::Scalar => "0u".to_string(),
-            Access::Strided(_) => format!("bcast(i, {k}u)"),
+            Access::Strided(_) => format!("bcast(gi, {k}u)"),
         };
         body.push_str(&format!("    let x{k} = T(in{k}[{index}]);\n"));
     }
@@ -92,12 +93,12 @@ fn step_lines(g: &Group, params: usize) -> String {
             Step::Const(j) => format!("consts[{j}]"),
             Step::Unary(op, a) => wgsl_unary(*op, &format!("v{a}")),
             Step::Binary(op, a, b) => wgsl_binary(*op, &format!("v{a}"), &format!("v{b}")),
-            Step::Iota(None) => "T(i + 1u)".to_string(),
-            Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(i, {d}u)"),
+            Step::Iota(None) => "T(gi + 1u)".to_string(),
+            Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(gi, {d}u)"),
             Step::Iota(Some(_)) => "T(1)".to_string(),
             Step::Rand(j) => {
                 let bits = format!(
-                    "m_rand_bits(2u + shape_table[1] * {}u + {}u, i)",
+                    "m_rand_bits(2u + shape_table[1] * {}u + {}u, gi)",
                     g.inputs.len() + 1,
                     params + 4 * j
                 );
@@ -166,7 +167,7 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
 /// The WGSL of a reduction over `g`'s values (the group computes the reduced input).
 pub fn reduce(g: &Group, form: &ReduceForm) -> String {
     let body = format!(
-        "{}    return v{};",
+        "    let gi = i;\n{}    return v{};",
         step_lines(g, 4),
         g.steps.len().saturating_sub(1)
     );
@@ -234,17 +235,72 @@ mod tests {
             let g = crate::plan::group(&n);
             let src = super::elementwise(&g);
             assert!(
-                src.contains("bcast(i, 1u)"),
+                src.contains("bcast(gi, 1u)"),
                 "the row input is broadcast:\n{src}"
             );
-            let module = naga::front::wgsl::parse_str(&src)
-                .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(&src)));
-            naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::FLOAT64 | naga::valid::Capabilities::SHADER_INT64,
-            )
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+            validate(&src);
         }
+    }
+
+    fn validate(src: &str) {
+        use wgpu::naga;
+        let module = naga::front::wgsl::parse_str(src)
+            .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(src)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::FLOAT64 | naga::valid::Capabilities::SHADER_INT64,
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    }
+
+    /// Views, conversions and subscripts: a single kernel reading a double matrix through a
+    /// cast and a transpose (an f64 binding converted as it is read), with sqrt, log and the
+    /// subscripts max/min positions use.
+    #[test]
+    fn views_casts_and_subscripts_validate() {
+        let m = Shape::matrix(3, 4);
+        let t = Tensor::zeros(Class::Double, m.clone());
+        let x = graph::leaf(Data::Host(Rc::new(t)), m.clone(), Class::Double);
+        let xt = graph::intern(
+            Op::Transpose,
+            vec![x.clone()],
+            Shape::matrix(4, 3),
+            Class::Double,
+        );
+        let s = graph::intern(Op::Cast, vec![xt], Shape::matrix(4, 3), Class::Single);
+        let s = graph::intern(
+            Op::Unary(Un::Sqrt),
+            vec![s],
+            Shape::matrix(4, 3),
+            Class::Single,
+        );
+        let s = graph::intern(
+            Op::Unary(Un::Log),
+            vec![s],
+            Shape::matrix(4, 3),
+            Class::Single,
+        );
+        let iota = graph::intern(
+            Op::Iota(Some(1)),
+            vec![],
+            Shape::matrix(4, 3),
+            Class::Single,
+        );
+        let n = graph::intern(
+            Op::Binary(Bin::Add),
+            vec![s, iota],
+            Shape::matrix(4, 3),
+            Class::Single,
+        );
+        let g = crate::plan::group(&n);
+        assert_eq!(g.precision, crate::graph::Precision::F32);
+        assert!(g.uniform_precision);
+        let src = super::elementwise(&g);
+        assert!(
+            src.contains("array<f64>") && src.contains("m_iota(gi, 1u)"),
+            "{src}"
+        );
+        validate(&src);
     }
 }

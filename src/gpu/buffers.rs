@@ -55,27 +55,61 @@ fn storage_usage() -> wgpu::BufferUsages {
     wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC
 }
 
-/// A buffer for `len` elements, from the pool when one of its size class is free.
-pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> DeviceBuffer {
+/// The identifier of MATLAB's out-of-device-memory error.
+pub const OOM: &str = "parallel:gpu:array:OOM";
+
+/// MATLAB's error when device memory runs out.
+pub fn out_of_memory() -> MError {
+    MError::new(
+        OOM,
+        "Out of memory on device. To view more detail about available memory on the GPU, use \
+         'gpuDevice()'. If the problem persists, reset the GPU by calling 'reset(gpuDevice)'.",
+    )
+}
+
+/// A new buffer of `size` bytes, or None when the device has no memory for it.
+fn create(g: &Gpu, size: u64) -> Option<wgpu::Buffer> {
+    if size > g.info.max_buffer_size {
+        return None;
+    }
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let buffer = g.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("matfuse array"),
+        size,
+        usage: storage_usage(),
+        mapped_at_creation: false,
+    });
+    match pollster::block_on(scope.pop()) {
+        None => Some(buffer),
+        Some(_) => None,
+    }
+}
+
+/// A buffer for `len` elements, from the pool when one of its size class is free. When the
+/// device is out of memory, the pool's idle buffers are released and it is tried once more;
+/// then it is MATLAB's out-of-memory error, and nothing else changes.
+pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuffer> {
     let size = size_class((len.max(1) * precision.bytes()) as u64);
     let reused = POOL.lock().ok().and_then(|mut p| {
         p.get_or_insert_with(HashMap::new)
             .get_mut(&size)
             .and_then(Vec::pop)
     });
-    let buffer = reused.unwrap_or_else(|| {
-        g.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("matfuse array"),
-            size,
-            usage: storage_usage(),
-            mapped_at_creation: false,
-        })
-    });
-    DeviceBuffer {
+    let buffer = match reused {
+        Some(b) => b,
+        None => match create(g, size) {
+            Some(b) => b,
+            None => {
+                clear_pool();
+                create(g, size).ok_or_else(out_of_memory)?
+            }
+        },
+    };
+    Ok(DeviceBuffer {
         buffer: Some(buffer),
         len,
         precision,
-    }
+    })
 }
 
 /// Releases every pooled buffer (`reset(gpuDevice)`).
@@ -97,8 +131,8 @@ pub(crate) fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
 }
 
 /// Copies host values to a new device buffer.
-pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> DeviceBuffer {
-    let buf = allocate(g, values.len(), precision);
+pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBuffer> {
+    let buf = allocate(g, values.len(), precision)?;
     let bytes = encode(values, precision);
     if let Some(b) = &buf.buffer {
         if !bytes.is_empty() {
@@ -106,7 +140,7 @@ pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> DeviceBuffer {
         }
     }
     super::stats::add_upload(bytes.len() as u64);
-    buf
+    Ok(buf)
 }
 
 /// Reads a device buffer back as f64 values (waits for the GPU).

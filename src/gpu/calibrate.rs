@@ -119,8 +119,8 @@ fn chain(x: Rc<graph::Node>) -> Rc<graph::Node> {
 
 fn copy_rate(g: &Gpu, bytes: u64) -> MResult<f64> {
     let len = (bytes / 8) as usize;
-    let a = buffers::allocate(g, len, Precision::F64);
-    let b = buffers::allocate(g, len, Precision::F64);
+    let a = buffers::allocate(g, len, Precision::F64)?;
+    let b = buffers::allocate(g, len, Precision::F64)?;
     let copy = |a: &DeviceBuffer, b: &DeviceBuffer| -> MResult<()> {
         let mut enc = g
             .device
@@ -154,11 +154,11 @@ pub fn run() -> MResult<Calibration> {
     let big = (cap / 8) as usize;
     let values = vec![1.5f64; big];
     let upload_t = median_time(3, || {
-        let _b = buffers::upload(g, &values, Precision::F64);
+        let _b = buffers::upload(g, &values, Precision::F64)?;
         device::synchronize();
         Ok(())
     })?;
-    let resident = Rc::new(buffers::upload(g, &values, Precision::F64));
+    let resident = Rc::new(buffers::upload(g, &values, Precision::F64)?);
     let download_t = median_time(3, || buffers::download(&resident).map(|_| ()))?;
     let leaf = graph::leaf(Data::Device(resident), Shape::col(big), Class::Double);
     let group = crate::plan::group(&chain(leaf));

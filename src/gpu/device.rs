@@ -2,6 +2,7 @@
 //! so it starts on a background thread when the session starts, and the first statement that
 //! needs it waits (`get`). The prompt never waits for it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -39,8 +40,6 @@ pub struct Gpu {
     /// Validation and out-of-memory errors not caught by an error scope, kept instead of
     /// wgpu's default panic so they become MATLAB errors at the next sink.
     pub uncaptured: Arc<Mutex<Vec<String>>>,
-    /// Set by the device-lost callback.
-    pub lost: Arc<Mutex<Option<String>>>,
 }
 
 /// The outcome of starting the device: ready, or the reason the session runs on the CPU.
@@ -50,6 +49,10 @@ pub enum Status {
 }
 
 static STATE: OnceLock<Status> = OnceLock::new();
+/// Set once the device is lost: from then on the session runs on the CPU.
+static LOST: AtomicBool = AtomicBool::new(false);
+/// Why the device was lost, until the interpreter has told the user (`take_loss`).
+static LOSS: Mutex<Option<String>> = Mutex::new(None);
 static START: Once = Once::new();
 /// Every usable adapter seen at start-up (name, backend, type), for `gpuDeviceCount`.
 static ADAPTERS: OnceLock<Vec<String>> = OnceLock::new();
@@ -87,12 +90,41 @@ pub fn peek() -> Option<&'static Status> {
     STATE.get()
 }
 
-/// The ready device, if there is one (waits for start-up).
+/// The ready device, if there is one (waits for start-up); None once it is lost.
 pub fn ready() -> Option<&'static Arc<Gpu>> {
     match get() {
+        Status::Ready(_) if LOST.load(Ordering::Relaxed) => None,
         Status::Ready(g) => Some(g),
         Status::Unavailable(_) => None,
     }
+}
+
+/// Whether the device was lost during the session.
+pub fn is_lost() -> bool {
+    LOST.load(Ordering::Relaxed)
+}
+
+fn mark_lost(why: String) {
+    if !LOST.swap(true, Ordering::Relaxed) {
+        if let Ok(mut l) = LOSS.lock() {
+            *l = Some(why);
+        }
+        super::buffers::clear_pool();
+    }
+}
+
+/// The reason the device was lost, once (so the loss is reported once).
+pub fn take_loss() -> Option<String> {
+    LOSS.lock().ok().and_then(|mut l| l.take())
+}
+
+/// Loses the device on purpose, as a driver reset would (wgpu's `destroy`): for tests of
+/// what the session does then.
+pub fn lose_for_test() {
+    if let Some(Status::Ready(g)) = peek() {
+        g.device.destroy();
+    }
+    mark_lost("the device was destroyed".into());
 }
 
 /// Number of usable adapters (waits for start-up).
@@ -193,7 +225,10 @@ fn init() -> Status {
     });
     let index = order[0];
     let adapter = &adapters[index];
-    let features = adapter.features() & (wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64);
+    let features = adapter.features()
+        & (wgpu::Features::SHADER_F64
+            | wgpu::Features::SHADER_INT64
+            | wgpu::Features::TIMESTAMP_QUERY);
     // The adapter's own limits: WebGPU's defaults cap a storage binding at 128 MiB.
     let limits = adapter.limits();
     let request = adapter.request_device(&wgpu::DeviceDescriptor {
@@ -213,12 +248,9 @@ fn init() -> Status {
             v.push(e.to_string());
         }
     }));
-    let lost = Arc::new(Mutex::new(None));
-    let lost_flag = lost.clone();
+    // The device lives as long as the process, so any call here is a real loss.
     device.set_device_lost_callback(move |reason, msg| {
-        if let Ok(mut l) = lost_flag.lock() {
-            *l = Some(format!("{reason:?}: {msg}"));
-        }
+        mark_lost(format!("{reason:?}: {msg}"));
     });
     let ai = adapter.get_info();
     let memory = device_memory(adapter);
@@ -252,6 +284,5 @@ fn init() -> Status {
         queue,
         info,
         uncaptured,
-        lost,
     }))
 }

@@ -113,7 +113,7 @@ fn device_input(
         // Bound as stored: the kernel converts what it reads.
         Some(crate::graph::Data::Device(b)) => Ok(b),
         Some(crate::graph::Data::Host(t)) => {
-            let b = Rc::new(buffers::upload(g, &t.to_f64(), precision));
+            let b = Rc::new(buffers::upload(g, &t.to_f64(), precision)?);
             // The uploaded copy replaces the host one as the node's data (inputs stay
             // resident), unless it is a narrowed temporary (doubles on a device without f64).
             if precision == n.precision() || n.class == crate::values::class::Class::Logical {
@@ -128,6 +128,43 @@ fn device_input(
     }
 }
 
+/// The most bytes one storage binding may hold: the adapter's limit, or a smaller one from
+/// `MATFUSE_MAX_BINDING` (so tests can split arrays without allocating gigabytes).
+pub fn binding_limit(g: &Gpu) -> u64 {
+    let forced = std::env::var("MATFUSE_MAX_BINDING")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&b| b >= 4096);
+    forced.map_or(g.info.max_storage_binding, |b| {
+        b.min(g.info.max_storage_binding)
+    })
+}
+
+/// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
+fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<wgpu::BindingResource<'_>> {
+    let raw = b.raw()?;
+    Ok(match part {
+        None => raw.as_entire_binding(),
+        Some((start, len)) => {
+            let size = b.precision.bytes() as u64;
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: raw,
+                offset: start as u64 * size,
+                size: std::num::NonZeroU64::new(len.max(1) as u64 * size),
+            })
+        }
+    })
+}
+
+/// One dispatch of a kernel: which elements it computes (all, or a window of them when the
+/// output is larger than one binding) and how many workgroups.
+struct Launch<'a> {
+    table: &'a [u32],
+    consts: &'a [f64],
+    part: Option<(usize, usize)>,
+    workgroups: u32,
+}
+
 /// Binds and dispatches one kernel over `workgroups` workgroups; returns its output buffer.
 fn dispatch(
     g: &Gpu,
@@ -138,6 +175,26 @@ fn dispatch(
     out_len: usize,
     workgroups: u32,
 ) -> MResult<Rc<DeviceBuffer>> {
+    let out = buffers::allocate(g, out_len, gr.precision)?;
+    let launch = Launch {
+        table,
+        consts,
+        part: None,
+        workgroups,
+    };
+    launch_into(g, gr, source, &out, &launch)?;
+    Ok(Rc::new(out))
+}
+
+/// Dispatches one kernel writing into `out` (a window of it and of the inputs read element
+/// for element, when `launch.part` says so). The table's last word is the window's start.
+fn launch_into(
+    g: &Gpu,
+    gr: &Group,
+    source: &str,
+    out: &DeviceBuffer,
+    launch: &Launch<'_>,
+) -> MResult<()> {
     let (pipe, hit) = pipeline(g, source)?;
     let inputs: Vec<Rc<DeviceBuffer>> = gr
         .leaves
@@ -145,13 +202,15 @@ fn dispatch(
         .zip(&gr.bindings)
         .map(|(l, &p)| device_input(g, l, p))
         .collect::<MResult<_>>()?;
-    let out = buffers::allocate(g, out_len, gr.precision);
-    let table = small_buffer(g, bytemuck::cast_slice(table));
-    let consts = small_buffer(g, &buffers::encode(consts, gr.precision));
+    let mut table = launch.table.to_vec();
+    table.resize(table.len().max(3), 0);
+    table.push(launch.part.map_or(0, |(start, _)| start as u32));
+    let table = small_buffer(g, bytemuck::cast_slice(&table));
+    let consts = small_buffer(g, &buffers::encode(launch.consts, gr.precision));
     let mut entries = vec![
         wgpu::BindGroupEntry {
             binding: 0,
-            resource: out.raw()?.as_entire_binding(),
+            resource: window(out, launch.part)?,
         },
         wgpu::BindGroupEntry {
             binding: 1,
@@ -163,9 +222,13 @@ fn dispatch(
         },
     ];
     for (k, b) in inputs.iter().enumerate() {
+        let part = match gr.inputs[k] {
+            Access::Same => launch.part,
+            _ => None,
+        };
         entries.push(wgpu::BindGroupEntry {
             binding: k as u32 + 3,
-            resource: b.raw()?.as_entire_binding(),
+            resource: window(b, part)?,
         });
     }
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -175,7 +238,7 @@ fn dispatch(
         entries: &entries,
     });
     let max = g.info.max_workgroups_per_dim.max(1);
-    let groups = workgroups.max(1);
+    let groups = launch.workgroups.max(1);
     let (x, y) = if groups <= max {
         (groups, 1)
     } else {
@@ -184,32 +247,53 @@ fn dispatch(
     let mut enc = g
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    {
+    super::timing::with_writes(g, |timestamp_writes| {
         let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: None,
-            timestamp_writes: None,
+            timestamp_writes,
         });
         pass.set_pipeline(&pipe);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(x, y, 1);
-    }
+    });
     g.queue.submit([enc.finish()]);
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(gpu_error("a kernel could not run", e));
     }
     super::stats::add_kernel(gr.steps.len(), hit);
-    Ok(Rc::new(out))
+    Ok(())
 }
 
-/// Runs an elementwise group on the device; the result stays there.
+/// Runs an elementwise group on the device; the result stays there. An output larger than
+/// one storage binding is computed a window at a time (inputs read element for element are
+/// bound at the same window; broadcast ones whole, so they must fit one binding).
 pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
     let source = crate::codegen::elementwise(gr);
     let n = gr.shape.numel();
-    let groups = (n as u32).div_ceil(WORKGROUP);
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
-    dispatch(g, gr, &source, &table, &gr.consts, n, groups)
+    let limit = binding_limit(g);
+    // Windows of whole 256-element blocks, so every binding offset is aligned.
+    let per = ((limit / 8) as usize / 4096 * 4096).max(4096);
+    let out = buffers::allocate(g, n, gr.precision)?;
+    let mut start = 0;
+    loop {
+        let len = per.min(n - start);
+        table[0] = len as u32;
+        let launch = Launch {
+            table: &table,
+            consts: &gr.consts,
+            part: (len < n).then_some((start, len)),
+            workgroups: (len as u32).div_ceil(WORKGROUP),
+        };
+        launch_into(g, gr, &source, &out, &launch)?;
+        start += len;
+        if start >= n {
+            break;
+        }
+    }
+    Ok(Rc::new(out))
 }
 
 /// Runs a reduction fused with the group that produces its input: lanes of `len` elements

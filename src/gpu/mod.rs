@@ -6,6 +6,7 @@ pub mod calibrate;
 pub mod device;
 pub mod kernels;
 pub mod stats;
+pub mod timing;
 
 /// How work is placed: `MATFUSE_OFFLOAD=never` keeps every array on the host, `always` sends
 /// all graph work to the device, `auto` (the default) offloads large work.

@@ -1,5 +1,5 @@
 //! Counters behind `gpuStats`: kernels launched, fused operations, pipeline cache hits and
-//! misses, bytes moved each way, for the last statement and the whole session.
+//! misses, bytes moved each way, GPU time, for the last statement and the whole session.
 
 use std::cell::RefCell;
 
@@ -13,6 +13,8 @@ pub struct Counters {
     pub bytes_down: u64,
     /// Kernels the device refused, computed on the host instead.
     pub fallbacks: u64,
+    /// Seconds the device spent running kernels (from timestamp queries, where it has them).
+    pub gpu_seconds: f64,
 }
 
 impl Counters {
@@ -24,6 +26,7 @@ impl Counters {
         self.bytes_up += o.bytes_up;
         self.bytes_down += o.bytes_down;
         self.fallbacks += o.fallbacks;
+        self.gpu_seconds += o.gpu_seconds;
     }
 }
 
@@ -35,6 +38,7 @@ const ZERO: Counters = Counters {
     bytes_up: 0,
     bytes_down: 0,
     fallbacks: 0,
+    gpu_seconds: 0.0,
 };
 
 thread_local! {
@@ -71,9 +75,15 @@ pub fn add_download(bytes: u64) {
     with(|c| c.bytes_down += bytes);
 }
 
+pub fn add_gpu_time(seconds: f64) {
+    with(|c| c.gpu_seconds += seconds);
+}
+
 /// A new input starts (a prompt entry or a script): the running counters become "the last
 /// input" and join the session's.
 pub fn next_input() {
+    // The finished input's kernel times belong to it.
+    super::timing::collect();
     STATS.with(|s| {
         let mut s = s.borrow_mut();
         let running = s.0;

@@ -501,7 +501,7 @@ pub fn to_device(v: Value) -> MResult<Value> {
         if fits {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
-                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision);
+                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision)?;
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
         }

@@ -3,6 +3,7 @@
 
 pub mod assign;
 pub mod call;
+mod device_loss;
 pub mod error;
 pub mod eval;
 pub mod exec;
@@ -100,6 +101,7 @@ impl Interp {
     /// Returns the first error; statements before it have run.
     pub fn run_source(&mut self, source: Rc<Source>) -> MResult<()> {
         crate::gpu::stats::next_input();
+        self.report_device_loss();
         self.refresh_path_cache();
         let base = &self.base;
         let globals = &self.globals;
@@ -150,6 +152,7 @@ impl Interp {
         self.base = base;
         self.end_stack.clear();
         self.depth = 0;
+        self.report_device_loss();
         r.map(|_| ())
     }
 

@@ -308,11 +308,28 @@ pub fn host_reason(g: &Group) -> Option<String> {
     if g.leaves.len() > MAX_INPUTS {
         return Some(format!("more than {MAX_INPUTS} inputs"));
     }
-    let bytes = (g.shape.numel() * g.precision.bytes()) as u64;
-    if bytes > dev.info.max_storage_binding {
-        return Some("the result is larger than one storage binding".into());
+    // Results and inputs read element for element are split into windows that fit one
+    // binding; an input read with strides is bound whole.
+    let limit = crate::gpu::kernels::binding_limit(dev);
+    let whole = g.leaves.iter().zip(&g.inputs).zip(&g.bindings);
+    if whole
+        .into_iter()
+        .any(|((l, a), p)| *a != Access::Same && (l.numel() * p.bytes()) as u64 > limit)
+    {
+        return Some("a broadcast or transposed input is larger than one storage binding".into());
     }
     None
+}
+
+/// Whether a reduction over `g`'s values fits the device's bindings (reductions are not
+/// split into windows: one larger runs on the host).
+pub fn reduction_fits(g: &Group) -> bool {
+    let Some(dev) = crate::gpu::device::ready() else {
+        return false;
+    };
+    let limit = crate::gpu::kernels::binding_limit(dev);
+    let input_fits = |(l, p): (&Rc<Node>, &Precision)| (l.numel() * p.bytes()) as u64 <= limit;
+    (g.shape.numel() * 8) as u64 <= limit && g.leaves.iter().zip(&g.bindings).all(input_fits)
 }
 
 /// The group that computes `n`, within budget: when it is too long or too wide, the pending
@@ -356,6 +373,8 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
     let data = if gpu_can_run(&g) {
         match crate::gpu::kernels::run_elementwise(&g) {
             Ok(buf) => Data::Device(buf),
+            // Out of device memory is the user's to know (the host would need as much).
+            Err(e) if e.identifier() == crate::gpu::buffers::OOM => return Err(e),
             // A kernel the device refuses still gets computed: on the host.
             Err(e) => {
                 crate::gpu::stats::add_fallback();

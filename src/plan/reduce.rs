@@ -41,9 +41,10 @@ pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> M
     let producer = &n.inputs[0];
     let g = super::fitted_group(producer)?;
     let (inner, len, nout) = lanes(&g.shape, dim, all);
-    if gpu_can_run(&g) && len > 0 && nout > 0 {
+    if gpu_can_run(&g) && super::reduction_fits(&g) && len > 0 && nout > 0 {
         match crate::gpu::kernels::run_reduce(&g, op, omitnan, inner, len, nout, parts(len, nout)) {
             Ok(buf) => return Ok(Data::Device(buf)),
+            Err(e) if e.identifier() == crate::gpu::buffers::OOM => return Err(e),
             Err(e) => {
                 crate::gpu::stats::add_fallback();
                 if std::env::var_os("MATFUSE_DEBUG").is_some() {
