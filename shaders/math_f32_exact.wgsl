@@ -4,48 +4,60 @@
 // (NVIDIA's sin past a few periods, lavapipe's exp near overflow: bench/accuracy.m). Used
 // where the device has f64; math_f32.wgsl otherwise.
 
+// x as an f64, exactly, subnormals included: NVIDIA flushes f32 subnormals to zero when it
+// converts them (sqrt and log of 1e-40 came out as 0 and -Inf), so those are widened from
+// their bits (the mantissa times 2^-149).
+fn wide(x: f32) -> f64 {
+    let bits = bitcast<u32>(x);
+    if ((bits & 0x7f800000u) != 0u) {
+        return f64(x);
+    }
+    let m = f64(bits & 0x007fffffu) * 1.401298464324817e-45;
+    return select(m, -m, (bits & 0x80000000u) != 0u);
+}
+
 fn m_exp(x: f32) -> f32 {
-    return f32(d_exp(f64(x)));
+    return f32(d_exp(wide(x)));
 }
 
 fn m_expm1(x: f32) -> f32 {
-    return f32(d_expm1(f64(x)));
+    return f32(d_expm1(wide(x)));
 }
 
 fn m_cosh(x: f32) -> f32 {
-    return f32(d_cosh(f64(x)));
+    return f32(d_cosh(wide(x)));
 }
 
 fn m_sinh(x: f32) -> f32 {
-    return f32(d_sinh(f64(x)));
+    return f32(d_sinh(wide(x)));
 }
 
 fn m_tanh(x: f32) -> f32 {
-    return f32(d_tanh(f64(x)));
+    return f32(d_tanh(wide(x)));
 }
 
 fn m_sin(x: f32) -> f32 {
-    return f32(d_sin(f64(x)));
+    return f32(d_sin(wide(x)));
 }
 
 fn m_cos(x: f32) -> f32 {
-    return f32(d_cos(f64(x)));
+    return f32(d_cos(wide(x)));
 }
 
 fn m_tan(x: f32) -> f32 {
-    return f32(d_tan(f64(x)));
+    return f32(d_tan(wide(x)));
 }
 
 fn m_log(x: f32) -> f32 {
-    return f32(d_log(f64(x)));
+    return f32(d_log(wide(x)));
 }
 
 fn m_atan(x: f32) -> f32 {
-    return f32(d_atan(f64(x)));
+    return f32(d_atan(wide(x)));
 }
 
 fn m_atan2(y: f32, x: f32) -> f32 {
-    return f32(d_atan2(f64(y), f64(x)));
+    return f32(d_atan2(wide(y), wide(x)));
 }
 
 // The host makes single normals in double, then rounds: so does this.
@@ -55,5 +67,5 @@ fn m_normal(w: vec4<u32>) -> f32 {
 
 // Rounding the f64 square root to f32 gives the correctly rounded f32 one.
 fn m_sqrt(x: f32) -> f32 {
-    return f32(sqrt(f64(x)));
+    return f32(sqrt(wide(x)));
 }

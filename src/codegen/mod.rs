@@ -60,7 +60,7 @@ fn prelude(g: &Group) -> String {
 /// Whether single-precision kernels compute their functions in f64 (math_f32_exact.wgsl):
 /// wherever the device has f64 and 64-bit integers.
 fn exact_single() -> bool {
-    crate::gpu::device::ready().is_some_and(|d| d.info.supports_double && d.info.supports_int64)
+    crate::gpu::device::current().is_some_and(|d| d.info.supports_double && d.info.supports_int64)
 }
 
 /// The start of `main`: kernels with the f64 functions set the opaque 1 their exact
@@ -200,7 +200,6 @@ mod tests {
     /// Every generated kernel must be valid WGSL (checked with naga, no GPU needed).
     #[test]
     fn generated_kernels_validate() {
-        use wgpu::naga;
         for class in [Class::Single, Class::Double] {
             let t = Tensor::zeros(class, Shape::matrix(3, 4));
             let row = Tensor::zeros(class, Shape::matrix(1, 4));

@@ -99,6 +99,15 @@ pub fn ready() -> Option<&'static Arc<Gpu>> {
     }
 }
 
+/// The ready device if start-up has finished, without starting or waiting for it (code that
+/// only describes kernels asks this: nothing runs on a device not yet started).
+pub fn current() -> Option<&'static Arc<Gpu>> {
+    match peek() {
+        Some(Status::Ready(g)) if !LOST.load(Ordering::Relaxed) => Some(g),
+        _ => None,
+    }
+}
+
 /// Whether the device was lost during the session.
 pub fn is_lost() -> bool {
     LOST.load(Ordering::Relaxed)

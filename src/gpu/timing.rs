@@ -41,17 +41,23 @@ fn create(g: &Gpu) -> Timer {
     }
 }
 
+/// Whether kernels are timed: where the adapter can, unless `MATFUSE_GPU_TIMING=0`.
+fn enabled(g: &Gpu) -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let off = *OFF.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "0"));
+    !off && g
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+}
+
 /// Runs `f` with the timestamp writes for the next kernel's pass (None where the adapter
 /// cannot time kernels).
 pub fn with_writes<R>(
     g: &Gpu,
     f: impl FnOnce(Option<wgpu::ComputePassTimestampWrites<'_>>) -> R,
 ) -> R {
-    if !g
-        .device
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY)
-    {
+    if !enabled(g) {
         return f(None);
     }
     let full = TIMER

@@ -111,7 +111,7 @@ pub fn binding_precision(leaf: &Node, precision: Precision) -> Precision {
     if leaf.class == crate::values::class::Class::Logical {
         return precision;
     }
-    let f64_ok = crate::gpu::device::ready().is_some_and(|d| d.info.supports_double);
+    let f64_ok = crate::gpu::device::current().is_some_and(|d| d.info.supports_double);
     match leaf.precision() {
         Precision::F64 if !f64_ok => Precision::F32,
         p => p,
