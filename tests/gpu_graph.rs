@@ -5,16 +5,10 @@
 //! MATFUSE_REQUIRE_GPU=1); the parity checks run either way, since the graph also runs on
 //! the host.
 
+mod common;
+use common::has_gpu;
 use matfuse::interp::Interp;
 use matfuse::interp::output;
-
-fn has_gpu() -> bool {
-    let ok = matfuse::gpu::device::ready().is_some();
-    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
-    }
-    ok
-}
 
 /// Runs inputs one after another in one session (each like a prompt entry); returns the
 /// output of the last.

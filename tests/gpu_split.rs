@@ -4,26 +4,10 @@
 //! arrays split; one test uses the adapter's own limit. Out of device memory is MATLAB's
 //! error and leaves the workspace usable.
 
+mod common;
+use common::{has_gpu, out_in as run};
 use matfuse::interp::Interp;
 use matfuse::interp::output;
-
-fn has_gpu() -> bool {
-    let ok = matfuse::gpu::device::ready().is_some();
-    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
-    }
-    ok
-}
-
-fn run(i: &mut Interp, code: &str) -> String {
-    output::begin_capture();
-    let r = i.run_str(code);
-    let out = output::end_capture();
-    if let Err(e) = r {
-        panic!("{code}\n{}", e.report());
-    }
-    out
-}
 
 #[test]
 fn results_larger_than_a_binding_are_computed_in_windows() {

@@ -3,27 +3,8 @@
 //! Each form is checked against the host evaluator and must run on the device (no fallback,
 //! kernels counted) where an adapter exists; it must exist under MATFUSE_REQUIRE_GPU=1.
 
-use matfuse::interp::Interp;
-use matfuse::interp::output;
-
-fn has_gpu() -> bool {
-    let ok = matfuse::gpu::device::ready().is_some();
-    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
-    }
-    ok
-}
-
-fn run(code: &str) -> String {
-    let mut i = Interp::new();
-    output::begin_capture();
-    let r = i.run_str(code);
-    let out = output::end_capture();
-    if let Err(e) = r {
-        panic!("{code}\n{}", e.report());
-    }
-    out
-}
+mod common;
+use common::{has_gpu, out as run};
 
 /// Each `(device, host)` pair must agree in class, size and values (relative `tol`), with
 /// `G`/`X` the device and host forms of the same data; then no kernel may have fallen back.

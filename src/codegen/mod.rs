@@ -254,52 +254,52 @@ mod tests {
     }
 
     /// Views, conversions and subscripts: a single kernel reading a double matrix through a
-    /// cast and a transpose (an f64 binding converted as it is read), with sqrt, log and the
-    /// subscripts max/min positions use.
+    /// cast (an f64 binding converted as it is read, where the device has f64) and a single
+    /// matrix through a transpose, with sqrt, log and the subscripts max/min positions use.
+    /// Only computed leaves are read, so nothing runs (unit tests never start the device).
     #[test]
     fn views_casts_and_subscripts_validate() {
-        let m = Shape::matrix(3, 4);
-        let t = Tensor::zeros(Class::Double, m.clone());
-        let x = graph::leaf(Data::Host(Rc::new(t)), m.clone(), Class::Double);
-        let xt = graph::intern(
-            Op::Transpose,
-            vec![x.clone()],
-            Shape::matrix(4, 3),
-            Class::Double,
-        );
-        let s = graph::intern(Op::Cast, vec![xt], Shape::matrix(4, 3), Class::Single);
-        let s = graph::intern(
-            Op::Unary(Un::Sqrt),
-            vec![s],
-            Shape::matrix(4, 3),
-            Class::Single,
-        );
-        let s = graph::intern(
-            Op::Unary(Un::Log),
-            vec![s],
-            Shape::matrix(4, 3),
-            Class::Single,
-        );
-        let iota = graph::intern(
-            Op::Iota(Some(1)),
-            vec![],
-            Shape::matrix(4, 3),
-            Class::Single,
-        );
-        let n = graph::intern(
-            Op::Binary(Bin::Add),
-            vec![s, iota],
-            Shape::matrix(4, 3),
-            Class::Single,
-        );
-        let g = crate::plan::group(&n);
-        assert_eq!(g.precision, crate::graph::Precision::F32);
+        use crate::graph::Precision;
+        let leaf = |class, rows, cols| {
+            let shape = Shape::matrix(rows, cols);
+            let t = Tensor::zeros(class, shape.clone());
+            graph::leaf(Data::Host(Rc::new(t)), shape, class)
+        };
+        let out = Shape::matrix(4, 3);
+        let node = |op, inputs| graph::intern(op, inputs, out.clone(), Class::Single);
+        let x = leaf(Class::Double, 4, 3);
+        let y = leaf(Class::Single, 3, 4);
+        let s = node(Op::Cast, vec![x]);
+        let s = node(Op::Unary(Un::Sqrt), vec![s]);
+        let s = node(Op::Unary(Un::Log), vec![s]);
+        let yt = node(Op::Transpose, vec![y]);
+        let iota = node(Op::Iota(Some(1)), vec![]);
+        let sum = node(Op::Binary(Bin::Add), vec![s, yt]);
+        let n = node(Op::Binary(Bin::Add), vec![sum, iota]);
+        let mut g = crate::plan::group(&n);
+        assert_eq!(g.precision, Precision::F32);
         assert!(g.uniform_precision);
-        let src = super::elementwise(&g);
-        assert!(
-            src.contains("array<f64>") && src.contains("m_iota(gi, 1u)"),
-            "{src}"
-        );
-        validate(&src);
+        // The double leaf is bound as doubles where the device holds them (no device is
+        // started here: as singles), and either way the kernel converts what it reads.
+        let f64_ok = crate::gpu::device::current().is_some_and(|d| d.info.supports_double);
+        let planned = if f64_ok {
+            Precision::F64
+        } else {
+            Precision::F32
+        };
+        assert_eq!(g.bindings[0], planned);
+        for (binding, ty) in [(Precision::F32, "f32"), (Precision::F64, "f64")] {
+            g.bindings[0] = binding;
+            let src = super::elementwise(&g);
+            assert!(
+                src.contains(&format!("in0: array<{ty}>"))
+                    && src.contains("in1: array<f32>")
+                    && src.contains("T(in0[i])")
+                    && src.contains("bcast(gi, 1u)")
+                    && src.contains("m_iota(gi, 1u)"),
+                "{src}"
+            );
+            validate(&src);
+        }
     }
 }

@@ -274,7 +274,8 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
     let limit = binding_limit(g);
-    // Windows of whole 256-element blocks, so every binding offset is aligned.
+    // Windows of a multiple of 4096 elements: every binding offset is then a multiple of
+    // 256 bytes (the alignment storage bindings need) in either precision.
     let per = ((limit / 8) as usize / 4096 * 4096).max(4096);
     let out = buffers::allocate(g, n, gr.precision)?;
     let mut start = 0;

@@ -39,22 +39,18 @@ pub fn offloads(numel: usize) -> bool {
     }
 }
 
+/// A scalar constant node.
+fn constant(x: f64, class: Class) -> Rc<Node> {
+    let scalar = crate::values::shape::Shape::scalar();
+    graph::intern(Op::Const(x), vec![], scalar, class)
+}
+
 /// The graph node for an operand, if it can be one. Scalars become constants.
 fn node_of(v: &Value) -> Option<Rc<Node>> {
     match v {
         Value::Device(d) if graph_class(d.class()) => Some(d.node.clone()),
-        Value::Num(x) => Some(graph::intern(
-            Op::Const(*x),
-            vec![],
-            crate::values::shape::Shape::scalar(),
-            Class::Double,
-        )),
-        Value::Bool(b) => Some(graph::intern(
-            Op::Const(*b as u8 as f64),
-            vec![],
-            crate::values::shape::Shape::scalar(),
-            Class::Logical,
-        )),
+        Value::Num(x) => Some(constant(*x, Class::Double)),
+        Value::Bool(b) => Some(constant(*b as u8 as f64, Class::Logical)),
         Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() && t.numel() > 0 => Some(
             graph::leaf(Data::Host(t.clone()), t.shape.clone(), t.class()),
         ),
@@ -127,11 +123,9 @@ fn no_negatives(n: &Rc<Node>) -> bool {
     if let Some(known) = graph::sign::nonneg(n) {
         return known;
     }
-    let scalar = crate::values::shape::Shape::scalar();
-    let zero = graph::intern(Op::Const(0.0), vec![], scalar.clone(), Class::Double);
     let negative = graph::intern(
         Op::Binary(Bin::Lt),
-        vec![n.clone(), zero],
+        vec![n.clone(), constant(0.0, Class::Double)],
         n.shape.clone(),
         Class::Logical,
     );
@@ -143,7 +137,7 @@ fn no_negatives(n: &Rc<Node>) -> bool {
             omitnan: false,
         },
         vec![negative],
-        scalar,
+        crate::values::shape::Shape::scalar(),
         Class::Logical,
     );
     let known = match crate::plan::to_host(&any) {

@@ -311,11 +311,8 @@ pub fn host_reason(g: &Group) -> Option<String> {
     // Results and inputs read element for element are split into windows that fit one
     // binding; an input read with strides is bound whole.
     let limit = crate::gpu::kernels::binding_limit(dev);
-    let whole = g.leaves.iter().zip(&g.inputs).zip(&g.bindings);
-    if whole
-        .into_iter()
-        .any(|((l, a), p)| *a != Access::Same && (l.numel() * p.bytes()) as u64 > limit)
-    {
+    let mut whole = g.leaves.iter().zip(&g.inputs).zip(&g.bindings);
+    if whole.any(|((l, a), &p)| *a != Access::Same && bound_bytes(l, p) > limit) {
         return Some("a broadcast or transposed input is larger than one storage binding".into());
     }
     None
@@ -328,8 +325,13 @@ pub fn reduction_fits(g: &Group) -> bool {
         return false;
     };
     let limit = crate::gpu::kernels::binding_limit(dev);
-    let input_fits = |(l, p): (&Rc<Node>, &Precision)| (l.numel() * p.bytes()) as u64 <= limit;
+    let input_fits = |(l, &p): (&Rc<Node>, &Precision)| bound_bytes(l, p) <= limit;
     (g.shape.numel() * 8) as u64 <= limit && g.leaves.iter().zip(&g.bindings).all(input_fits)
+}
+
+/// Bytes a whole input takes bound as `p`.
+fn bound_bytes(leaf: &Node, p: Precision) -> u64 {
+    (leaf.numel() * p.bytes()) as u64
 }
 
 /// The group that computes `n`, within budget: when it is too long or too wide, the pending
@@ -370,25 +372,37 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         return Ok(());
     }
     let g = fitted_group(n)?;
-    let data = if gpu_can_run(&g) {
-        match crate::gpu::kernels::run_elementwise(&g) {
-            Ok(buf) => Data::Device(buf),
-            // Out of device memory is the user's to know (the host would need as much).
-            Err(e) if e.identifier() == crate::gpu::buffers::OOM => return Err(e),
-            // A kernel the device refuses still gets computed: on the host.
-            Err(e) => {
-                crate::gpu::stats::add_fallback();
-                if std::env::var_os("MATFUSE_DEBUG").is_some() {
-                    eprintln!("matfuse: kernel fell back to the host: {}", e.message());
-                }
-                Data::Host(Rc::new(cpu::run(&g, n.class)?))
-            }
-        }
+    let on_device = if gpu_can_run(&g) {
+        device_result(crate::gpu::kernels::run_elementwise(&g), "kernel")?
     } else {
-        Data::Host(Rc::new(cpu::run(&g, n.class)?))
+        None
+    };
+    let data = match on_device {
+        Some(buf) => Data::Device(buf),
+        None => Data::Host(Rc::new(cpu::run(&g, n.class)?)),
     };
     *n.data.borrow_mut() = Some(data);
     Ok(())
+}
+
+/// What a kernel's outcome leaves to do: its result; None when the device refused it and the
+/// host computes it instead (counted as a fallback); or the error itself when the device is
+/// out of memory, which the user must know (the host would need as much).
+pub(crate) fn device_result(
+    r: MResult<Rc<crate::gpu::buffers::DeviceBuffer>>,
+    what: &str,
+) -> MResult<Option<Rc<crate::gpu::buffers::DeviceBuffer>>> {
+    match r {
+        Ok(buf) => Ok(Some(buf)),
+        Err(e) if e.identifier() == crate::gpu::buffers::OOM => Err(e),
+        Err(e) => {
+            crate::gpu::stats::add_fallback();
+            if std::env::var_os("MATFUSE_DEBUG").is_some() {
+                eprintln!("matfuse: {what} fell back to the host: {}", e.message());
+            }
+            Ok(None)
+        }
+    }
 }
 
 /// Host copy of a node's values (realising it first). Device data is downloaded.

@@ -42,15 +42,10 @@ pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> M
     let g = super::fitted_group(producer)?;
     let (inner, len, nout) = lanes(&g.shape, dim, all);
     if gpu_can_run(&g) && super::reduction_fits(&g) && len > 0 && nout > 0 {
-        match crate::gpu::kernels::run_reduce(&g, op, omitnan, inner, len, nout, parts(len, nout)) {
-            Ok(buf) => return Ok(Data::Device(buf)),
-            Err(e) if e.identifier() == crate::gpu::buffers::OOM => return Err(e),
-            Err(e) => {
-                crate::gpu::stats::add_fallback();
-                if std::env::var_os("MATFUSE_DEBUG").is_some() {
-                    eprintln!("matfuse: reduction fell back to the host: {}", e.message());
-                }
-            }
+        let r =
+            crate::gpu::kernels::run_reduce(&g, op, omitnan, inner, len, nout, parts(len, nout));
+        if let Some(buf) = super::device_result(r, "reduction")? {
+            return Ok(Data::Device(buf));
         }
     }
     host(&g, producer, op, dim, all, omitnan)

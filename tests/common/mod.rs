@@ -14,7 +14,12 @@ pub fn run(code: &str) -> String {
 
 /// Runs `code`, which must succeed, and returns what it printed.
 pub fn out(code: &str) -> String {
-    let mut interp = Interp::new();
+    out_in(&mut Interp::new(), code)
+}
+
+/// Runs `code` in `interp`'s session (so a test can go on in it), which must succeed, and
+/// returns what it printed.
+pub fn out_in(interp: &mut Interp, code: &str) -> String {
     output::begin_capture();
     let r = interp.run_str(code);
     let text = output::end_capture();
@@ -22,6 +27,16 @@ pub fn out(code: &str) -> String {
         panic!("code failed: {code}\n{}", e.report());
     }
     text
+}
+
+/// Whether a GPU adapter exists; under MATFUSE_REQUIRE_GPU=1 (CI) a missing one fails the
+/// test instead of letting its GPU assertions be skipped.
+pub fn has_gpu() -> bool {
+    let ok = matfuse::gpu::device::ready().is_some();
+    if !ok && std::env::var("MATFUSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+        panic!("MATFUSE_REQUIRE_GPU=1 but no GPU adapter was found");
+    }
+    ok
 }
 
 /// Runs `code` and returns the error it raises (identifier, message).
