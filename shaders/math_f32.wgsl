@@ -83,3 +83,74 @@ fn m_atan2(y: f32, x: f32) -> f32 {
 fn m_sqrt(x: f32) -> f32 {
     return sqrt(x);
 }
+
+fn m_log2(x: f32) -> f32 {
+    return log2(x);
+}
+
+fn m_log10(x: f32) -> f32 {
+    return log2(x) * 0.30102999566398120;
+}
+
+// log1p without cancellation: log(u) x / (u - 1) with u = 1 + x (Goldberg's trick).
+fn m_log1p(x: f32) -> f32 {
+    let u = 1.0 + x;
+    if (u == 1.0 || m_isnan(x) || m_isinf(x)) {
+        return x;
+    }
+    return log(u) * x / (u - 1.0);
+}
+
+// x^y for x >= 0 with IEEE's special cases (drivers compute exp2(y log2 x)).
+fn m_pow(x: f32, y: f32) -> f32 {
+    if (x == 1.0 || y == 0.0) {
+        return 1.0;
+    }
+    return pow(x, y);
+}
+
+// Exact fmod, as in remainder_f64.wgsl: subtract the largest |y| 2^j not above the rest.
+fn m_fmod(x: f32, y: f32) -> f32 {
+    let ay = abs(y);
+    var r = abs(x);
+    let ey = frexp(ay).exp;
+    loop {
+        if (r < ay) {
+            break;
+        }
+        var t = ldexp(ay, frexp(r).exp - ey);
+        if (t > r) {
+            t = t * 0.5;
+        }
+        r = r - t;
+    }
+    return select(r, -r, x < 0.0 || (x == 0.0 && 1.0 / x < 0.0));
+}
+
+// mod and rem with the host's rules (src/values/ops/elementwise.rs), in single here.
+fn m_rem(x: f32, y: f32) -> f32 {
+    if (y == 0.0 || m_isinf(x) || m_isnan(x) || m_isnan(y)) {
+        return bitcast<f32>(0x7fc00000u);
+    }
+    if (m_isinf(y)) {
+        return x;
+    }
+    return m_fmod(x, y);
+}
+
+fn m_mod(x: f32, y: f32) -> f32 {
+    if (y == 0.0) {
+        return x;
+    }
+    if (m_isinf(x) || m_isnan(y) || m_isnan(x)) {
+        return bitcast<f32>(0x7fc00000u);
+    }
+    if (m_isinf(y)) {
+        return select(y, x, x == 0.0 || (x < 0.0) == (y < 0.0));
+    }
+    let r = m_fmod(x, y);
+    if (r != 0.0 && (r < 0.0) != (y < 0.0)) {
+        return r + y;
+    }
+    return select(r, 0.0, r == 0.0);
+}

@@ -69,3 +69,27 @@ fn m_normal(w: vec4<u32>) -> f32 {
 fn m_sqrt(x: f32) -> f32 {
     return f32(sqrt(wide(x)));
 }
+
+fn m_log2(x: f32) -> f32 {
+    return f32(d_log2(wide(x)));
+}
+
+fn m_log10(x: f32) -> f32 {
+    return f32(d_log10(wide(x)));
+}
+
+fn m_log1p(x: f32) -> f32 {
+    return f32(d_log1p(wide(x)));
+}
+
+fn m_pow(x: f32, y: f32) -> f32 {
+    return f32(d_pow(wide(x), wide(y)));
+}
+
+fn m_mod(x: f32, y: f32) -> f32 {
+    return f32(d_mod(wide(x), wide(y)));
+}
+
+fn m_rem(x: f32, y: f32) -> f32 {
+    return f32(d_rem(wide(x), wide(y)));
+}

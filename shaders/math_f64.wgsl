@@ -24,16 +24,17 @@ fn m_signbit(x: f64) -> bool {
 
 // Compilers may simplify (a + b) - a to b (Mesa's NIR does: SPIR-V without NoContraction
 // is inexact), which erases the rounding error that two-sums and splits measure. keep()
-// multiplies by a 1 the compiler cannot see (read from the shape table by m_init), so a
-// rounded result stays as computed.
-var<private> ONE: f64;
+// passes a value through an integer XOR with a 0 the compiler cannot see (read from the
+// shape table by m_init), so a rounded result stays as computed. (Multiplying by an unseen
+// 1 was not enough: NIR factors x*1 + y*1 into (x + y)*1 and then cancels inside.)
+var<private> ZERO_BITS: u64;
 
 fn m_init(rank: u32) {
-    ONE = f64(min(rank, 1u));
+    ZERO_BITS = u64(1u - min(rank, 1u));
 }
 
 fn keep(x: f64) -> f64 {
-    return x * ONE;
+    return bitcast<f64>(bitcast<u64>(x) ^ ZERO_BITS);
 }
 
 // Random doubles as the host makes them (src/values/rng.rs): 53 bits centred in their

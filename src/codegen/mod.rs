@@ -9,7 +9,9 @@ use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
-const MATH_F64: &str = include_str!("../../shaders/math_f64.wgsl");
+const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");
+const LOG_POW_F64: &str = include_str!("../../shaders/log_pow_f64.wgsl");
+const REMAINDER_F64: &str = include_str!("../../shaders/remainder_f64.wgsl");
 const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
@@ -35,15 +37,16 @@ fn prelude(g: &Group) -> String {
             )
         })
         .collect();
+    let math_f64 = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
     let math = match (g.precision, exact_single()) {
         (Precision::F32, false) => format!("{SINGLE}\n{MATH_F32}"),
         (Precision::F32, true) => {
             format!(
                 "{SINGLE}\n{}\n{MATH_F32_EXACT}",
-                MATH_F64.replace("m_", "d_")
+                math_f64.replace("m_", "d_")
             )
         }
-        (Precision::F64, _) => MATH_F64.to_string(),
+        (Precision::F64, _) => math_f64,
     };
     // Only kernels that draw random numbers carry the generator.
     let math = if g.rands.is_empty() {
@@ -220,10 +223,22 @@ mod tests {
                 Un::IsNan,
                 Un::Exp,
                 Un::Cosh,
+                Un::Log2,
+                Un::Log10,
+                Un::Log1p,
             ] {
                 n = graph::intern(Op::Unary(op), vec![n], Shape::matrix(3, 4), class);
             }
-            for op in [Bin::Max, Bin::Hypot, Bin::Pow, Bin::Lt, Bin::Sub] {
+            for op in [
+                Bin::Max,
+                Bin::Hypot,
+                Bin::Pow,
+                Bin::Mod,
+                Bin::Rem,
+                Bin::Xor,
+                Bin::Lt,
+                Bin::Sub,
+            ] {
                 let rhs = if op == Bin::Pow {
                     two.clone()
                 } else {

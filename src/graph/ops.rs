@@ -2,9 +2,10 @@
 //! (the host evaluator's own scalar functions, so both sides agree) and their WGSL text.
 //!
 //! Only operations that map real inputs to real outputs are lazy: `sqrt(-1)` or `log(-1)`
-//! are complex in MATLAB, so `sqrt` and `log` are lazy only of values without negatives
-//! (`graph::sign`); the others run on the host, where complex results exist. `x.^k` is
-//! lazy for an integer constant `k` (repeated multiplication, exact in both precisions).
+//! are complex in MATLAB, so `sqrt` and the `log` family are lazy only of values without
+//! negatives (`graph::sign`, or one check on the device); the others run on the host, where
+//! complex results exist. `x.^y` is lazy for an integer constant `y` (repeated squaring,
+//! as for any integer `y` up to 1024), or for a base without negatives.
 
 use crate::values::class::Class;
 use crate::values::ops::{Bin, Un};
@@ -23,6 +24,9 @@ pub fn lazy_unary(op: Un) -> bool {
             | Expm1
             | Sqrt
             | Log
+            | Log1p
+            | Log2
+            | Log10
             | Sec
             | Csc
             | Cot
@@ -63,6 +67,9 @@ pub fn lazy_binary(op: Bin) -> bool {
             | Ge
             | And
             | Or
+            | Xor
+            | Mod
+            | Rem
             | Max
             | Min
             | Atan2
@@ -84,7 +91,7 @@ pub fn unary_class(op: Un, input: Class) -> Class {
 pub fn binary_class(op: Bin, a: Class, b: Class) -> Class {
     use Bin::*;
     match op {
-        Eq | Ne | Lt | Le | Gt | Ge | And | Or => Class::Logical,
+        Eq | Ne | Lt | Le | Gt | Ge | And | Or | Xor => Class::Logical,
         _ if a == Class::Single || b == Class::Single => Class::Single,
         _ => Class::Double,
     }
@@ -98,9 +105,7 @@ pub fn eval_unary(op: Un, x: f64) -> f64 {
 /// Host value of a binary op.
 pub fn eval_binary(op: Bin, x: f64, y: f64) -> f64 {
     match op {
-        Bin::Pow => pow_int(x, y),
-        Bin::And => ((x != 0.0) && (y != 0.0)) as u8 as f64,
-        Bin::Or => ((x != 0.0) || (y != 0.0)) as u8 as f64,
+        Bin::Pow if y.fract() == 0.0 && y.abs() <= 1024.0 => pow_int(x, y),
         _ => crate::values::ops::elementwise::f64_op(op, x, y),
     }
 }
@@ -131,6 +136,9 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Expm1 => format!("m_expm1({x})"),
         Sqrt => format!("m_sqrt({x})"),
         Log => format!("m_log({x})"),
+        Log1p => format!("m_log1p({x})"),
+        Log2 => format!("m_log2({x})"),
+        Log10 => format!("m_log10({x})"),
         Sec => format!("(T(1) / m_cos({x}))"),
         Csc => format!("(T(1) / m_sin({x}))"),
         Cot => format!("(T(1) / m_tan({x}))"),
@@ -162,7 +170,7 @@ pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
         Mul => format!("({x} * {y})"),
         Div => format!("({x} / {y})"),
         LDiv => format!("({y} / {x})"),
-        Pow => format!("m_pow_int({x}, {y})"),
+        Pow => format!("m_power({x}, {y})"),
         Eq => format!("m_bool({x} == {y})"),
         // `!=` compiles to an ordered comparison (false for NaN); MATLAB says NaN ~= x.
         Ne => format!("m_bool(!({x} == {y}))"),
@@ -172,11 +180,13 @@ pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
         Ge => format!("m_bool({x} >= {y})"),
         And => format!("m_bool({x} != T(0) && {y} != T(0))"),
         Or => format!("m_bool({x} != T(0) || {y} != T(0))"),
+        Xor => format!("m_bool(({x} != T(0)) != ({y} != T(0)))"),
+        Mod => format!("m_mod({x}, {y})"),
+        Rem => format!("m_rem({x}, {y})"),
         Max => format!("m_max({x}, {y})"),
         Min => format!("m_min({x}, {y})"),
         Atan2 => format!("m_atan2({x}, {y})"),
         Hypot => format!("m_hypot({x}, {y})"),
-        other => format!("/* unsupported {other:?} */ {x}"),
     }
 }
 

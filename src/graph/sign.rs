@@ -45,13 +45,16 @@ fn derive(n: &Node) -> Option<bool> {
         Op::Unary(op) => match op {
             Un::Abs | Un::Exp | Un::Cosh | Un::Sqrt => true,
             Un::Floor | Un::Ceil | Un::Round | Un::Fix | Un::Sign | Un::Expm1 => arg(0),
-            Un::Sinh | Un::Tanh | Un::Atan => arg(0),
+            Un::Sinh | Un::Tanh | Un::Atan | Un::Log1p => arg(0),
             _ => false,
         },
         Op::Binary(op) => match op {
             Bin::Add | Bin::Mul | Bin::Div | Bin::LDiv | Bin::Min => arg(0) && arg(1),
             Bin::Max => arg(0) || arg(1),
             Bin::Hypot => true,
+            // mod takes the divisor's sign (mod(x, 0) is x), rem the dividend's.
+            Bin::Mod => arg(0) && arg(1),
+            Bin::Rem => arg(0),
             // x.^k: an even k, or a base with no negatives.
             Bin::Pow => {
                 let even = matches!(n.inputs[1].op, Op::Const(k) if k % 2.0 == 0.0);

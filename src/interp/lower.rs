@@ -91,13 +91,16 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> Option<Value> {
     }
     let (na, nb) = (node_of(a)?, node_of(b)?);
     match op {
-        // x.^k only for a real integer constant k (exact by repeated multiplication).
+        // x.^y is real for an integer constant y, or a base without negatives.
         Bin::Pow => match b {
             Value::Num(k) if k.fract() == 0.0 && k.abs() <= 1024.0 => {}
+            _ if no_negatives(&na) => {}
             _ => return None,
         },
         // Logical operators need logical operands: NaN has no truth value.
-        Bin::And | Bin::Or if na.class != Class::Logical || nb.class != Class::Logical => {
+        Bin::And | Bin::Or | Bin::Xor
+            if na.class != Class::Logical || nb.class != Class::Logical =>
+        {
             return None;
         }
         _ => {}
@@ -158,7 +161,7 @@ pub fn unary(op: Un, a: &Value) -> Option<Value> {
         return None;
     }
     // Real only without negative elements (else complex, on the host).
-    if matches!(op, Un::Sqrt | Un::Log) && !no_negatives(&na) {
+    if matches!(op, Un::Sqrt | Un::Log | Un::Log1p | Un::Log2 | Un::Log10) && !no_negatives(&na) {
         return None;
     }
     let class = graph::ops::unary_class(op, na.class);
@@ -333,6 +336,9 @@ pub fn unary_builtin(name: &str) -> Option<Un> {
         "exp" => Un::Exp,
         "sqrt" => Un::Sqrt,
         "log" => Un::Log,
+        "log1p" => Un::Log1p,
+        "log2" => Un::Log2,
+        "log10" => Un::Log10,
         "expm1" => Un::Expm1,
         "sec" => Un::Sec,
         "csc" => Un::Csc,
@@ -377,6 +383,10 @@ pub fn binary_builtin(name: &str) -> Option<Bin> {
         "hypot" => Bin::Hypot,
         "and" => Bin::And,
         "or" => Bin::Or,
+        "xor" => Bin::Xor,
+        "mod" => Bin::Mod,
+        "rem" => Bin::Rem,
+        "power" => Bin::Pow,
         _ => return None,
     })
 }

@@ -1,0 +1,140 @@
+//! The log family, general powers, mod/rem and xor in the lazy graph, against the host
+//! evaluator: f64 within 2 ulp of Rust's std (log2/log10 of exact powers exact), mod and rem
+//! bit for bit (they are exact), singles equal to the host's (computed in double, rounded
+//! once). Each must run on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it
+//! must exist).
+
+mod common;
+use common::{has_gpu, out};
+
+/// Runs a check that prints `same worst_ulps fallbacks single_worst`, and asserts on it:
+/// specials identical, f64 within 2 ulp, singles within `single_ulps`, no fallback.
+fn check(f: &str, code: &str, single_ulps: f64) {
+    let gpu = has_gpu();
+    let text = out(code);
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(parts[0], "1", "{f}: Inf/NaN/zeros differ: {text}");
+    let worst: f64 = parts[1].parse().expect("number");
+    assert!(worst <= 2.0, "f64 {f} is {worst} ulp from Rust's: {text}");
+    let single: f64 = parts[3].parse().expect("number");
+    assert!(
+        single <= single_ulps,
+        "single {f} is {single} ulp off: {text}"
+    );
+    if gpu {
+        assert_eq!(parts[2], "0", "{f} fell back to the host: {text}");
+    }
+}
+
+/// `R`/`H` device and host results over `X`, `Rs`/`Hs` the same in single: ulps where the
+/// host's answer is finite and nonzero, identical elsewhere (zeros with their signs).
+const COMPARE: &str = "ok = isfinite(H) & H ~= 0; ulps = [0, abs(R(ok) - H(ok)) ./ eps(H(ok))]; \
+    same = isequaln(R(~ok), H(~ok)) && isequal(1 ./ R(H == 0), 1 ./ H(H == 0)); \
+    oks = isfinite(Hs) & Hs ~= 0; us = [0, double(abs(Rs(oks) - Hs(oks))) ./ double(eps(Hs(oks)))]; \
+    same = same && isequaln(Rs(~oks), Hs(~oks)); \
+    s = gpuStats; fprintf('%d %g %d %g\\n', same, max(ulps), s.Session.Fallbacks, max(us))";
+
+#[test]
+fn log2_log10_log1p_within_two_ulp() {
+    let points = "[linspace(0, 100, 100001), 10.^linspace(-300, 300, 60001), 2.^(-1074:1023), \
+                  10.^(-22:22), 1e-300, 5e-324, 0, Inf, NaN, realmax, 1 + eps, 1 - eps/2]";
+    for f in ["log2", "log10", "log1p"] {
+        check(
+            f,
+            &format!(
+                "X = {points}; R = gather({f}(gpuArray(X))); H = {f}(X); \
+                 S = single(X(X < 1e30)); Rs = gather({f}(gpuArray(S))); Hs = {f}(S); {COMPARE}"
+            ),
+            0.0,
+        );
+    }
+    // Exact powers give whole numbers (floor(log10(x)) relies on it), on both paths.
+    let text = out("p = [2.^(-1074:1023), 10.^(0:22)]; \
+         k = [-1074:1023, 0:22]; g = gpuArray(p); \
+         disp([isequal(gather(log2(g(1:2098))), k(1:2098)), isequal(gather(log10(g(2099:end))), 0:22)])");
+    assert_eq!(text.trim(), "1   1");
+}
+
+#[test]
+fn power_of_nonnegative_bases_within_two_ulp() {
+    // Bases from tiny to huge against exponents of both signs, whole and fractional, with
+    // IEEE's special pairs (0^-y, 1^NaN, x^0, Inf^y, x^+-Inf); results reaching overflow
+    // and the subnormal range included.
+    let code = format!(
+        "b = [10.^linspace(-300, 300, 301), linspace(0, 4, 101), 0, Inf, NaN, 1, 0.5, 2]; \
+         e = [linspace(-30, 30, 241), 0.5, 1/3, -0.5, 2.5, 700.3, -1e3 - 0.5, 0, Inf, -Inf, NaN, 3, -2]; \
+         [E, B] = meshgrid(e, b); X = B(:)'; Y = E(:)'; \
+         R = gather(gpuArray(X) .^ gpuArray(Y)); H = X .^ Y; \
+         S = single(X(X < 1e30)); Sy = single(Y(X < 1e30)); \
+         Rs = gather(gpuArray(S) .^ Sy); Hs = S .^ Sy; {COMPARE}"
+    );
+    check("power", &code, 0.0);
+    // A scalar base over an array (2.^x), an array over a scalar fractional exponent, and
+    // power() by name, all lazy: one kernel each.
+    let text = out(
+        "x = gpuArray(linspace(-10, 10, 1001)); p = gpuArray(linspace(0, 9, 1001)); \
+         gpuStats reset; a = 2 .^ x; b = p .^ 1.5; c = power(p, x); \
+         fprintf('%d %d %d ', isequal(class(a), 'gpuArray'), existsOnGPU(b), existsOnGPU(c)); \
+         r = [gather(a); gather(b); gather(c)]; h = [2 .^ gather(x); gather(p) .^ 1.5; gather(p) .^ gather(x)]; \
+         fprintf('%d ', max(abs(r(:) - h(:)) ./ abs(h(:))) < 1e-15); s = gpuStats; \
+         fprintf('%d', s.Session.Kernels)",
+    );
+    // Three kernels, and one any(p < 0) on the device: p's data says nothing by itself.
+    if has_gpu() {
+        assert_eq!(text, "1 1 1 1 4");
+    } else {
+        assert!(text.starts_with("1 1 1 1 "), "{text}");
+    }
+    // A base with negatives and a fractional exponent is complex: the host's answer.
+    let text = out(
+        "w = gpuArray([-8 4]) .^ (1/3); fprintf('%d %d', isreal(w), abs(abs(gather(w(1))) - 2) < 1e-12)",
+    );
+    assert_eq!(text, "0 1");
+}
+
+#[test]
+fn mod_and_rem_are_exact() {
+    // Divisors of both signs, fractional and whole, tiny and huge, zero and infinite, with
+    // dividends whose quotient is within rounding of a whole number (mod(0.3, 0.1) is 0).
+    let code = "rng(11); x = [(rand(1, 4000) - 0.5) * 2e3, 0, -0, Inf, -Inf, NaN, 1e300, -1e300, \
+                0.3, -0.3, 5e-324, 2^60 + 2^8, 7, -7, 0.5, 1e-310]; \
+                y = [(rand(1, 4000) - 0.5) * 20, 0.1, -0.1, 0, Inf, -Inf, NaN, 3, -3, 1e-300, \
+                7, 0.1, 2^-1074, pi, Inf, -Inf]; \
+                Y = [y; y * 1e-3; round(y)]; X = [x; x; x]; X = X(:)'; Y = Y(:)'; ok = 1; \
+                for f = {@mod, @rem} \
+                  ok = ok && isequaln(gather(f{1}(gpuArray(X), gpuArray(Y))), f{1}(X, Y)); \
+                  r = gather(f{1}(gpuArray(X), gpuArray(Y))); h = f{1}(X, Y); \
+                  ok = ok && isequal(1 ./ r(h == 0), 1 ./ h(h == 0)); \
+                  S = single(X(abs(X) < 1e30)); T = single(Y(abs(X) < 1e30)); \
+                  ok = ok && isequaln(gather(f{1}(gpuArray(S), gpuArray(T))), f{1}(S, T)); \
+                end; \
+                s = gpuStats; fprintf('%d %d %d', ok, s.Session.Fallbacks, s.Session.Kernels)";
+    let text = out(code);
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(parts[0], "1", "mod/rem differ from the host: {text}");
+    if has_gpu() {
+        assert_eq!(parts[1], "0", "{text}");
+        assert!(parts[2].parse::<u32>().expect("count") >= 6, "{text}");
+    }
+    // mod of a gpuArray by a scalar keeps the class and fuses with what follows.
+    let text = out(
+        "t = gpuArray(0:0.25:10); gpuStats reset; m = sum(mod(t, 3) == 0.5); \
+         fprintf('%s %g ', class(m), gather(m)); s = gpuStats; fprintf('%d', s.Session.Kernels)",
+    );
+    let expected = if has_gpu() {
+        "gpuArray 4 1"
+    } else {
+        "gpuArray 4 "
+    };
+    assert!(text.starts_with(expected), "{text}");
+}
+
+#[test]
+fn xor_of_logical_values_is_lazy() {
+    let text = out(
+        "a = gpuArray(rand(1, 1000) > 0.5); b = gpuArray(rand(1, 1000) > 0.3); \
+         z = xor(a, b); fprintf('%s %s %d', class(z), classUnderlying(z), \
+         isequal(gather(z), xor(gather(a), gather(b))))",
+    );
+    assert_eq!(text, "gpuArray logical 1");
+}
