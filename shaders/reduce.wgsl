@@ -1,7 +1,10 @@
 // A reduction fused with its producer (after common.wgsl). Workgroup w reduces part
 // `w % parts` of output element `w / parts`: each thread folds a strided share of the lane,
 // then the workgroup folds the 256 partial values in shared memory. With parts > 1 a second
-// pass folds the parts. Parameters after the shape table: inner, len, nout, parts.
+// pass folds the parts. Parameters after the shape table: inner, len, nout, parts, shift
+// (where this window's first element sits in the inputs' bindings: they are bound from a
+// 256-byte boundary at or before it). value_at(i) reads element i of the bindings; the
+// table's last word is where they start in the whole array.
 
 var<workgroup> scratch: array<T, 256>;
 
@@ -22,6 +25,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let len = shape_table[p + 1u];
     let nout = shape_table[p + 2u];
     let parts = shape_table[p + 3u];
+    let shift = shape_table[p + 4u];
     let o = w / parts;
     let part = w % parts;
     var acc = consts[{{IDENTITY}}];

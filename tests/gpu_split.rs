@@ -34,10 +34,54 @@ fn results_larger_than_a_binding_are_computed_in_windows() {
          fprintf('%d %d\\n', isequal(a, b), isequal(t, gather(T)' + 1));",
     );
     assert_eq!(out.trim(), "1 1");
-    // A reduction over more than one binding runs on the host, with the same answer.
+    // A reduction over more than one binding runs a window at a time: a column of 50001 is
+    // 7 segments of 8128 (the window less 64), so 3 x 7 partial folds and one pass over
+    // the partials.
     let out = run(
         &mut i,
-        "m = gather(sum(G)); fprintf('%d\\n', max(abs(m - sum(X))) < 1e-9);",
+        "gpuStats reset; m = gather(sum(G)); s = gpuStats; \
+         fprintf('%d %d %d\\n', s.Session.Kernels, s.Session.Fallbacks, max(abs(m - sum(X)) ./ sum(X)) < 1e-13);",
+    );
+    assert_eq!(out.trim(), "22 0 1");
+}
+
+/// Reductions over more than one binding, every way they split: whole outer blocks per
+/// window, segments of long lanes (with parts and a pass over the partials), fused
+/// producers with random numbers, NaN handling, positions; lanes too far apart for any
+/// window run on the host. All against the host evaluator.
+#[test]
+fn reductions_larger_than_a_binding_are_split() {
+    unsafe { std::env::set_var("MATFUSE_MAX_BINDING", "65536") };
+    if !has_gpu() {
+        return;
+    }
+    let mut i = Interp::new();
+    let out = run(
+        &mut i,
+        "rng(2); X = rand(50001, 3); X(7, 2) = NaN; G = gpuArray(X); ok = []; \
+         ok(end+1) = isequaln(gather(sum(G)) - sum(X) < 1e-9, sum(X) - sum(X) < 1); \
+         a = gather(sum(G, 'all', 'omitnan')); b = sum(X, 'all', 'omitnan'); ok(end+1) = abs(a - b) / b < 1e-13; \
+         a = gather(mean(G(:, [1 3]) .* 2)); b = mean(X(:, [1 3]) .* 2); ok(end+1) = max(abs(a - b) ./ b) < 1e-13; \
+         a = gather(sum(G, 2)); b = sum(X, 2); ok(end+1) = isequaln(abs(a - b) < 1e-13, ~isnan(b)); \
+         [m, k] = max(G); [hm, hk] = max(X); ok(end+1) = isequal(gather(m), hm) && isequal(gather(k), hk); \
+         [m, k] = min(G(:)); [hm, hk] = min(X(:)); ok(end+1) = isequal(gather(m), hm) && isequal(gather(k), hk); \
+         Y = rand(3, 40000); GY = gpuArray(Y); \
+         a = gather(prod(GY .* 0 + 1.00001, 2)); b = prod(Y .* 0 + 1.00001, 2); ok(end+1) = max(abs(a - b) ./ b) < 1e-12; \
+         ok(end+1) = isequal(gather(any(GY > 0.99999, 2)), any(Y > 0.99999, 2)); \
+         ok(end+1) = isequal(gather(all(GY < 0.99999, 'all')), all(Y < 0.99999, 'all')); \
+         Z = rand(50, 300, 7); GZ = gpuArray(Z); \
+         a = gather(sum(GZ, 2)); b = sum(Z, 2); ok(end+1) = max(abs(a(:) - b(:))) < 1e-12; \
+         a = gather(mean(GZ, 1)); b = mean(Z, 1); ok(end+1) = max(abs(a(:) - b(:))) < 1e-12; \
+         rng(4); r = gather(sum(rand(30000, 1, 'gpuArray') .* (1:30000)')); \
+         rng(4); h = sum(rand(30000, 1) .* (1:30000)'); ok(end+1) = abs(r - h) / h < 1e-12; \
+         s = gpuStats; fprintf('%d', ok); fprintf(' %d\\n', s.Session.Fallbacks);",
+    );
+    assert_eq!(out.trim(), "111111111111 0");
+    // Lanes 15000 apart (max along the third dimension of 50 x 300 x 7): no window holds a
+    // row of them, so the host folds them; the answer is the same.
+    let out = run(
+        &mut i,
+        "fprintf('%d\\n', isequal(gather(max(GZ, [], 3)), max(Z, [], 3)));",
     );
     assert_eq!(out.trim(), "1");
 }

@@ -170,11 +170,11 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
 /// The WGSL of a reduction over `g`'s values (the group computes the reduced input).
 pub fn reduce(g: &Group, form: &ReduceForm) -> String {
     let body = format!(
-        "    let gi = i;\n{}    return v{};",
-        step_lines(g, 4),
+        "    let gi = i + shape_table[arrayLength(&shape_table) - 1u];\n{}    return v{};",
+        step_lines(g, 5),
         g.steps.len().saturating_sub(1)
     );
-    let map = "m_map(value_at(base + r * inner))";
+    let map = "m_map(value_at(shift + base + r * inner))";
     let text = REDUCE
         .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)

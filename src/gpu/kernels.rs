@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-const WORKGROUP: u32 = 256;
+pub(super) const WORKGROUP: u32 = 256;
 
 static PIPELINES: Mutex<Option<HashMap<String, Arc<wgpu::ComputePipeline>>>> = Mutex::new(None);
 
@@ -63,7 +63,7 @@ pub fn cached_pipelines() -> usize {
 }
 
 /// The random blocks' seeds and offsets (low and high words), after the kernel's parameters.
-fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
+pub(super) fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
     gr.rands.iter().flat_map(|(r, _)| {
         [
             r.seed as u32,
@@ -75,7 +75,7 @@ fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// The shape table: element count, rank, output dims, then each input's strides.
-fn shape_table(gr: &Group) -> Vec<u32> {
+pub(super) fn shape_table(gr: &Group) -> Vec<u32> {
     let rank = gr.shape.ndims();
     let mut t = vec![gr.shape.numel() as u32, rank as u32];
     t.extend(gr.shape.dims().iter().map(|&d| d as u32));
@@ -140,6 +140,13 @@ pub fn binding_limit(g: &Gpu) -> u64 {
     })
 }
 
+/// Elements of one window: a multiple of 4096 (so window offsets are multiples of 256
+/// bytes, the alignment storage bindings need, in either precision) that fits one binding
+/// in f64.
+pub fn window_elements(g: &Gpu) -> usize {
+    ((binding_limit(g) / 8) as usize / 4096 * 4096).max(4096)
+}
+
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
 fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<wgpu::BindingResource<'_>> {
     let raw = b.raw()?;
@@ -156,39 +163,22 @@ fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<wgpu::Bindi
     })
 }
 
-/// One dispatch of a kernel: which elements it computes (all, or a window of them when the
-/// output is larger than one binding) and how many workgroups.
-struct Launch<'a> {
-    table: &'a [u32],
-    consts: &'a [f64],
-    part: Option<(usize, usize)>,
-    workgroups: u32,
-}
-
-/// Binds and dispatches one kernel over `workgroups` workgroups; returns its output buffer.
-fn dispatch(
-    g: &Gpu,
-    gr: &Group,
-    source: &str,
-    table: &[u32],
-    consts: &[f64],
-    out_len: usize,
-    workgroups: u32,
-) -> MResult<Rc<DeviceBuffer>> {
-    let out = buffers::allocate(g, out_len, gr.precision)?;
-    let launch = Launch {
-        table,
-        consts,
-        part: None,
-        workgroups,
-    };
-    launch_into(g, gr, source, &out, &launch)?;
-    Ok(Rc::new(out))
+/// One dispatch of a kernel: which elements it writes (all of `out`, or a window of it when
+/// the output is larger than one binding), which elements of the inputs read element for
+/// element it binds (`inputs`: start and length, the start a multiple of 64 elements, so of
+/// 256 bytes), and how many workgroups.
+pub(super) struct Launch<'a> {
+    pub table: &'a [u32],
+    pub consts: &'a [f64],
+    pub out: Option<(usize, usize)>,
+    pub inputs: Option<(usize, usize)>,
+    pub workgroups: u32,
 }
 
 /// Dispatches one kernel writing into `out` (a window of it and of the inputs read element
-/// for element, when `launch.part` says so). The table's last word is the window's start.
-fn launch_into(
+/// for element, as `launch` says). The table's last word is where the inputs' window starts
+/// (so `gi`, an element's place in the whole array, is the index in the window plus it).
+pub(super) fn launch_into(
     g: &Gpu,
     gr: &Group,
     source: &str,
@@ -204,13 +194,13 @@ fn launch_into(
         .collect::<MResult<_>>()?;
     let mut table = launch.table.to_vec();
     table.resize(table.len().max(3), 0);
-    table.push(launch.part.map_or(0, |(start, _)| start as u32));
+    table.push(launch.inputs.map_or(0, |(start, _)| start as u32));
     let table = small_buffer(g, bytemuck::cast_slice(&table));
     let consts = small_buffer(g, &buffers::encode(launch.consts, gr.precision));
     let mut entries = vec![
         wgpu::BindGroupEntry {
             binding: 0,
-            resource: window(out, launch.part)?,
+            resource: window(out, launch.out)?,
         },
         wgpu::BindGroupEntry {
             binding: 1,
@@ -223,7 +213,7 @@ fn launch_into(
     ];
     for (k, b) in inputs.iter().enumerate() {
         let part = match gr.inputs[k] {
-            Access::Same => launch.part,
+            Access::Same => launch.inputs,
             _ => None,
         };
         entries.push(wgpu::BindGroupEntry {
@@ -273,19 +263,18 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let n = gr.shape.numel();
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
-    let limit = binding_limit(g);
-    // Windows of a multiple of 4096 elements: every binding offset is then a multiple of
-    // 256 bytes (the alignment storage bindings need) in either precision.
-    let per = ((limit / 8) as usize / 4096 * 4096).max(4096);
+    let per = window_elements(g);
     let out = buffers::allocate(g, n, gr.precision)?;
     let mut start = 0;
     loop {
         let len = per.min(n - start);
         table[0] = len as u32;
+        let part = (len < n).then_some((start, len));
         let launch = Launch {
             table: &table,
             consts: &gr.consts,
-            part: (len < n).then_some((start, len)),
+            out: part,
+            inputs: part,
             workgroups: (len as u32).div_ceil(WORKGROUP),
         };
         launch_into(g, gr, &source, &out, &launch)?;
@@ -295,65 +284,4 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
         }
     }
     Ok(Rc::new(out))
-}
-
-/// Runs a reduction fused with the group that produces its input: lanes of `len` elements
-/// `inner` apart, `nout` results, each lane split into `parts` (then a second pass).
-pub fn run_reduce(
-    gr: &Group,
-    op: crate::values::ops::Red,
-    omitnan: bool,
-    inner: usize,
-    len: usize,
-    nout: usize,
-    parts: usize,
-) -> MResult<Rc<DeviceBuffer>> {
-    use crate::values::ops::Red;
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    let identity = match op {
-        Red::Sum | Red::Mean | Red::Any => 0.0,
-        Red::Prod | Red::All => 1.0,
-        Red::Max | Red::Min => f64::NAN,
-    };
-    let divisor = |last: bool| {
-        if last && op == Red::Mean {
-            len as f64
-        } else {
-            1.0
-        }
-    };
-    let pass = |gr: &Group, first: bool, inner: usize, len: usize, parts: usize, last: bool| {
-        let form = crate::codegen::reduce_form(op, omitnan, first, gr.consts.len());
-        let source = crate::codegen::reduce(gr, &form);
-        let mut table = shape_table(gr);
-        table.extend([inner as u32, len as u32, nout as u32, parts as u32]);
-        table.extend(rand_words(gr));
-        let mut consts = gr.consts.clone();
-        consts.extend([identity, divisor(last)]);
-        let workgroups = (nout * parts) as u32;
-        dispatch(g, gr, &source, &table, &consts, nout * parts, workgroups)
-    };
-    let first = pass(gr, true, inner, len, parts, parts == 1)?;
-    if parts == 1 {
-        return Ok(first);
-    }
-    // Second pass: each output's parts sit together.
-    let leaf = crate::graph::leaf(
-        crate::graph::Data::Device(first),
-        crate::values::shape::Shape::col(nout * parts),
-        crate::values::class::Class::Double,
-    );
-    let partials = Group {
-        shape: crate::values::shape::Shape::col(nout * parts),
-        precision: gr.precision,
-        uniform_precision: true,
-        leaves: vec![leaf],
-        inputs: vec![Access::Same],
-        bindings: vec![gr.precision],
-        consts: Vec::new(),
-        rands: Vec::new(),
-        steps: vec![crate::plan::Step::Input(0)],
-        single: vec![false],
-    };
-    pass(&partials, false, 1, parts, 1, true)
 }

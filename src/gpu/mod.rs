@@ -5,6 +5,7 @@ pub mod buffers;
 pub mod calibrate;
 pub mod device;
 pub mod kernels;
+pub mod reduce;
 pub mod stats;
 pub mod timing;
 

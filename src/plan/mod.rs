@@ -318,15 +318,13 @@ pub fn host_reason(g: &Group) -> Option<String> {
     None
 }
 
-/// Whether a reduction over `g`'s values fits the device's bindings (reductions are not
-/// split into windows: one larger runs on the host).
-pub fn reduction_fits(g: &Group) -> bool {
-    let Some(dev) = crate::gpu::device::ready() else {
-        return false;
-    };
-    let limit = crate::gpu::kernels::binding_limit(dev);
-    let input_fits = |(l, &p): (&Rc<Node>, &Precision)| bound_bytes(l, p) <= limit;
-    (g.shape.numel() * 8) as u64 <= limit && g.leaves.iter().zip(&g.bindings).all(input_fits)
+/// Whether a reduction over `g`'s values in lanes (`inner`, `len`) can run on the device:
+/// values larger than one binding are reduced a window at a time (`gpu::reduce::fits`);
+/// past that (lanes so far apart that one row of them overflows a window) it runs on the
+/// host.
+pub fn reduction_fits(g: &Group, inner: usize, len: usize) -> bool {
+    crate::gpu::device::ready()
+        .is_some_and(|dev| crate::gpu::reduce::fits(dev, g.shape.numel(), inner, len))
 }
 
 /// Bytes a whole input takes bound as `p`.
