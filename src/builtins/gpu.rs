@@ -265,6 +265,11 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             "Pipelines",
             Value::Num(gpu::kernels::cached_pipelines() as f64),
         );
+        s.set(
+            0,
+            "DeviceBytes",
+            Value::Num(gpu::buffers::held_bytes() as f64),
+        );
         return one(s);
     }
     let row = |label: &str, c: &gpu::stats::Counters| {
@@ -280,10 +285,11 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         )
     };
     crate::interp::output::write_str(&format!(
-        "{}{}  pipelines compiled: {}\n",
+        "{}{}  pipelines compiled: {}, device memory held by arrays: {} B\n",
         row("last input", &last),
         row("session", &session),
-        gpu::kernels::cached_pipelines()
+        gpu::kernels::cached_pipelines(),
+        gpu::buffers::held_bytes()
     ));
     Ok(vec![])
 }

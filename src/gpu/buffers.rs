@@ -13,6 +13,14 @@ const POOL_LIMIT: u64 = 1 << 30;
 
 static POOL: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
 
+/// Bytes of device buffers held by arrays now (not counting the pool's idle ones).
+static HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Bytes of device memory arrays hold now (gpuStats' DeviceBytes).
+pub fn held_bytes() -> u64 {
+    HELD.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A storage buffer holding `len` elements of `precision`.
 #[derive(Debug)]
 pub struct DeviceBuffer {
@@ -35,6 +43,7 @@ impl DeviceBuffer {
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
         if let Some(b) = self.buffer.take() {
+            HELD.fetch_sub(b.size(), std::sync::atomic::Ordering::Relaxed);
             if let Ok(mut pool) = POOL.lock() {
                 let pool = pool.get_or_insert_with(HashMap::new);
                 let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
@@ -105,6 +114,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
             }
         },
     };
+    HELD.fetch_add(buffer.size(), std::sync::atomic::Ordering::Relaxed);
     Ok(DeviceBuffer {
         buffer: Some(buffer),
         len,

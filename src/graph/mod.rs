@@ -3,6 +3,7 @@
 //! so reassigning or clearing a variable is always safe and a buffer is freed when no value or
 //! node refers to it. Identical nodes are shared (hash-consing, `intern`).
 
+pub mod memory;
 pub mod ops;
 pub mod sign;
 

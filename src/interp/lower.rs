@@ -48,7 +48,9 @@ fn constant(x: f64, class: Class) -> Rc<Node> {
 /// The graph node for an operand, if it can be one. Scalars become constants.
 fn node_of(v: &Value) -> Option<Rc<Node>> {
     match v {
-        Value::Device(d) if graph_class(d.class()) => Some(d.node.clone()),
+        // A computed value enters as a leaf of its data: new nodes never hold what an old
+        // result was computed from (graph::memory).
+        Value::Device(d) if graph_class(d.class()) => Some(graph::memory::settled(&d.node)),
         Value::Num(x) => Some(constant(*x, Class::Double)),
         Value::Bool(b) => Some(constant(*b as u8 as f64, Class::Logical)),
         Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() && t.numel() > 0 => Some(
@@ -75,12 +77,17 @@ pub fn explicit(vals: &[&Value]) -> bool {
 }
 
 fn pending(node: Rc<Node>, explicit: bool) -> Value {
-    // The chain budget: a value at the end of `MAX_CHAIN` pending operations is computed now
-    // (one kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`). A failure here
-    // is left for the sink that needs the value to report.
-    if node.depth >= crate::plan::MAX_CHAIN {
-        let _ = crate::plan::realise(&node);
-    }
+    // The budgets: a value at the end of `MAX_CHAIN` pending operations is computed now (one
+    // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one that
+    // holds more data nothing else holds than the memory budget allows. A failure here is
+    // left for the sink that needs the value to report.
+    let over = node.depth >= crate::plan::MAX_CHAIN
+        || graph::memory::pinned_bytes(&node) > graph::memory::pinned_budget();
+    let node = if over && crate::plan::realise(&node).is_ok() {
+        graph::memory::settled(&node)
+    } else {
+        node
+    };
     Value::Device(Rc::new(DeviceValue { node, explicit }))
 }
 

@@ -13,6 +13,7 @@ pub mod objects;
 pub mod output;
 mod outputs;
 pub mod scalar;
+mod settle;
 pub mod spread;
 pub mod views;
 pub mod warning;
@@ -153,6 +154,7 @@ impl Interp {
         self.end_stack.clear();
         self.depth = 0;
         self.report_device_loss();
+        self.settle_workspace();
         r.map(|_| ())
     }
 

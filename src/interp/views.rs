@@ -19,7 +19,8 @@ fn wrap(d: &DeviceValue, node: Rc<graph::Node>) -> Value {
 
 /// A graph value's elements under another shape (same count, same order).
 pub fn reshaped(d: &DeviceValue, shape: Shape) -> Value {
-    let n = &d.node;
+    // A computed value is read as a leaf, not through what it was computed from.
+    let n = &graph::memory::settled(&d.node);
     if n.shape == shape {
         return Value::Device(Rc::new(d.clone()));
     }
@@ -30,7 +31,8 @@ pub fn reshaped(d: &DeviceValue, shape: Shape) -> Value {
 /// `x'` and `x.'` of a graph value (real, so both are the same); None for N-D arrays, whose
 /// error the host reports.
 pub fn transposed(d: &DeviceValue) -> Option<Value> {
-    let n = &d.node;
+    // A computed value is read as a leaf, not through what it was computed from.
+    let n = &graph::memory::settled(&d.node);
     if n.shape.ndims() > 2 {
         return None;
     }
@@ -48,7 +50,8 @@ pub fn transposed(d: &DeviceValue) -> Option<Value> {
 
 /// `single(x)` or `double(x)` of a graph value.
 pub fn cast(d: &DeviceValue, class: Class) -> Value {
-    let n = &d.node;
+    // A computed value is read as a leaf, not through what it was computed from.
+    let n = &graph::memory::settled(&d.node);
     if n.class == class {
         return Value::Device(Rc::new(d.clone()));
     }

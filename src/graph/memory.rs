@@ -1,0 +1,65 @@
+//! What the graph holds on to. A computed node keeps its inputs (the intern table and
+//! pending parents refer to it as it was made), so whoever keeps a computed result should
+//! keep a leaf of its data instead (`settled`): otherwise a loop like
+//! `for k = 1:n, x = x * 0.5 + 1; end` would keep every chain's first buffer alive. And a
+//! pending value may hold data nothing else does (`y = y + x; x = ...` in a loop holds every
+//! `x`): past a budget of such bytes it is computed, so the data can go (`pinned_bytes`).
+
+use super::{Data, Node};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A leaf with `n`'s data (and what is known of its sign) when `n` is computed from inputs;
+/// `n` itself when it is pending or has no inputs.
+pub fn settled(n: &Rc<Node>) -> Rc<Node> {
+    if n.inputs.is_empty() {
+        return n.clone();
+    }
+    let data = n.data.borrow().clone();
+    match data {
+        Some(d) => {
+            let l = super::leaf(d, n.shape.clone(), n.class);
+            l.nonneg.set(n.nonneg.get());
+            l
+        }
+        None => n.clone(),
+    }
+}
+
+/// Bytes of computed data held only by the pending nodes under `n` (no variable, and no
+/// other value, holds it): what computing `n` now would let go.
+pub fn pinned_bytes(n: &Rc<Node>) -> usize {
+    let mut seen: HashMap<*const Node, ()> = HashMap::new();
+    // Computed inputs, by address: the node and how many edges of this subgraph reach it.
+    let mut held: HashMap<*const Node, (&Rc<Node>, usize)> = HashMap::new();
+    let mut stack = vec![n];
+    while let Some(p) = stack.pop() {
+        if seen.insert(Rc::as_ptr(p), ()).is_some() {
+            continue;
+        }
+        for i in &p.inputs {
+            if i.is_realised() {
+                held.entry(Rc::as_ptr(i)).or_insert((i, 0)).1 += 1;
+            } else {
+                stack.push(i);
+            }
+        }
+    }
+    held.values()
+        .filter(|(node, edges)| Rc::strong_count(node) == *edges)
+        .map(|(node, _)| match &*node.data.borrow() {
+            Some(Data::Device(b)) => b.bytes() as usize,
+            Some(Data::Host(t)) => t.numel() * 8,
+            None => 0,
+        })
+        .sum()
+}
+
+/// The most bytes pending values may hold that nothing else does (`MATFUSE_PENDING_BYTES`,
+/// default 1 GiB) before the value holding them is computed.
+pub fn pinned_budget() -> usize {
+    std::env::var("MATFUSE_PENDING_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 30)
+}
