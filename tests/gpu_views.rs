@@ -151,3 +151,27 @@ fn sqrt_and_log_stay_lazy_where_results_are_real() {
         assert_eq!(out.trim(), "1");
     }
 }
+
+/// `x(k)`, `X(i, j, k)` and columns `X(:, k)` of computed device arrays read back only the
+/// elements they select (counted in bytes downloaded), with MATLAB's answers, classes and
+/// bounds errors.
+#[test]
+fn element_and_column_reads_download_only_what_they_select() {
+    let gpu = has_gpu();
+    let out = run(
+        "X = rand(300, 200, 2); G = gpuArray(X) + 0; S = single(X); GS = gpuArray(S) * 1; \
+         l = G > 0.5; r = {X(5), X(7, 9), X(7, 9, 2), X(:, 3), X(:, 399), X(300, 400), S(11, 13), X(3, 4) > 0.5}; \
+         gpuStats reset; g = {G(5), G(7, 9), G(7, 9, 2), G(:, 3), G(:, 399), G(300, 400), GS(11, 13), l(3, 4)}; \
+         s = gpuStats; fprintf('%d %s %s %s ', s.Session.BytesDownloaded, class(g{1}), \
+         classUnderlying(g{7}), classUnderlying(g{8})); \
+         fprintf('%d', isequal(cellfun(@gather, g, 'UniformOutput', false), r)); \
+         try, G(300, 401), catch e, fprintf(' %s', e.identifier), end",
+    );
+    // 1 + 1 + 1 + 300 + 300 + 1 doubles, a single, and a logical computed by a double
+    // kernel (stored as a double).
+    let bytes = if gpu { "4844" } else { "0" };
+    assert_eq!(
+        out,
+        format!("{bytes} gpuArray single logical 1 MATLAB:badsubscript")
+    );
+}

@@ -155,9 +155,17 @@ pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBu
 
 /// Reads a device buffer back as f64 values (waits for the GPU).
 pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
+    download_range(buf, 0, buf.len)
+}
+
+/// Reads elements `start..start + len` of a device buffer back as f64 values (so `x(k)` of
+/// a large array moves one element, not the array).
+pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Vec<f64>> {
     let g = device::ready()
         .ok_or_else(|| MError::new("matfuse:gpu:lost", "The GPU is no longer available."))?;
-    let bytes = buf.bytes();
+    let size = buf.precision.bytes() as u64;
+    let len = len.min(buf.len.saturating_sub(start));
+    let bytes = len as u64 * size;
     if bytes == 0 {
         return Ok(Vec::new());
     }
@@ -170,7 +178,7 @@ pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
     let mut enc = g
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    enc.copy_buffer_to_buffer(buf.raw()?, 0, &staging, 0, bytes);
+    enc.copy_buffer_to_buffer(buf.raw()?, start as u64 * size, &staging, 0, bytes);
     g.queue.submit([enc.finish()]);
     let slice = staging.slice(..);
     let (tx, rx) = std::sync::mpsc::channel();

@@ -514,6 +514,9 @@ impl Interp {
                     return Ok(super::views::reshaped(d, Shape::col(d.node.numel())));
                 }
             }
+            if let Some(part) = super::part_read::read(d, args) {
+                return part;
+            }
             return super::lower::on_host(&[v], |h| access::paren(&h[0], args));
         }
         access::paren(v, args)

@@ -12,6 +12,7 @@ pub mod lower;
 pub mod objects;
 pub mod output;
 mod outputs;
+mod part_read;
 pub mod scalar;
 mod settle;
 pub mod spread;
