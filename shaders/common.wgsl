@@ -59,33 +59,6 @@ fn m_hypot(x: T, y: T) -> T {
     return m * sqrt(T(1) + r * r);
 }
 
-// x^k for an integer k, by repeated squaring (exact where MATLAB's is).
-fn m_pow_int(x: T, k: T) -> T {
-    var n = u32(abs(k));
-    var base = x;
-    var acc = T(1);
-    loop {
-        if (n == 0u) {
-            break;
-        }
-        if ((n & 1u) == 1u) {
-            acc = acc * base;
-        }
-        base = base * base;
-        n = n >> 1u;
-    }
-    return select(acc, T(1) / acc, k < T(0));
-}
-
-// x.^y: small integer exponents by repeated squaring (as the host's graph evaluator does),
-// others through the precision's m_pow.
-fn m_power(x: T, y: T) -> T {
-    if (y == trunc(y) && abs(y) <= T(1024)) {
-        return m_pow_int(x, y);
-    }
-    return m_pow(x, y);
-}
-
 // The linear index of input `k`'s element for output element `i` under implicit expansion:
 // the output's subscripts with broadcast dimensions (stride 0) dropped.
 fn bcast(i: u32, k: u32) -> u32 {

@@ -1,6 +1,6 @@
 // log2, log10, log1p and x^y in double precision, from log(x) in double-double: the same
 // reduction as m_log (x = 2^k (1 + f), s = f/(2 + f)), with s's rounding error and the
-// series kept apart from 2s, so the logarithm is good to about 2^-60 relative. Powers of
+// series kept apart from 2s, so the logarithm is good to about 2^-68 relative. Powers of
 // two and ten come out exact (log2(8) == 3, log10(1000) == 3), as floor(log10(x)) needs.
 
 // 1/ln 2 and 1/ln 10 in two parts.
@@ -29,17 +29,25 @@ fn log_dd(x: f64) -> vec2<f64> {
     let s = f / d.x;
     let p = two_prod(s, d.x);
     let sl = (((f - p.x) - p.y) - s * d.y) / d.x;
-    // log(1 + f) = 2 atanh(s) = 2 s + s r, r the series in z = s^2.
-    let z = s * s;
-    let r = z * (0.6666666666666666 + z * (0.4 + z * (0.2857142857142857 + z * (0.2222222222222222
+    // log(1 + f) = 2 atanh(s) = 2 s + (2/3) s^3 + s z^2 r, z = s^2, r the rest of the
+    // series; the s^3 term is formed in double-double (it is up to 1/100 of the result), so
+    // the logarithm is good to about 2^-68 relative, enough for exp(y log x) near overflow.
+    let zz = two_prod(s, s);
+    let z = zz.x;
+    let c = two_prod(s, z);
+    let cube_lo = c.y + s * zz.y;
+    let t = two_prod(0.6666666666666666, c.x);
+    let t_lo = t.y + (0.6666666666666666 * cube_lo + 3.700743415417188e-17 * c.x);
+    let r = 0.4 + z * (0.2857142857142857 + z * (0.2222222222222222
         + z * (0.18181818181818182 + z * (0.15384615384615385 + z * (0.13333333333333333
         + z * (0.11764705882352941 + z * (0.10526315789473684 + z * (0.09523809523809523
-        + z * (0.08695652173913043 + z * 0.08)))))))))));
+        + z * (0.08695652173913043 + z * 0.08)))))))));
     let dk = f64(k);
     let h = two_sum(dk * LN2_HI, 2.0 * s);
-    let lo = h.y + (dk * LN2_LO + (2.0 * sl * (1.0 + z) + s * r));
-    let hi = keep(h.x + lo);
-    return vec2<f64>(hi, lo - keep(hi - h.x));
+    let h2 = two_sum(h.x, t.x);
+    let lo = h.y + h2.y + (dk * LN2_LO + (t_lo + (2.0 * sl * (1.0 + z) + s * z * z * r)));
+    let hi = keep(h2.x + lo);
+    return vec2<f64>(hi, lo - keep(hi - h2.x));
 }
 
 // The special values log2, log10 and log share; NaN when x is not one of them.
@@ -91,10 +99,56 @@ fn m_log1p(x: f64) -> f64 {
     return m_log(u.x) + u.y / u.x;
 }
 
+// (a.x + a.y) (b.x + b.y) as a double-double.
+fn dd_mul(a: vec2<f64>, b: vec2<f64>) -> vec2<f64> {
+    let p = two_prod(a.x, b.x);
+    return two_sum(p.x, p.y + (a.x * b.y + a.y * b.x));
+}
+
+// x.^y as MATLAB computes it. A whole y up to 1024 multiplies in double-double (squaring
+// and multiplying: about 2^-100 relative, so results that are representable come out
+// exact, 2^10 == 1024 and (-2)^3 == -8), then one division for a negative y. Results
+// outside the normal range, other y, and zero, infinite or NaN bases go through m_pow of
+// |x|, negated for a negative base and an odd y. (A negative base with a fractional y is
+// complex in MATLAB: the graph never sends one.)
+fn m_power(x: f64, y: f64) -> f64 {
+    let whole = y == trunc(y);
+    let odd = whole && abs(y) < 9007199254740992.0 && 0.5 * y != trunc(0.5 * y);
+    let negate = odd && m_signbit(x);
+    if (whole && abs(y) <= 1024.0 && x != 0.0 && !m_isinf(x) && !m_isnan(x)) {
+        var n = u32(abs(y));
+        var base = vec2<f64>(abs(x), 0.0);
+        var acc = vec2<f64>(1.0, 0.0);
+        loop {
+            if (n == 0u) {
+                break;
+            }
+            if ((n & 1u) == 1u) {
+                acc = dd_mul(acc, base);
+            }
+            n = n >> 1u;
+            if (n > 0u) {
+                base = dd_mul(base, base);
+            }
+        }
+        var r = acc.x + acc.y;
+        if (y < 0.0) {
+            // 1/(hi + lo) with the quotient's residual added back.
+            let q = 1.0 / acc.x;
+            let e = two_prod(q, acc.x);
+            r = q + q * ((1.0 - e.x - e.y) - q * acc.y);
+        }
+        let a = abs(r);
+        if (a >= 2.2250738585072014e-308 && !m_isinf(r) && !m_isinf(acc.x)) {
+            return select(r, -r, negate);
+        }
+    }
+    let p = m_pow(abs(x), y);
+    return select(p, -p, negate);
+}
+
 // x^y for x >= 0 (or -0) and any y: exp(y log x) with the product in double-double and
-// exp's argument corrected to first order. (m_power in common.wgsl takes small integer
-// exponents by repeated squaring first; negative bases with other exponents are complex
-// in MATLAB, so the graph never sends them.)
+// exp's argument corrected to first order.
 fn m_pow(x: f64, y: f64) -> f64 {
     if (x == 1.0 || y == 0.0) {
         return 1.0;

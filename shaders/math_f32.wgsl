@@ -101,12 +101,15 @@ fn m_log1p(x: f32) -> f32 {
     return log(u) * x / (u - 1.0);
 }
 
-// x^y for x >= 0 with IEEE's special cases (drivers compute exp2(y log2 x)).
-fn m_pow(x: f32, y: f32) -> f32 {
+// x.^y with IEEE's special cases (drivers compute exp2(y log2 x), so of |x|, negated for
+// a negative base and an odd integer y).
+fn m_power(x: f32, y: f32) -> f32 {
     if (x == 1.0 || y == 0.0) {
         return 1.0;
     }
-    return pow(x, y);
+    let odd = y == trunc(y) && abs(y) < 16777216.0 && 0.5 * y != trunc(0.5 * y);
+    let p = pow(abs(x), y);
+    return select(p, -p, odd && x < 0.0);
 }
 
 // Exact fmod, as in remainder_f64.wgsl: subtract the largest |y| 2^j not above the rest.

@@ -82,8 +82,8 @@ fn m_log1p(x: f32) -> f32 {
     return f32(d_log1p(wide(x)));
 }
 
-fn m_pow(x: f32, y: f32) -> f32 {
-    return f32(d_pow(wide(x), wide(y)));
+fn m_power(x: f32, y: f32) -> f32 {
+    return f32(d_power(wide(x), wide(y)));
 }
 
 fn m_mod(x: f32, y: f32) -> f32 {

@@ -85,6 +85,16 @@ fn power_of_nonnegative_bases_within_two_ulp() {
     } else {
         assert!(text.starts_with("1 1 1 1 "), "{text}");
     }
+    // Whole exponents of any base: exact where the result is representable (2^10, (-2)^3,
+    // 0.5^-3), signed zeros and infinities as IEEE says, and results past the normal range
+    // (1e103^-3 is 1e-309, not 1/Inf) as the host gives them.
+    let text = out(
+        "b = [2 -2 3 10 -8 0.5 -0.5 0 -0 Inf -Inf NaN 1e103 -1e103 1e-200]; g = gpuArray(b); ok = []; \
+         for k = [0 1 -1 2 -2 3 -3 7 -7 10 1024 -1024] \
+           r = gather(g .^ k); h = b .^ k; ok(end+1) = isequaln(r, h) && isequal(1 ./ r(h == 0), 1 ./ h(h == 0)); \
+         end; fprintf('%d', ok)",
+    );
+    assert_eq!(text, "111111111111");
     // A base with negatives and a fractional exponent is complex: the host's answer.
     let text = out(
         "w = gpuArray([-8 4]) .^ (1/3); fprintf('%d %d', isreal(w), abs(abs(gather(w(1))) - 2) < 1e-12)",

@@ -4,8 +4,8 @@
 //! Only operations that map real inputs to real outputs are lazy: `sqrt(-1)` or `log(-1)`
 //! are complex in MATLAB, so `sqrt` and the `log` family are lazy only of values without
 //! negatives (`graph::sign`, or one check on the device); the others run on the host, where
-//! complex results exist. `x.^y` is lazy for an integer constant `y` (repeated squaring,
-//! as for any integer `y` up to 1024), or for a base without negatives.
+//! complex results exist. `x.^y` is lazy for an integer constant `y`, or for a base without
+//! negatives.
 
 use crate::values::class::Class;
 use crate::values::ops::{Bin, Un};
@@ -48,8 +48,8 @@ pub fn lazy_unary(op: Un) -> bool {
     )
 }
 
-/// Binary operations the graph accepts (`Pow` only with an integer constant exponent, which
-/// the caller checks).
+/// Binary operations the graph accepts (`Pow` only with an integer constant exponent or a
+/// base without negatives, which the caller checks).
 pub fn lazy_binary(op: Bin) -> bool {
     use Bin::*;
     matches!(
@@ -104,25 +104,7 @@ pub fn eval_unary(op: Un, x: f64) -> f64 {
 
 /// Host value of a binary op.
 pub fn eval_binary(op: Bin, x: f64, y: f64) -> f64 {
-    match op {
-        Bin::Pow if y.fract() == 0.0 && y.abs() <= 1024.0 => pow_int(x, y),
-        _ => crate::values::ops::elementwise::f64_op(op, x, y),
-    }
-}
-
-/// `x^k` for an integer `k` by repeated squaring, as the kernels compute it.
-pub fn pow_int(x: f64, k: f64) -> f64 {
-    let mut n = k.abs() as u64;
-    let mut base = x;
-    let mut acc = 1.0;
-    while n > 0 {
-        if n & 1 == 1 {
-            acc *= base;
-        }
-        base *= base;
-        n >>= 1;
-    }
-    if k < 0.0 { 1.0 / acc } else { acc }
+    crate::values::ops::elementwise::f64_op(op, x, y)
 }
 
 /// WGSL for a unary op applied to the expression `x` (of type `T`).
@@ -195,10 +177,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn integer_powers_and_classes() {
-        assert_eq!(pow_int(-2.0, 3.0), -8.0);
-        assert_eq!(pow_int(2.0, -2.0), 0.25);
-        assert_eq!(pow_int(5.0, 0.0), 1.0);
+    fn result_classes() {
         assert_eq!(
             binary_class(Bin::Add, Class::Double, Class::Single),
             Class::Single
