@@ -99,7 +99,7 @@ fn describe(root: &Rc<Node>, wgsl: bool) -> String {
             _ => crate::codegen::elementwise(&g),
         };
         out.push_str("\n");
-        out.push_str(&source);
+        out.push_str(&crate::codegen::expand(&source));
         out.push('\n');
     }
     out

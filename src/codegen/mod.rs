@@ -1,7 +1,8 @@
 //! WGSL generation: a fused elementwise group becomes one kernel from the template in
 //! `shaders/elementwise.wgsl`. The text depends only on the group's canonical form (its
 //! operations, precision and each input's access pattern), never on buffers or constant
-//! values, so it doubles as the pipeline-cache key.
+//! values, so it doubles as the pipeline-cache key. The function library stands in it as
+//! one line until `expand` puts it in for compiling.
 
 use crate::graph::ops::{wgsl_binary, wgsl_unary};
 use crate::graph::{Precision, RandKind};
@@ -19,7 +20,65 @@ const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
 
-/// The shared part of a kernel: element type, bindings (one per input) and helpers.
+/// The lines that stand for a kernel's function library in its text until `expand`:
+/// kernels are generated, and the pipeline cache looks them up, in this short form (a few
+/// KB hashed per launch, not the ~30 KB library assembled each time).
+const LIBRARY_LINES: [&str; 6] = [
+    "// library: f64",
+    "// library: f64 random",
+    "// library: f32 exact",
+    "// library: f32 exact random",
+    "// library: f32",
+    "// library: f32 random",
+];
+
+fn library_line(g: &Group) -> &'static str {
+    let kind = match (g.precision, exact_single()) {
+        (Precision::F64, _) => 0,
+        (Precision::F32, true) => 2,
+        (Precision::F32, false) => 4,
+    };
+    LIBRARY_LINES[kind + usize::from(!g.rands.is_empty())]
+}
+
+/// The library a line of LIBRARY_LINES stands for, assembled once per process.
+fn library_text(line: &str) -> Option<&'static str> {
+    use std::sync::OnceLock;
+    static TEXTS: [OnceLock<String>; 6] = [const { OnceLock::new() }; 6];
+    let k = LIBRARY_LINES.iter().position(|&l| l == line)?;
+    Some(TEXTS[k].get_or_init(|| {
+        let f64_text = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
+        let base = match k / 2 {
+            0 => f64_text,
+            1 => format!(
+                "{SINGLE}\n{}\n{MATH_F32_EXACT}",
+                f64_text.replace("m_", "d_")
+            ),
+            _ => format!("{SINGLE}\n{MATH_F32}"),
+        };
+        // Only kernels that draw random numbers carry the generator.
+        if k % 2 == 1 {
+            base + "\n" + RANDOM
+        } else {
+            base
+        }
+    }))
+}
+
+/// A kernel's compilable WGSL: its library line replaced by the library.
+pub fn expand(kernel: &str) -> String {
+    let Some(at) = kernel.find("// library: ") else {
+        return kernel.to_string();
+    };
+    let end = kernel[at..].find('\n').map_or(kernel.len(), |e| at + e);
+    match library_text(&kernel[at..end]) {
+        Some(text) => format!("{}{}{}", &kernel[..at], text, &kernel[end..]),
+        None => kernel.to_string(),
+    }
+}
+
+/// The shared part of a kernel: element type, bindings (one per input) and the line that
+/// stands for its helpers.
 fn prelude(g: &Group) -> String {
     let ty = match g.precision {
         Precision::F32 => "f32",
@@ -37,25 +96,8 @@ fn prelude(g: &Group) -> String {
             )
         })
         .collect();
-    let math_f64 = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
-    let math = match (g.precision, exact_single()) {
-        (Precision::F32, false) => format!("{SINGLE}\n{MATH_F32}"),
-        (Precision::F32, true) => {
-            format!(
-                "{SINGLE}\n{}\n{MATH_F32_EXACT}",
-                math_f64.replace("m_", "d_")
-            )
-        }
-        (Precision::F64, _) => math_f64,
-    };
-    // Only kernels that draw random numbers carry the generator.
-    let math = if g.rands.is_empty() {
-        math
-    } else {
-        math + "\n" + RANDOM
-    };
     COMMON
-        .replace("{{MATH}}", &math)
+        .replace("{{MATH}}", library_line(g))
         .replace("{{TYPE}}", ty)
         .replace("{{INPUTS}}", &inputs)
 }
@@ -258,6 +300,7 @@ mod tests {
 
     fn validate(src: &str) {
         use wgpu::naga;
+        let src = &super::expand(src);
         let module = naga::front::wgsl::parse_str(src)
             .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(src)));
         naga::valid::Validator::new(

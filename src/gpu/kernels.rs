@@ -18,7 +18,8 @@ fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
     MError::new("matfuse:gpu:kernel", format!("{what}: {e}"))
 }
 
-/// The compiled pipeline for `source`, compiling it on first use.
+/// The compiled pipeline for `source` (a kernel in codegen's short form, its library a
+/// line), compiling it on first use.
 fn pipeline(g: &Gpu, source: &str) -> MResult<(Arc<wgpu::ComputePipeline>, bool)> {
     if let Some(p) = PIPELINES
         .lock()
@@ -30,7 +31,7 @@ fn pipeline(g: &Gpu, source: &str) -> MResult<(Arc<wgpu::ComputePipeline>, bool)
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("matfuse elementwise"),
-        source: wgpu::ShaderSource::Wgsl(std::borrow::Cow::Borrowed(source)),
+        source: wgpu::ShaderSource::Wgsl(crate::codegen::expand(source).into()),
     });
     let pipe = g
         .device
