@@ -1,0 +1,32 @@
+% Workload 3: workload 2's chain typed as six statements. Nothing runs until the sink, and the
+% six fuse into one kernel (the intermediate variables stay pending: no buffers for them).
+n = str2double(getenv('BENCH_N')); if isnan(n), n = 5e7; end
+runs = str2double(getenv('BENCH_RUNS')); if isnan(runs), runs = 10; end
+k = (1:n)';
+a = gpuArray(single(mod(k * 7919, 10007) / 10007 * 4 - 2));
+b = gpuArray(single(mod(k * 104729, 10009) / 10009 * 4 - 2));
+c = gpuArray(single(mod(k * 1299709, 10037) / 10037 * 4 - 2));
+clear k
+tw = tic;
+while toc(tw) < 1.5
+  t1 = exp(-abs(a)); t2 = sqrt(abs(b)); t3 = max(t1, t2) .^ 2; t4 = t3 .* cos(c);
+  t5 = (t4 + a) .* b; r = t5 - c; w = gather(r(1)); clear t1 t2 t3 t4 t5 r
+end
+t = zeros(1, runs);
+gpuStats reset
+for j = 1:runs
+  tic;
+  t1 = exp(-abs(a));
+  t2 = sqrt(abs(b));
+  t3 = max(t1, t2) .^ 2;
+  t4 = t3 .* cos(c);
+  t5 = (t4 + a) .* b;
+  r = t5 - c;
+  w = gather(r(1)); t(j) = toc;
+  if j < runs, clear t1 t2 t3 t4 t5 r, end
+end
+s = gpuStats;
+v = gather(sum(double(r)));
+fprintf('RESULT w3 single ms_median=%.4f ms_min=%.4f kernels=%g up=%g down=%g gpu_ms=%.4f value=%.12g\n', ...
+  median(t) * 1e3, min(t) * 1e3, s.Session.Kernels / runs, s.Session.BytesUploaded / runs, ...
+  s.Session.BytesDownloaded / runs, s.Session.GPUTime / runs * 1e3, v);
