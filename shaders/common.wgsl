@@ -7,7 +7,7 @@
 
 alias T = {{TYPE}};
 
-@group(0) @binding(0) var<storage, read_write> out: array<T>;
+@group(0) @binding(0) var<storage, read_write> out: {{OUT}};
 @group(0) @binding(1) var<storage, read> shape_table: array<u32>;
 @group(0) @binding(2) var<storage, read> consts: array<T>;
 {{INPUTS}}

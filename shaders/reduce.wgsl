@@ -32,7 +32,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     if (o < nout) {
         let base = (o % inner) + (o / inner) * inner * len;
         var r = part * 256u + lid.x;
-        loop {
+{{VECTOR_LOOP}}        loop {
             if (r >= len) {
                 break;
             }

@@ -96,7 +96,7 @@ fn describe(root: &Rc<Node>, wgsl: bool) -> String {
                 &g,
                 &crate::codegen::reduce_form(*op, *omitnan, true, g.consts.len()),
             ),
-            _ => crate::codegen::elementwise(&g),
+            _ => crate::codegen::elementwise(&g, true),
         };
         out.push_str("\n");
         out.push_str(&crate::codegen::expand(&source));

@@ -9,6 +9,9 @@ use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
+mod vector;
+pub use vector::width as vector_width;
+
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");
 const LOG_POW_F64: &str = include_str!("../../shaders/log_pow_f64.wgsl");
@@ -79,7 +82,9 @@ pub fn expand(kernel: &str) -> String {
 
 /// The shared part of a kernel: element type, bindings (one per input) and the line that
 /// stands for its helpers.
-fn prelude(g: &Group) -> String {
+/// Inputs read element for element are bound as vectors of `width`; the output as vectors of
+/// `out_width`.
+fn prelude(g: &Group, width: u32, out_width: u32) -> String {
     let ty = match g.precision {
         Precision::F32 => "f32",
         Precision::F64 => "f64",
@@ -90,13 +95,23 @@ fn prelude(g: &Group) -> String {
                 Precision::F32 => "f32",
                 Precision::F64 => "f64",
             };
+            let elem = match g.inputs[k] {
+                Access::Same if width > 1 => format!("vec{width}<{elem}>"),
+                _ => elem.to_string(),
+            };
             format!(
                 "@group(0) @binding({}) var<storage, read> in{k}: array<{elem}>;\n",
                 k + 3
             )
         })
         .collect();
+    let out = if out_width > 1 {
+        format!("array<vec{out_width}<T>>")
+    } else {
+        "array<T>".to_string()
+    };
     COMMON
+        .replace("{{OUT}}", &out)
         .replace("{{MATH}}", library_line(g))
         .replace("{{TYPE}}", ty)
         .replace("{{INPUTS}}", &inputs)
@@ -123,14 +138,18 @@ fn init(g: &Group) -> &'static str {
 /// Random blocks read their seed and offset after the shape table's strides and the
 /// kernel's own `params` words.
 fn step_lines(g: &Group, params: usize) -> String {
+    step_lines_reading(g, params, &|k, access| match access {
+        Access::Same => format!("in{k}[i]"),
+        Access::Scalar => format!("in{k}[0u]"),
+        Access::Strided(_) => format!("in{k}[bcast(gi, {k}u)]"),
+    })
+}
+
+/// `step_lines` with each input read as `read(k, access)` says.
+fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) -> String) -> String {
     let mut body = String::new();
     for (k, access) in g.inputs.iter().enumerate() {
-        let index = match access {
-            Access::Same => "i".to_string(),
-            Access::Scalar => "0u".to_string(),
-            Access::Strided(_) => format!("bcast(gi, {k}u)"),
-        };
-        body.push_str(&format!("    let x{k} = T(in{k}[{index}]);\n"));
+        body.push_str(&format!("    let x{k} = T({});\n", read(k, access)));
     }
     for (k, step) in g.steps.iter().enumerate() {
         let expr = match step {
@@ -162,14 +181,19 @@ fn step_lines(g: &Group, params: usize) -> String {
     body
 }
 
-/// The WGSL of an elementwise group.
-pub fn elementwise(g: &Group) -> String {
+/// The WGSL of an elementwise group; with `vector`, a kernel of `vector_width(g)` elements
+/// per thread where the group allows one.
+pub fn elementwise(g: &Group, vector: bool) -> String {
+    let width = if vector { vector::width(g) } else { 1 };
+    if width > 1 {
+        return prelude(g, width, width) + "\n" + &vector::elementwise(g, width);
+    }
     let body = format!(
         "{}    out[i] = v{};",
         step_lines(g, 0),
         g.steps.len().saturating_sub(1)
     );
-    prelude(g)
+    prelude(g, 1, 1)
         + "\n"
         + &ELEMENTWISE
             .replace("{{BODY}}", &body)
@@ -211,13 +235,25 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
 
 /// The WGSL of a reduction over `g`'s values (the group computes the reduced input).
 pub fn reduce(g: &Group, form: &ReduceForm) -> String {
+    // Vector kernels read inputs bound as vectors one element at a time here (the lanes'
+    // remainders and lanes that are not contiguous), and whole vectors in `value_vector`.
+    let width = vector::width(g);
+    let lines = if width > 1 {
+        step_lines_reading(g, 5, &|k, access| match access {
+            Access::Same => format!("in{k}[i / {width}u][i % {width}u]"),
+            _ => format!("in{k}[0u]"),
+        })
+    } else {
+        step_lines(g, 5)
+    };
     let body = format!(
         "    let gi = i + shape_table[arrayLength(&shape_table) - 1u];\n{}    return v{};",
-        step_lines(g, 5),
+        lines,
         g.steps.len().saturating_sub(1)
     );
     let map = "m_map(value_at(shift + base + r * inner))";
     let text = REDUCE
+        .replace("{{VECTOR_LOOP}}", &vector::reduce_loop(width))
         .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)
         .replace("{{COMBINE}}", form.combine)
@@ -226,10 +262,11 @@ pub fn reduce(g: &Group, form: &ReduceForm) -> String {
         .replace("{{IDENTITY}}", &form.identity.to_string())
         .replace("{{DIVISOR}}", &form.divisor.to_string());
     format!(
-        "{}\nfn m_map(v: T) -> T {{\n    return {};\n}}\n\n{}",
-        prelude(g),
+        "{}\nfn m_map(v: T) -> T {{\n    return {};\n}}\n\n{}\n{}",
+        prelude(g, width, 1),
         form.map,
-        text
+        text,
+        vector::reduce_functions(g, width)
     )
 }
 
@@ -289,12 +326,49 @@ mod tests {
                 n = graph::intern(Op::Binary(op), vec![n, rhs], Shape::matrix(3, 4), class);
             }
             let g = crate::plan::group(&n);
-            let src = super::elementwise(&g);
+            let src = super::elementwise(&g, true);
             assert!(
                 src.contains("bcast(gi, 1u)"),
                 "the row input is broadcast:\n{src}"
             );
             validate(&src);
+        }
+    }
+
+    /// Groups whose inputs are read element for element get vector kernels (elementwise and
+    /// reduction), and those validate too.
+    #[test]
+    fn vector_kernels_validate() {
+        for (class, width) in [(Class::Single, 4), (Class::Double, 2)] {
+            let shape = Shape::matrix(5, 7);
+            let t = Tensor::zeros(class, shape.clone());
+            let x = graph::leaf(Data::Host(Rc::new(t)), shape.clone(), class);
+            let two = graph::intern(Op::Const(2.0), vec![], Shape::scalar(), Class::Double);
+            let m = graph::intern(
+                Op::Binary(Bin::Mul),
+                vec![x.clone(), two],
+                shape.clone(),
+                class,
+            );
+            let s = graph::intern(Op::Unary(Un::Sin), vec![m], shape.clone(), class);
+            let n = graph::intern(Op::Binary(Bin::Add), vec![s, x], shape.clone(), class);
+            let g = crate::plan::group(&n);
+            assert_eq!(super::vector_width(&g), width);
+            let src = super::elementwise(&g, true);
+            assert!(
+                src.contains(&format!("out: array<vec{width}<T>>"))
+                    && src.contains(&format!("in0: array<vec{width}<"))
+                    && src.contains("out[j] = value_vector(j)"),
+                "{src}"
+            );
+            validate(&src);
+            assert!(!super::elementwise(&g, false).contains("value_vector"));
+            for op in [crate::values::ops::Red::Sum, crate::values::ops::Red::Max] {
+                let form = super::reduce_form(op, true, true, g.consts.len());
+                let src = super::reduce(&g, &form);
+                assert!(src.contains("let v = value_vector(first + r)"), "{src}");
+                validate(&src);
+            }
         }
     }
 
@@ -348,7 +422,7 @@ mod tests {
         assert_eq!(g.bindings[0], planned);
         for (binding, ty) in [(Precision::F32, "f32"), (Precision::F64, "f64")] {
             g.bindings[0] = binding;
-            let src = super::elementwise(&g);
+            let src = super::elementwise(&g, true);
             assert!(
                 src.contains(&format!("in0: array<{ty}>"))
                     && src.contains("in1: array<f32>")

@@ -155,10 +155,14 @@ fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<wgpu::Bindi
         None => raw.as_entire_binding(),
         Some((start, len)) => {
             let size = b.precision.bytes() as u64;
+            let offset = start as u64 * size;
+            // Whole 16-byte vectors, so vector kernels see a window's last elements (buffers
+            // are powers of two of at least 256 bytes and windows start on 256 bytes).
+            let bytes = (len.max(1) as u64 * size).next_multiple_of(16);
             wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: raw,
-                offset: start as u64 * size,
-                size: std::num::NonZeroU64::new(len.max(1) as u64 * size),
+                offset,
+                size: std::num::NonZeroU64::new(bytes.min(raw.size() - offset)),
             })
         }
     })
@@ -260,11 +264,17 @@ pub(super) fn launch_into(
 /// bound at the same window; broadcast ones whole, so they must fit one binding).
 pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    let source = crate::codegen::elementwise(gr);
     let n = gr.shape.numel();
+    let per = window_elements(g);
+    // A result in one binding may run as a vector kernel (elements per thread: `width`).
+    let width = if n <= per {
+        crate::codegen::vector_width(gr) as usize
+    } else {
+        1
+    };
+    let source = crate::codegen::elementwise(gr, width > 1);
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
-    let per = window_elements(g);
     let out = buffers::allocate(g, n, gr.precision)?;
     let mut start = 0;
     loop {
@@ -276,7 +286,7 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
             consts: &gr.consts,
             out: part,
             inputs: part,
-            workgroups: (len as u32).div_ceil(WORKGROUP),
+            workgroups: (len.div_ceil(width) as u32).div_ceil(WORKGROUP),
         };
         launch_into(g, gr, &source, &out, &launch)?;
         start += len;

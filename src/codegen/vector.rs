@@ -1,0 +1,103 @@
+//! Vector kernels: where every input of a group is read element for element (or is one
+//! scalar) and nothing depends on an element's position, a thread computes `width`
+//! consecutive elements from vector loads (4 singles or 2 doubles: 16 bytes) and stores them
+//! as one vector. Elementwise kernels use them for whole results in one binding; reductions
+//! fold contiguous lanes a vector at a time and their remainders element by element.
+
+use super::{Access, Group, Precision, Step, init, step_lines_reading};
+
+const ELEMENTWISE_VECTOR: &str = include_str!("../../shaders/elementwise_vector.wgsl");
+
+/// Elements per thread for `g`: 1 where some input is broadcast or transposed, or a step
+/// reads the element's position (random numbers, subscripts).
+pub fn width(g: &Group) -> u32 {
+    let positional = g
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Rand(_) | Step::Iota(_)));
+    let strided = g.inputs.iter().any(|a| matches!(a, Access::Strided(_)));
+    if positional || strided || vectors_off() {
+        return 1;
+    }
+    match g.precision {
+        Precision::F32 => 4,
+        Precision::F64 => 2,
+    }
+}
+
+/// `MATFUSE_VECTOR=0` turns vector kernels off (to compare against them).
+fn vectors_off() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("MATFUSE_VECTOR").is_ok_and(|v| v == "0"))
+}
+
+/// `fn value_vector(j)`: elements `j * width ..` of the group's values, from one vector load
+/// per input; each element's steps sit in a block of their own.
+fn value_vector(g: &Group, width: u32) -> String {
+    let mut f = format!("fn value_vector(j: u32) -> vec{width}<T> {{\n");
+    for (k, a) in g.inputs.iter().enumerate() {
+        if *a == Access::Same {
+            f.push_str(&format!("    let a{k} = in{k}[j];\n"));
+        }
+    }
+    f.push_str(&format!("    var r: vec{width}<T>;\n"));
+    let last = g.steps.len().saturating_sub(1);
+    for c in 0..width {
+        let lines = step_lines_reading(g, 0, &|k, a| match a {
+            Access::Same => format!("a{k}[{c}]"),
+            _ => format!("in{k}[0u]"),
+        });
+        f.push_str("    {\n");
+        for line in lines.lines() {
+            f.push_str(&format!("    {line}\n"));
+        }
+        f.push_str(&format!("        r[{c}] = v{last};\n    }}\n"));
+    }
+    f.push_str("    return r;\n}\n");
+    f
+}
+
+/// The elementwise kernel of `g` at `width` elements per thread (after the prelude).
+pub fn elementwise(g: &Group, width: u32) -> String {
+    value_vector(g, width)
+        + "\n"
+        + &ELEMENTWISE_VECTOR
+            .replace("{{WIDTH}}", &width.to_string())
+            .replace("{{INIT}}", init(g))
+}
+
+/// The part of a reduction's thread loop that folds whole vectors of a contiguous lane that
+/// starts on a vector boundary; the scalar loop after it takes the lane's remainder (and
+/// every other lane). Empty at width 1.
+pub fn reduce_loop(width: u32) -> String {
+    if width == 1 {
+        return String::new();
+    }
+    let folds: String = (0..width)
+        .map(|c| format!("                acc = combine(acc, m_map(v[{c}]));\n"))
+        .collect();
+    format!(
+        "        if (inner == 1u && (shift + base) % {width}u == 0u) {{
+            let first = (shift + base) / {width}u;
+            let whole = len / {width}u;
+            loop {{
+                if (r >= whole) {{
+                    break;
+                }}
+                let v = value_vector(first + r);
+{folds}                r = r + parts * 256u;
+            }}
+            r = whole * {width}u + part * 256u + lid.x;
+        }}
+"
+    )
+}
+
+/// The functions a vector reduction needs beside `value_at`.
+pub fn reduce_functions(g: &Group, width: u32) -> String {
+    if width == 1 {
+        String::new()
+    } else {
+        value_vector(g, width)
+    }
+}
