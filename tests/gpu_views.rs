@@ -179,3 +179,39 @@ fn element_and_column_reads_download_only_what_they_select() {
         format!("{bytes} gpuArray single logical 1 MATLAB:badsubscript")
     );
 }
+
+/// var and std of device arrays are two reductions on the device (mean, then the sum of
+/// squared deviations), equal to the host's, and only their results are downloaded.
+#[test]
+fn var_and_std_run_on_the_device() {
+    has_gpu();
+    let setup = "X = rand(301, 7) * 10 - 3; G = gpuArray(X); S = single(X); GS = gpuArray(S); \
+                 M = rand(1, 1000); GM = gpuArray(M);";
+    let pairs = [
+        ("std(G)", "std(X)"),
+        ("var(G)", "var(X)"),
+        ("var(G, 1)", "var(X, 1)"),
+        ("std(G, [], 2)", "std(X, [], 2)"),
+        ("var(G, 0, 1)", "var(X, 0, 1)"),
+        ("std(G, 1, 'all')", "std(X, 1, 'all')"),
+        ("std(GM)", "std(M)"),
+        ("var(GS)", "var(S)"),
+        ("std(GS, 0, 2)", "std(S, 0, 2)"),
+        ("var(gpuArray(5))", "var(5)"),
+        ("std(G(1, :))", "std(X(1, :))"),
+    ];
+    let out = parity(setup, &pairs[..7], 1e-12);
+    assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
+    let out = parity(setup, &pairs[7..], 1e-6);
+    assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
+    // Normalising images: 16 columns' mean and std, then the normalised matrix; only the
+    // one element read comes back.
+    let out = run(
+        "G = gpuArray(rand(4000, 16)); gpuStats reset; \
+         Y = (G - mean(G)) ./ std(G) * 1.5 + 0.25; q = gather(Y(7)); s = gpuStats; \
+         fprintf('%d %s\\n', s.Session.BytesDownloaded, class(std(G)));",
+    );
+    if has_gpu() {
+        assert_eq!(out.trim(), "8 gpuArray");
+    }
+}

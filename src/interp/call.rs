@@ -212,6 +212,7 @@ impl Interp {
             .any(|v| matches!(v, Value::Device(_) | Value::Tensor(_)));
         if graph_arg && nargout <= 1 {
             let lazy = super::lower::reduction(b.name, &args)
+                .or_else(|| super::dispersion::dispersion(b.name, &args))
                 .or_else(|| super::views::view_builtin(b.name, &args))
                 .or_else(|| match args.as_slice() {
                     [x] => super::lower::unary_builtin(b.name)

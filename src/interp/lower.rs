@@ -40,13 +40,13 @@ pub fn offloads(numel: usize) -> bool {
 }
 
 /// A scalar constant node.
-fn constant(x: f64, class: Class) -> Rc<Node> {
+pub(super) fn constant(x: f64, class: Class) -> Rc<Node> {
     let scalar = crate::values::shape::Shape::scalar();
     graph::intern(Op::Const(x), vec![], scalar, class)
 }
 
 /// The graph node for an operand, if it can be one. Scalars become constants.
-fn node_of(v: &Value) -> Option<Rc<Node>> {
+pub(super) fn node_of(v: &Value) -> Option<Rc<Node>> {
     match v {
         // A computed value enters as a leaf of its data: new nodes never hold what an old
         // result was computed from (graph::memory).
@@ -61,7 +61,7 @@ fn node_of(v: &Value) -> Option<Rc<Node>> {
 }
 
 /// Whether an operation on these operands goes to the graph at all.
-fn wanted(vals: &[&Value]) -> bool {
+pub(super) fn wanted(vals: &[&Value]) -> bool {
     let device = vals.iter().any(|v| matches!(v, Value::Device(_)));
     device
         || vals.iter().any(|v| match v {
@@ -76,7 +76,7 @@ pub fn explicit(vals: &[&Value]) -> bool {
         .any(|v| matches!(v, Value::Device(d) if d.explicit))
 }
 
-fn pending(node: Rc<Node>, explicit: bool) -> Value {
+pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
     // The budgets: a value at the end of `MAX_CHAIN` pending operations is computed now (one
     // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one that
     // holds more data nothing else holds than the memory budget allows. A failure here is

@@ -3,6 +3,7 @@
 
 pub mod assign;
 pub mod call;
+mod dispersion;
 mod device_loss;
 pub mod error;
 pub mod eval;
