@@ -158,6 +158,28 @@ pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
     download_range(buf, 0, buf.len)
 }
 
+/// Elements `start..start + len` of a device buffer copied into a new one on the device
+/// (queued behind the work that computes them; nothing waits).
+pub fn copy_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<DeviceBuffer> {
+    let g = device::ready()
+        .ok_or_else(|| MError::new("matfuse:gpu:lost", "The GPU is no longer available."))?;
+    let size = buf.precision.bytes() as u64;
+    let len = len.min(buf.len.saturating_sub(start));
+    let out = allocate(g, len, buf.precision)?;
+    let mut enc = g
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    enc.copy_buffer_to_buffer(
+        buf.raw()?,
+        start as u64 * size,
+        out.raw()?,
+        0,
+        len as u64 * size,
+    );
+    g.queue.submit([enc.finish()]);
+    Ok(out)
+}
+
 /// Reads elements `start..start + len` of a device buffer back as f64 values (so `x(k)` of
 /// a large array moves one element, not the array).
 pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Vec<f64>> {

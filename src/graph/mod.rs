@@ -125,6 +125,33 @@ pub struct Node {
     pub depth: usize,
     /// Whether no element is negative, once known (`sign`).
     pub nonneg: std::cell::Cell<Option<bool>>,
+    /// The computed nodes the pending work ending here reads (as of creation), by address;
+    /// None past `LEAF_SET_CAP`. A kernel binds each once, so this is the binding budget.
+    pub leaf_set: RefCell<Option<Vec<usize>>>,
+}
+
+/// Distinct inputs tracked per node before `leaf_set` gives up counting.
+pub const LEAF_SET_CAP: usize = 16;
+
+/// The computed inputs pending work over `inputs` reads (constants bind nothing).
+fn leaf_set_of(inputs: &[Rc<Node>]) -> Option<Vec<usize>> {
+    let mut set: Vec<usize> = Vec::new();
+    for i in inputs {
+        if matches!(i.op, Op::Const(_)) {
+            continue;
+        }
+        if i.is_realised() {
+            set.push(Rc::as_ptr(i) as usize);
+        } else {
+            set.extend(i.leaf_set.borrow().as_ref()?);
+        }
+        set.sort_unstable();
+        set.dedup();
+        if set.len() > LEAF_SET_CAP {
+            return None;
+        }
+    }
+    Some(set)
 }
 
 impl Node {
@@ -140,6 +167,18 @@ impl Node {
     /// Bytes the node's data takes where it lives (logical results are stored as numbers).
     pub fn bytes(&self) -> usize {
         self.numel() * self.precision().bytes()
+    }
+    /// How many computed inputs a kernel for the pending work ending here binds (as of
+    /// creation; `LEAF_SET_CAP + 1` when more).
+    pub fn bound_inputs(&self) -> usize {
+        self.leaf_set
+            .borrow()
+            .as_ref()
+            .map_or(LEAF_SET_CAP + 1, Vec::len)
+    }
+    /// Counts the inputs again (after some were computed).
+    pub fn recount_inputs(&self) {
+        *self.leaf_set.borrow_mut() = leaf_set_of(&self.inputs);
     }
     pub fn on_device(&self) -> bool {
         matches!(&*self.data.borrow(), Some(Data::Device(_)))
@@ -175,6 +214,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         .map(|i| i.depth)
         .max()
         .unwrap_or(0);
+    let leaf_set = RefCell::new(leaf_set_of(&inputs));
     let node = Rc::new(Node {
         op,
         inputs,
@@ -183,6 +223,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         data: RefCell::new(None),
         depth,
         nonneg: Default::default(),
+        leaf_set,
     });
     INTERN.with(|m| {
         let mut m = m.borrow_mut();
@@ -205,6 +246,7 @@ pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
         data: RefCell::new(Some(data)),
         depth: 0,
         nonneg: Default::default(),
+        leaf_set: RefCell::new(Some(Vec::new())),
     })
 }
 

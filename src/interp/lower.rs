@@ -78,10 +78,29 @@ pub fn explicit(vals: &[&Value]) -> bool {
 
 pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
     // The budgets: a value at the end of `MAX_CHAIN` pending operations is computed now (one
-    // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one that
-    // holds more data nothing else holds than the memory budget allows. A failure here is
+    // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one whose
+    // kernel would bind more inputs than one kernel may has its operands computed first
+    // (`y = a*X(:, t) + (1-a)*y` in a loop: one kernel per MAX_INPUTS columns, not one per
+    // step when the sink splits the tree), and one that holds more data nothing else holds than the memory budget allows. A failure here is
     // left for the sink that needs the value to report.
+    if node.bound_inputs() > crate::plan::MAX_INPUTS {
+        // Its widest pending operands are computed (each is within the budget) until it
+        // reads few enough values.
+        let mut operands: Vec<&Rc<Node>> =
+            node.inputs.iter().filter(|i| !i.is_realised()).collect();
+        operands.sort_by_key(|i| std::cmp::Reverse(i.bound_inputs()));
+        for operand in operands {
+            if crate::plan::realise(operand).is_err() {
+                break;
+            }
+            node.recount_inputs();
+            if node.bound_inputs() <= crate::plan::MAX_INPUTS {
+                break;
+            }
+        }
+    }
     let over = node.depth >= crate::plan::MAX_CHAIN
+        || node.bound_inputs() > crate::plan::MAX_INPUTS
         || graph::memory::pinned_bytes(&node) > graph::memory::pinned_budget();
     let node = if over && crate::plan::realise(&node).is_ok() {
         graph::memory::settled(&node)

@@ -3,8 +3,8 @@
 
 pub mod assign;
 pub mod call;
-mod dispersion;
 mod device_loss;
+mod dispersion;
 pub mod error;
 pub mod eval;
 pub mod exec;

@@ -1,6 +1,6 @@
-//! Reading part of a computed device array: `x(k)`, `X(i, j, ...)` with scalar subscripts,
-//! and a column `X(:, k)` read back only those elements (one contiguous range),
-//! not the whole array. Other forms read the array back and index on the host.
+//! Reading part of a computed device array: `x(k)` and `X(i, j, ...)` with scalar
+//! subscripts read back only that element, and a column `X(:, k)` is copied into a buffer of
+//! its own on the device (a loop over columns moves nothing to the host). Other forms read the array back and index on the host.
 
 use crate::graph::Data;
 use crate::interp::error::MResult;
@@ -69,6 +69,17 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<MResult<Value>> {
         Some(Data::Device(b)) => b.clone(),
         _ => return None,
     };
+    if len > 1 {
+        // A column stays on the device: copied there (no wait), a leaf of its own.
+        let copy = crate::gpu::buffers::copy_range(&buf, start, len);
+        return Some(copy.map(|b| {
+            let node = crate::graph::leaf(Data::Device(std::rc::Rc::new(b)), shape, n.class);
+            Value::Device(std::rc::Rc::new(DeviceValue {
+                node,
+                explicit: d.explicit,
+            }))
+        }));
+    }
     let values = match crate::gpu::buffers::download_range(&buf, start, len) {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
