@@ -119,8 +119,12 @@ fn prelude(g: &Group, width: u32, out_width: u32) -> String {
 
 /// Whether single-precision kernels compute their functions in f64 (math_f32_exact.wgsl):
 /// wherever the device has f64 and 64-bit integers.
+/// `MATFUSE_EXACT_SINGLE=0` uses the driver's f32 functions instead (to measure the cost).
 fn exact_single() -> bool {
-    crate::gpu::device::current().is_some_and(|d| d.info.supports_double && d.info.supports_int64)
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let off = *OFF.get_or_init(|| std::env::var("MATFUSE_EXACT_SINGLE").is_ok_and(|v| v == "0"));
+    !off && crate::gpu::device::current()
+        .is_some_and(|d| d.info.supports_double && d.info.supports_int64)
 }
 
 /// The start of `main`: kernels with the f64 functions set the opaque 1 their exact

@@ -49,6 +49,8 @@ fn derive(n: &Node) -> Option<bool> {
             _ => false,
         },
         Op::Binary(op) => match op {
+            // x.*x (x.^2 is made so) is a square.
+            Bin::Mul if std::rc::Rc::ptr_eq(&n.inputs[0], &n.inputs[1]) => true,
             Bin::Add | Bin::Mul | Bin::Div | Bin::LDiv | Bin::Min => arg(0) && arg(1),
             Bin::Max => arg(0) || arg(1),
             Bin::Hypot => true,

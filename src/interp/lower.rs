@@ -136,6 +136,11 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> Option<Value> {
         return None;
     }
     let class = graph::ops::binary_class(op, na.class, nb.class);
+    // x.^2 is x.*x: one correctly rounded product, as pow gives, without pow's work.
+    if op == Bin::Pow && matches!(b, Value::Num(k) if *k == 2.0) {
+        let node = graph::intern(Op::Binary(Bin::Mul), vec![na.clone(), na], shape, class);
+        return Some(pending(node, explicit(&[a, b])));
+    }
     let node = graph::intern(Op::Binary(op), vec![na, nb], shape, class);
     Some(pending(node, explicit(&[a, b])))
 }
