@@ -16,8 +16,23 @@ fn wide(x: f32) -> f64 {
     return select(m, -m, (bits & 0x80000000u) != 0u);
 }
 
+// exp of a single below 103 in magnitude by the same reasoning as s_sin_cos: k ln2 off in
+// two exact-product steps (ln2's first part has 32 bits, |k| < 150), Taylor to r^12 in
+// double (2^-52 for |r| <= ln2/2), 2^k from its bits; the f64 function (with its division
+// and two ldexps) for overflow, underflow and NaN.
 fn m_exp(x: f32) -> f32 {
-    return f32(d_exp(wide(x)));
+    if (!(abs(x) < 103.0)) {
+        return f32(d_exp(wide(x)));
+    }
+    let xd = f64(x);
+    let k = floor(xd * 1.4426950408889634 + 0.5);
+    let r = (xd - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
+    let p = 1.0 + r * (1.0 + r * (0.5 + r * (0.16666666666666666 + r * (0.041666666666666664
+        + r * (0.008333333333333333 + r * (0.001388888888888889 + r * (0.0001984126984126984
+        + r * (2.48015873015873e-05 + r * (2.7557319223985893e-06 + r * (2.755731922398589e-07
+        + r * (2.505210838544172e-08 + r * 2.08767569878681e-09)))))))))));
+    let scale = bitcast<f64>(u64(i32(k) + 1023) << 52u);
+    return f32(p * scale);
 }
 
 fn m_expm1(x: f32) -> f32 {

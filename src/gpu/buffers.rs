@@ -201,13 +201,16 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
     enc.copy_buffer_to_buffer(buf.raw()?, start as u64 * size, &staging, 0, bytes);
+    super::trace("download: staging buffer and copy encoded");
     g.queue.submit([enc.finish()]);
+    super::trace("download: submitted");
     let slice = staging.slice(..);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
     let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    super::trace("download: waited for the device");
     match rx.recv() {
         Ok(Ok(())) => {}
         _ => {
@@ -232,6 +235,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     };
     drop(data);
     staging.unmap();
+    super::trace("download: read");
     super::stats::add_download(bytes);
     Ok(out)
 }

@@ -190,7 +190,9 @@ pub(super) fn launch_into(
     out: &DeviceBuffer,
     launch: &Launch<'_>,
 ) -> MResult<()> {
+    super::trace("launch: start");
     let (pipe, hit) = pipeline(g, source)?;
+    super::trace("launch: pipeline");
     let inputs: Vec<Rc<DeviceBuffer>> = gr
         .leaves
         .iter()
@@ -226,6 +228,7 @@ pub(super) fn launch_into(
             resource: window(b, part)?,
         });
     }
+    super::trace("launch: inputs, table and constants");
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let bind = g.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
@@ -251,7 +254,9 @@ pub(super) fn launch_into(
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(x, y, 1);
     });
+    super::trace("launch: bind group and pass encoded");
     g.queue.submit([enc.finish()]);
+    super::trace("launch: submitted");
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(gpu_error("a kernel could not run", e));
     }

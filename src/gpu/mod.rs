@@ -84,3 +84,21 @@ pub fn banner_summary() -> String {
         _ => "GPU starting in the background".to_string(),
     }
 }
+
+/// `MATFUSE_TRACE=1` prints, to standard error, the microseconds since the previous mark at
+/// each step of running work on the device (where a statement's time goes).
+pub fn trace(what: &str) {
+    use std::sync::{Mutex, OnceLock};
+    use std::time::Instant;
+    static ON: OnceLock<bool> = OnceLock::new();
+    static LAST: Mutex<Option<Instant>> = Mutex::new(None);
+    if !*ON.get_or_init(|| std::env::var("MATFUSE_TRACE").is_ok_and(|v| v == "1")) {
+        return;
+    }
+    let now = Instant::now();
+    if let Ok(mut last) = LAST.lock() {
+        let us = last.map_or(0.0, |t| (now - t).as_secs_f64() * 1e6);
+        eprintln!("{us:>9.1} us  {what}");
+        *last = Some(now);
+    }
+}

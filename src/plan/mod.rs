@@ -353,6 +353,7 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
     if n.is_realised() {
         return Ok(());
     }
+    crate::gpu::trace("realise");
     if let Op::Const(x) = n.op {
         let t = crate::values::tensor::Tensor::f64(n.shape.clone(), vec![x; n.numel()]);
         *n.data.borrow_mut() = Some(Data::Host(Rc::new(t)));
