@@ -235,3 +235,19 @@ fn column_loops_stay_on_the_device_within_the_binding_budget() {
     };
     assert_eq!(out, expect);
 }
+
+/// Large constructors of one value with 'gpuArray' upload nothing: they are pending fills,
+/// made inside the kernel that reads them, with -0, NaN and classes kept.
+#[test]
+fn uniform_constructors_are_fills_not_uploads() {
+    has_gpu();
+    let out = run(
+        "gpuStats reset; z = zeros(5000, 1, 'single', 'gpuArray'); o = 3 * ones(100, 100, 'gpuArray'); \
+         n = -0 * ones(5000, 1, 'gpuArray'); q = NaN(5000, 1, 'gpuArray'); l = true(5000, 1, 'gpuArray'); \
+         s = gpuStats; up = s.Session.BytesUploaded; \
+         fprintf('%d %s %s %g %g %d %s %d %s', up, classUnderlying(z), class(z), gather(sum(z)), \
+         gather(sum(o(:))), 1 / gather(n(9)) < 0, class(gather(q(3))), all(isnan(gather(q))), \
+         classUnderlying(l));",
+    );
+    assert_eq!(out, "0 single gpuArray 0 30000 1 double 1 logical");
+}

@@ -74,6 +74,7 @@ impl Interp {
     /// Executes one statement. Plain assignments are the hot path and stay small here.
     #[inline]
     pub fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> MResult<Flow> {
+        crate::gpu::trace("statement");
         if let StmtKind::Assign(lhs, rhs) = &s.kind {
             if lhs.steps.is_empty() && !s.display {
                 let slot = lhs.var.slot.get() as usize;

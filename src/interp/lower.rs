@@ -487,6 +487,29 @@ pub fn device_storable(v: &Value) -> bool {
     }
 }
 
+/// A large array of one value (`zeros(n, 1, 'gpuArray')`, `5 * ones(..., 'like', g)`) as a
+/// pending fill, made where it is used (fused into the kernel that reads it), instead of
+/// uploaded: `v .* 1` over the array's shape, two constants and no input. -0 and NaN keep
+/// their bits.
+fn uniform_fill(t: &crate::values::tensor::Tensor) -> Option<Value> {
+    if t.numel() < 4096 || t.is_complex() {
+        return None;
+    }
+    let values = t.to_f64();
+    let first = *values.first()?;
+    if values.iter().any(|x| x.to_bits() != first.to_bits()) {
+        return None;
+    }
+    let class = t.class();
+    let node = graph::intern(
+        Op::Binary(Bin::Mul),
+        vec![constant(first, class), constant(1.0, class)],
+        t.shape.clone(),
+        class,
+    );
+    Some(pending(node, true))
+}
+
 /// A block of random numbers as a pending value (generated where it is used).
 pub fn random(
     spec: graph::RandSpec,
@@ -536,6 +559,9 @@ pub fn to_device(v: Value) -> MResult<Value> {
         if fits {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
+                if let Some(filled) = uniform_fill(&t) {
+                    return Ok(filled);
+                }
                 let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision)?;
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
