@@ -251,3 +251,22 @@ fn uniform_constructors_are_fills_not_uploads() {
     );
     assert_eq!(out, "0 single gpuArray 0 30000 1 double 1 logical");
 }
+
+/// A loop whose steps are wide but shallow (`S = S .* exp(a + b*randn(...))`: five pending
+/// operations a step) is computed every so many operations, not split step by step at the
+/// sink: 256 steps take 6 kernels and the mean a seventh, and the paths equal the host's
+/// (the device draws the host's Philox stream).
+#[test]
+fn wide_loops_are_computed_within_the_group_budget() {
+    let gpu = has_gpu();
+    let out = run(
+        "n = 1000; rng(3); S = 100 * ones(n, 1, 'single', 'gpuArray'); gpuStats reset; \
+         for s = 1:256, S = S .* exp(0.001 + 0.01 * randn(n, 1, 'single', 'gpuArray')); end; \
+         m = gather(mean(S)); st = gpuStats; \
+         rng(3); H = 100 * ones(n, 1, 'single'); \
+         for s = 1:256, H = H .* exp(0.001 + 0.01 * randn(n, 1, 'single')); end; \
+         e = max(abs(gather(S) - H) ./ H); fprintf('%d %d', st.Session.Kernels, e < 1e-5);",
+    );
+    let expect = if gpu { "7 1" } else { "0 1" };
+    assert_eq!(out, expect);
+}

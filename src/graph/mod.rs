@@ -123,6 +123,9 @@ pub struct Node {
     pub data: RefCell<Option<Data>>,
     /// Longest chain of pending operations ending here (as of creation), for the chain budget.
     pub depth: usize,
+    /// Pending operations the work ending here takes (shared ones counted per use), for the
+    /// group-size budget: a chain of wide steps outgrows a kernel long before it is deep.
+    pub size: usize,
     /// Whether no element is negative, once known (`sign`).
     pub nonneg: std::cell::Cell<Option<bool>>,
     /// The computed nodes the pending work ending here reads (as of creation), by address;
@@ -214,6 +217,10 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         .map(|i| i.depth)
         .max()
         .unwrap_or(0);
+    let size = inputs
+        .iter()
+        .filter(|i| !i.is_realised() && !matches!(i.op, Op::Const(_)))
+        .fold(1usize, |acc, i| acc.saturating_add(i.size));
     let leaf_set = RefCell::new(leaf_set_of(&inputs));
     let node = Rc::new(Node {
         op,
@@ -222,6 +229,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         class,
         data: RefCell::new(None),
         depth,
+        size,
         nonneg: Default::default(),
         leaf_set,
     });
@@ -245,6 +253,7 @@ pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
         class,
         data: RefCell::new(Some(data)),
         depth: 0,
+        size: 0,
         nonneg: Default::default(),
         leaf_set: RefCell::new(Some(Vec::new())),
     })

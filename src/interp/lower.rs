@@ -79,6 +79,9 @@ pub fn explicit(vals: &[&Value]) -> bool {
 pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
     // The budgets: a value at the end of `MAX_CHAIN` pending operations is computed now (one
     // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one whose
+    // work is more than twice that many operations in all (`S = S .* exp(a + b*randn(...))`:
+    // seven operations a step; past the group limit the sink would split it step by step),
+    // one whose
     // kernel would bind more inputs than one kernel may has its operands computed first
     // (`y = a*X(:, t) + (1-a)*y` in a loop: one kernel per MAX_INPUTS columns, not one per
     // step when the sink splits the tree), and one that holds more data nothing else holds than the memory budget allows. A failure here is
@@ -100,6 +103,7 @@ pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
         }
     }
     let over = node.depth >= crate::plan::MAX_CHAIN
+        || node.size > 2 * crate::plan::MAX_CHAIN
         || node.bound_inputs() > crate::plan::MAX_INPUTS
         || graph::memory::pinned_bytes(&node) > graph::memory::pinned_budget();
     let node = if over && crate::plan::realise(&node).is_ok() {
