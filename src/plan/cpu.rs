@@ -1,4 +1,4 @@
-//! The host executor: runs a fused group element by element, with the host evaluator's own
+//! The host executor: runs a fused group a block of elements at a time, with the host evaluator's own
 //! scalar functions (so results equal the eager path's), rounding to single where a step is
 //! single. Large groups are split across the cores. It is the no-GPU fallback and the oracle
 //! for GPU parity tests.
@@ -72,26 +72,67 @@ struct Program<'a> {
     single: &'a [bool],
 }
 
+/// Elements evaluated together: each step runs over a block before the next, so the step
+/// list is walked once per block, not once per element.
+const BLOCK: usize = 512;
+
 fn eval_range(
     g: &Program<'_>,
     leaves: &[Cow<'_, [f64]>],
     range: std::ops::Range<usize>,
     out: &mut [f64],
 ) {
-    let mut v = vec![0.0f64; g.steps.len()];
-    for (slot, i) in out.iter_mut().zip(range) {
+    let nsteps = g.steps.len();
+    let mut vals = vec![0.0f64; nsteps * BLOCK];
+    let mut start = range.start;
+    for chunk in out.chunks_mut(BLOCK) {
+        let len = chunk.len();
         for (k, step) in g.steps.iter().enumerate() {
-            let x = match step {
-                Step::Input(j) => leaves[*j][index_of(&g.inputs[*j], i, &g.shape)],
-                Step::Const(j) => g.consts[*j],
-                Step::Unary(op, a) => eval_unary(*op, v[*a]),
-                Step::Binary(op, a, b) => eval_binary(*op, v[*a], v[*b]),
-                Step::Rand(j) => g.rands[*j].0.value(i as u64, g.single[k]),
-                Step::Iota(dim) => subscript(g.shape, i, *dim),
-            };
-            v[k] = if g.single[k] { x as f32 as f64 } else { x };
+            // Operands are earlier steps: their blocks sit before this one's.
+            let (before, rest) = vals.split_at_mut(k * BLOCK);
+            let dst = &mut rest[..len];
+            let block = |a: usize| &before[a * BLOCK..a * BLOCK + len];
+            match step {
+                Step::Input(j) => match &g.inputs[*j] {
+                    Access::Same => dst.copy_from_slice(&leaves[*j][start..start + len]),
+                    Access::Scalar => dst.fill(leaves[*j][0]),
+                    access => {
+                        for (e, d) in dst.iter_mut().enumerate() {
+                            *d = leaves[*j][index_of(access, start + e, g.shape)];
+                        }
+                    }
+                },
+                Step::Const(j) => dst.fill(g.consts[*j]),
+                Step::Unary(op, a) => {
+                    for (d, &x) in dst.iter_mut().zip(block(*a)) {
+                        *d = eval_unary(*op, x);
+                    }
+                }
+                Step::Binary(op, a, b) => {
+                    for ((d, &x), &y) in dst.iter_mut().zip(block(*a)).zip(block(*b)) {
+                        *d = eval_binary(*op, x, y);
+                    }
+                }
+                Step::Rand(j) => {
+                    for (e, d) in dst.iter_mut().enumerate() {
+                        *d = g.rands[*j].0.value((start + e) as u64, g.single[k]);
+                    }
+                }
+                Step::Iota(dim) => {
+                    for (e, d) in dst.iter_mut().enumerate() {
+                        *d = subscript(g.shape, start + e, *dim);
+                    }
+                }
+            }
+            if g.single[k] {
+                for d in dst.iter_mut() {
+                    *d = *d as f32 as f64;
+                }
+            }
         }
-        *slot = v[g.steps.len() - 1];
+        let last = (nsteps - 1) * BLOCK;
+        chunk.copy_from_slice(&vals[last..last + len]);
+        start += len;
     }
 }
 
