@@ -1,7 +1,8 @@
 // log2, log10, log1p and x^y in double precision, from log(x) in double-double: the same
-// reduction as m_log (x = 2^k (1 + f), s = f/(2 + f)), with s's rounding error and the
-// series kept apart from 2s, so the logarithm is good to about 2^-68 relative. Powers of
-// two and ten come out exact (log2(8) == 3, log10(1000) == 3), as floor(log10(x)) needs.
+// reduction as m_log (log_reduce: x = 2^k (1 + f), s = f/(2 + f)), with s's rounding error
+// and the series kept apart from 2s, so the logarithm is good to about 2^-68 relative.
+// Powers of two and ten come out exact (log2(8) == 3, log10(1000) == 3), as floor(log10(x))
+// needs.
 
 // 1/ln 2 and 1/ln 10 in two parts.
 const INVLN2_HI: f64 = 1.4426950408889634;
@@ -11,19 +12,8 @@ const INVLN10_LO: f64 = 1.098319650216765e-17;
 
 // log(x) as hi + lo, for finite x > 0.
 fn log_dd(x: f64) -> vec2<f64> {
-    var bits = bitcast<u64>(x);
-    var k = 0;
-    if (bits < 0x0010000000000000lu) {
-        bits = bitcast<u64>(x * 18014398509481984.0);
-        k = -54;
-    }
-    k = k + i32(bits >> 52u) - 1023;
-    var m = bitcast<f64>((bits & 0x000ffffffffffffflu) | 0x3ff0000000000000lu);
-    if (m > 1.4142135623730951) {
-        m = m * 0.5;
-        k = k + 1;
-    }
-    let f = keep(m - 1.0);
+    let mk = log_reduce(x);
+    let f = keep(mk.x - 1.0);
     // s = f / (2 + f) and its rounding error sl (the divisor is a two-sum). Each step of
     // the residual is kept: NVIDIA's compiler otherwise rearranged it, and sl came out
     // 2e-17 off (x.^700.3 was 232 ulp off on an H200; 0 pairs over 2 ulp with this).
@@ -46,7 +36,7 @@ fn log_dd(x: f64) -> vec2<f64> {
         + z * (0.18181818181818182 + z * (0.15384615384615385 + z * (0.13333333333333333
         + z * (0.11764705882352941 + z * (0.10526315789473684 + z * (0.09523809523809523
         + z * (0.08695652173913043 + z * 0.08)))))))));
-    let dk = f64(k);
+    let dk = mk.y;
     let h = two_sum(dk * LN2_HI, 2.0 * s);
     let h2 = two_sum(h.x, t.x);
     let lo = h.y + h2.y + (dk * LN2_LO + (t_lo + (2.0 * sl * (1.0 + z) + s * z * z * r)));

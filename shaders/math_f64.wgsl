@@ -218,16 +218,9 @@ fn m_tanh(x: f64) -> f64 {
 
 // log: x = 2^k m with m in [sqrt(2)/2, sqrt(2)), f = m - 1 (exact), s = f/(2 + f);
 // log(1 + f) = f - f^2/2 + s (f^2/2 + R), R the series of 2 atanh(s)/s - 2 in s^2.
-fn m_log(x: f64) -> f64 {
-    if (m_isnan(x) || m_isinf(x) && x > 0.0) {
-        return x;
-    }
-    if (x < 0.0) {
-        return m_nan();
-    }
-    if (x == 0.0) {
-        return bitcast<f64>(0xfff0000000000000lu);
-    }
+// x = 2^k m with m in (sqrt(1/2), sqrt(2)], for finite x > 0 (subnormals scaled first):
+// (m, k). The reduction of every logarithm here.
+fn log_reduce(x: f64) -> vec2<f64> {
     var bits = bitcast<u64>(x);
     var k = 0;
     if (bits < 0x0010000000000000lu) {
@@ -240,7 +233,21 @@ fn m_log(x: f64) -> f64 {
         m = m * 0.5;
         k = k + 1;
     }
-    let f = m - 1.0;
+    return vec2<f64>(m, f64(k));
+}
+
+fn m_log(x: f64) -> f64 {
+    if (m_isnan(x) || m_isinf(x) && x > 0.0) {
+        return x;
+    }
+    if (x < 0.0) {
+        return m_nan();
+    }
+    if (x == 0.0) {
+        return bitcast<f64>(0xfff0000000000000lu);
+    }
+    let mk = log_reduce(x);
+    let f = mk.x - 1.0;
     let s = f / (2.0 + f);
     let z = s * s;
     let r = z * (0.6666666666666666 + z * (0.4 + z * (0.2857142857142857 + z * (0.2222222222222222
@@ -248,7 +255,7 @@ fn m_log(x: f64) -> f64 {
         + z * (0.11764705882352941 + z * (0.10526315789473684 + z * (0.09523809523809523
         + z * (0.08695652173913043 + z * 0.08)))))))))));
     let hfsq = 0.5 * f * f;
-    let dk = f64(k);
+    let dk = mk.y;
     return dk * LN2_HI - ((hfsq - (s * (hfsq + r) + dk * LN2_LO)) - f);
 }
 

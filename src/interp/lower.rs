@@ -77,15 +77,14 @@ pub fn explicit(vals: &[&Value]) -> bool {
 }
 
 pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
-    // The budgets: a value at the end of `MAX_CHAIN` pending operations is computed now (one
-    // kernel per budget's worth, e.g. in `for k = 1:n, x = x + 1; end`), and so is one whose
-    // work is more than twice that many operations in all (`S = S .* exp(a + b*randn(...))`:
-    // seven operations a step; past the group limit the sink would split it step by step),
-    // one whose
-    // kernel would bind more inputs than one kernel may has its operands computed first
-    // (`y = a*X(:, t) + (1-a)*y` in a loop: one kernel per MAX_INPUTS columns, not one per
-    // step when the sink splits the tree), and one that holds more data nothing else holds than the memory budget allows. A failure here is
-    // left for the sink that needs the value to report.
+    // The budgets. A value is computed now when it ends a chain of `MAX_CHAIN` pending
+    // operations (one kernel per budget's worth in `for k = 1:n, x = x + 1; end`), when its
+    // work is more than twice that many operations in all (`S = S .* exp(a + b*randn(...))`
+    // is five a step; past the group limit the sink would split it step by step), or when it
+    // holds more data nothing else holds than the memory budget allows. One whose kernel
+    // would bind more than MAX_INPUTS arrays has its operands computed first (`y = a*X(:, t)
+    // + (1-a)*y` in a loop: one kernel per MAX_INPUTS columns). A failure here is left for
+    // the sink that needs the value to report.
     if node.bound_inputs() > crate::plan::MAX_INPUTS {
         // Its widest pending operands are computed (each is within the budget) until it
         // reads few enough values.
@@ -495,11 +494,10 @@ pub fn device_storable(v: &Value) -> bool {
 /// pending fill, made where it is used (fused into the kernel that reads it), instead of
 /// uploaded: `v .* 1` over the array's shape, two constants and no input. -0 and NaN keep
 /// their bits.
-fn uniform_fill(t: &crate::values::tensor::Tensor) -> Option<Value> {
+fn uniform_fill(t: &crate::values::tensor::Tensor, values: &[f64]) -> Option<Value> {
     if t.numel() < 4096 || t.is_complex() {
         return None;
     }
-    let values = t.to_f64();
     let first = *values.first()?;
     if values.iter().any(|x| x.to_bits() != first.to_bits()) {
         return None;
@@ -563,10 +561,11 @@ pub fn to_device(v: Value) -> MResult<Value> {
         if fits {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
-                if let Some(filled) = uniform_fill(&t) {
+                let values = t.to_f64();
+                if let Some(filled) = uniform_fill(&t, &values) {
                     return Ok(filled);
                 }
-                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision)?;
+                let buf = crate::gpu::buffers::upload(dev, &values, precision)?;
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
         }

@@ -1,6 +1,7 @@
 //! Reading part of a computed device array: `x(k)` and `X(i, j, ...)` with scalar
 //! subscripts read back only that element, and a column `X(:, k)` is copied into a buffer of
-//! its own on the device (a loop over columns moves nothing to the host). Other forms read the array back and index on the host.
+//! its own on the device (a loop over columns moves nothing to the host). Other forms read
+//! the array back and index on the host.
 
 use crate::graph::Data;
 use crate::interp::error::MResult;
