@@ -9,8 +9,10 @@ use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
+mod key;
 mod vector;
-pub use vector::width as vector_width;
+pub use key::{KernelKey, Kind, key};
+pub use vector::{unroll as vector_unroll, width as vector_width};
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");
@@ -362,7 +364,7 @@ mod tests {
             assert!(
                 src.contains(&format!("out: array<vec{width}<T>>"))
                     && src.contains(&format!("in0: array<vec{width}<"))
-                    && src.contains("out[j] = value_vector(j)"),
+                    && src.contains("out[k] = value_vector(k)"),
                 "{src}"
             );
             validate(&src);

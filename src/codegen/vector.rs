@@ -57,11 +57,49 @@ fn value_vector(g: &Group, width: u32) -> String {
     f
 }
 
-/// The elementwise kernel of `g` at `width` elements per thread (after the prelude).
+/// Vectors one thread of a vector elementwise kernel computes (`MATFUSE_UNROLL`, 1 to 8).
+pub fn unroll() -> u32 {
+    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *U.get_or_init(|| {
+        std::env::var("MATFUSE_UNROLL")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|u| (1..=8).contains(u))
+            .unwrap_or(DEFAULT_UNROLL)
+    })
+}
+
+const DEFAULT_UNROLL: u32 = 2;
+
+/// Vectors one thread of a vector reduction loads per step (`MATFUSE_REDUCE_UNROLL`, 1 to 8).
+pub fn reduce_unroll() -> u32 {
+    static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *U.get_or_init(|| {
+        std::env::var("MATFUSE_REDUCE_UNROLL")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|u| (1..=8).contains(u))
+            .unwrap_or(DEFAULT_REDUCE_UNROLL)
+    })
+}
+
+const DEFAULT_REDUCE_UNROLL: u32 = 2;
+
+/// The elementwise kernel of `g` at `width` elements per vector (after the prelude).
 pub fn elementwise(g: &Group, width: u32) -> String {
+    let u = unroll();
+    let loads: String = (0..u)
+        .map(|c| format!("        let r{c} = value_vector(j + {}u);\n", 256 * c))
+        .collect();
+    let stores: String = (0..u)
+        .map(|c| format!("        out[j + {}u] = r{c};\n", 256 * c))
+        .collect();
     value_vector(g, width)
         + "\n"
         + &ELEMENTWISE_VECTOR
+            .replace("{{LOADS}}", &loads)
+            .replace("{{STORES}}", &stores)
+            .replace("{{UNROLL}}", &u.to_string())
             .replace("{{WIDTH}}", &width.to_string())
             .replace("{{INIT}}", init(g))
 }
@@ -73,23 +111,39 @@ pub fn reduce_loop(width: u32) -> String {
     if width == 1 {
         return String::new();
     }
-    let folds: String = (0..width)
-        .map(|c| format!("                acc = combine(acc, m_map(v[{c}]));\n"))
+    let u = reduce_unroll();
+    let fold = |v: &str| -> String {
+        (0..width)
+            .map(|c| format!("                acc = combine(acc, m_map({v}[{c}]));\n"))
+            .collect()
+    };
+    let loads: String = (0..u)
+        .map(|c| format!("                let v{c} = value_vector(first + r + {c}u * stride);\n"))
         .collect();
+    let folds: String = (0..u).map(|c| fold(&format!("v{c}"))).collect();
+    let one = fold("v");
     format!(
         "        if (inner == 1u && (shift + base) % {width}u == 0u) {{
             let first = (shift + base) / {width}u;
             let whole = len / {width}u;
+            let stride = parts * 256u;
+            loop {{
+                if (r + {last}u * stride >= whole) {{
+                    break;
+                }}
+{loads}{folds}                r = r + {u}u * stride;
+            }}
             loop {{
                 if (r >= whole) {{
                     break;
                 }}
                 let v = value_vector(first + r);
-{folds}                r = r + parts * 256u;
+{one}                r = r + stride;
             }}
             r = whole * {width}u + part * 256u + lid.x;
         }}
-"
+",
+        last = u - 1
     )
 }
 

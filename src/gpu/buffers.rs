@@ -8,8 +8,13 @@ use crate::interp::error::{MError, MResult};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Pooled bytes kept at most (more is released to the driver).
-const POOL_LIMIT: u64 = 1 << 30;
+/// Pooled bytes kept at most (more is released to the driver): a quarter of device memory,
+/// at least 1 GiB, so a statement repeated on gigabyte arrays reuses its buffers instead of
+/// allocating (and the driver clearing) new ones each time.
+fn pool_limit() -> u64 {
+    let total = device::current().and_then(|g| g.info.total_memory);
+    total.map_or(1 << 30, |t| (t / 4).max(1 << 30))
+}
 
 static POOL: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
 
@@ -47,8 +52,10 @@ impl Drop for DeviceBuffer {
             if let Ok(mut pool) = POOL.lock() {
                 let pool = pool.get_or_insert_with(HashMap::new);
                 let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
-                if held + b.size() <= POOL_LIMIT {
+                if held + b.size() <= pool_limit() {
                     pool.entry(b.size()).or_default().push(b);
+                } else {
+                    super::bind_cache::forget(&b);
                 }
             }
         }
@@ -98,7 +105,15 @@ fn create(g: &Gpu, size: u64) -> Option<wgpu::Buffer> {
 /// device is out of memory, the pool's idle buffers are released and it is tried once more;
 /// then it is MATLAB's out-of-memory error, and nothing else changes.
 pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuffer> {
-    let size = size_class((len.max(1) * precision.bytes()) as u64);
+    let bytes = (len.max(1) * precision.bytes()) as u64;
+    let mut size = size_class(bytes);
+    if size > g.info.max_buffer_size {
+        // Past the largest power of two the device allows, the exact size (whole 256 bytes).
+        size = bytes.next_multiple_of(256);
+    }
+    if size > g.info.max_buffer_size {
+        return Err(out_of_memory());
+    }
     let reused = POOL.lock().ok().and_then(|mut p| {
         p.get_or_insert_with(HashMap::new)
             .get_mut(&size)
@@ -124,6 +139,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
 
 /// Releases every pooled buffer (`reset(gpuDevice)`).
 pub fn clear_pool() {
+    super::bind_cache::clear();
     if let Ok(mut p) = POOL.lock() {
         *p = None;
     }
@@ -146,6 +162,9 @@ pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBu
     let bytes = encode(values, precision);
     if let Some(b) = &buf.buffer {
         if !bytes.is_empty() {
+            // The write runs before the next submit's work: recorded kernels that may read
+            // this pooled buffer's old contents go first.
+            super::batch::submit(g)?;
             g.queue.write_buffer(b, 0, &bytes);
         }
     }
@@ -166,17 +185,10 @@ pub fn copy_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Devic
     let size = buf.precision.bytes() as u64;
     let len = len.min(buf.len.saturating_sub(start));
     let out = allocate(g, len, buf.precision)?;
-    let mut enc = g
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    enc.copy_buffer_to_buffer(
-        buf.raw()?,
-        start as u64 * size,
-        out.raw()?,
-        0,
-        len as u64 * size,
-    );
-    g.queue.submit([enc.finish()]);
+    let (from, to) = (buf.raw()?, out.raw()?);
+    super::batch::record(g, &[], |enc, _, _| {
+        enc.copy_buffer_to_buffer(from, start as u64 * size, to, 0, len as u64 * size);
+    })?;
     Ok(out)
 }
 
@@ -191,25 +203,20 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     if bytes == 0 {
         return Ok(Vec::new());
     }
-    let staging = g.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("matfuse readback"),
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut enc = g
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    enc.copy_buffer_to_buffer(buf.raw()?, start as u64 * size, &staging, 0, bytes);
-    super::trace("download: staging buffer and copy encoded");
-    g.queue.submit([enc.finish()]);
+    let mut staging = Staging::take(g, bytes);
+    let from = buf.raw()?;
+    super::batch::record(g, &[], |enc, _, _| {
+        enc.copy_buffer_to_buffer(from, start as u64 * size, &staging.0, 0, bytes);
+    })?;
+    super::trace("download: copy recorded");
+    super::batch::submit(g)?;
     super::trace("download: submitted");
-    let slice = staging.slice(..);
+    let slice = staging.0.slice(..bytes);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    super::device::wait_all(g);
     super::trace("download: waited for the device");
     match rx.recv() {
         Ok(Ok(())) => {}
@@ -234,8 +241,51 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
         Precision::F64 => bytemuck::cast_slice::<u8, f64>(&data).to_vec(),
     };
     drop(data);
-    staging.unmap();
+    staging.0.unmap();
+    staging.1 = true;
     super::trace("download: read");
     super::stats::add_download(bytes);
     Ok(out)
+}
+
+/// Read-back buffers kept for reuse (by size class), so a sink does not create one each time.
+static STAGING: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
+
+/// Staging bytes kept at most.
+const STAGING_LIMIT: u64 = 256 << 20;
+
+/// A mappable buffer for reading back at least `bytes`; back to the pool when dropped after
+/// a read that unmapped it (the flag).
+struct Staging(wgpu::Buffer, bool);
+
+impl Staging {
+    fn take(g: &Gpu, bytes: u64) -> Staging {
+        let size = size_class(bytes);
+        let reused = STAGING.lock().ok().and_then(|mut p| {
+            p.get_or_insert_with(HashMap::new)
+                .get_mut(&size)
+                .and_then(Vec::pop)
+        });
+        let b = reused.unwrap_or_else(|| {
+            g.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("matfuse readback"),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        });
+        Staging(b, false)
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Ok(mut pool) = STAGING.lock() {
+            let pool = pool.get_or_insert_with(HashMap::new);
+            let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
+            if self.1 && held + self.0.size() <= STAGING_LIMIT {
+                pool.entry(self.0.size()).or_default().push(self.0.clone());
+            }
+        }
+    }
 }

@@ -147,8 +147,34 @@ pub fn adapter_count() -> usize {
 /// work can have been submitted.
 pub fn synchronize() {
     if let Some(Status::Ready(g)) = peek() {
-        let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+        super::batch::flush();
+        wait_all(g);
     }
+}
+
+/// Submits made so far, and the count as of the start of the last completed wait: a wait
+/// with nothing submitted since costs a driver round trip (tens of microseconds) for nothing.
+static SUBMITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static WAITED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Queue submits made so far (tests check that a sink submits its work once).
+pub fn submits() -> u64 {
+    SUBMITS.load(Ordering::SeqCst)
+}
+
+/// Records a queue submit (every submit of this crate calls it).
+pub fn note_submit() {
+    SUBMITS.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Waits for all submitted work, unless none was submitted since the last wait.
+pub fn wait_all(g: &Gpu) {
+    let submitted = SUBMITS.load(Ordering::SeqCst);
+    if WAITED.load(Ordering::SeqCst) >= submitted {
+        return;
+    }
+    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    WAITED.fetch_max(submitted, Ordering::SeqCst);
 }
 
 fn rank(t: wgpu::DeviceType) -> u8 {

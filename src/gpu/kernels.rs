@@ -2,6 +2,7 @@
 //! shape table and constants, and dispatch over a 2-D grid once one dimension of 65535
 //! workgroups is not enough. Validation errors are caught in an error scope and returned.
 
+use super::bind_cache::Binding;
 use super::buffers::{self, DeviceBuffer};
 use super::device::{self, Gpu};
 use crate::interp::error::{MError, MResult};
@@ -12,26 +13,34 @@ use std::sync::{Arc, Mutex};
 
 pub(super) const WORKGROUP: u32 = 256;
 
-static PIPELINES: Mutex<Option<HashMap<String, Arc<wgpu::ComputePipeline>>>> = Mutex::new(None);
+/// A compiled kernel and whether the cache already held it.
+pub(super) type Compiled = (Arc<wgpu::ComputePipeline>, bool);
+
+static PIPELINES: Mutex<Option<HashMap<crate::codegen::KernelKey, Arc<wgpu::ComputePipeline>>>> =
+    Mutex::new(None);
 
 fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
     MError::new("matfuse:gpu:kernel", format!("{what}: {e}"))
 }
 
-/// The compiled pipeline for `source` (a kernel in codegen's short form, its library a
-/// line), compiling it on first use.
-fn pipeline(g: &Gpu, source: &str) -> MResult<(Arc<wgpu::ComputePipeline>, bool)> {
+/// The compiled pipeline for the kernel `key` names, generating its text (`source`, in
+/// codegen's short form) and compiling it on first use.
+pub(super) fn compiled(
+    g: &Gpu,
+    key: crate::codegen::KernelKey,
+    source: impl FnOnce() -> String,
+) -> MResult<Compiled> {
     if let Some(p) = PIPELINES
         .lock()
         .ok()
-        .and_then(|m| m.as_ref().and_then(|m| m.get(source).cloned()))
+        .and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned()))
     {
         return Ok((p, true));
     }
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("matfuse elementwise"),
-        source: wgpu::ShaderSource::Wgsl(crate::codegen::expand(source).into()),
+        source: wgpu::ShaderSource::Wgsl(crate::codegen::expand(&source()).into()),
     });
     let pipe = g
         .device
@@ -48,8 +57,7 @@ fn pipeline(g: &Gpu, source: &str) -> MResult<(Arc<wgpu::ComputePipeline>, bool)
     }
     let pipe = Arc::new(pipe);
     if let Ok(mut m) = PIPELINES.lock() {
-        m.get_or_insert_with(HashMap::new)
-            .insert(source.to_string(), pipe.clone());
+        m.get_or_insert_with(HashMap::new).insert(key, pipe.clone());
     }
     Ok((pipe, false))
 }
@@ -87,20 +95,6 @@ pub(super) fn shape_table(gr: &Group) -> Vec<u32> {
         }
     }
     t
-}
-
-fn small_buffer(g: &Gpu, bytes: &[u8]) -> wgpu::Buffer {
-    use wgpu::util::DeviceExt;
-    let mut padded = bytes.to_vec();
-    if padded.len() < 16 {
-        padded.resize(16, 0);
-    }
-    g.device
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("matfuse kernel parameters"),
-            contents: &padded,
-            usage: wgpu::BufferUsages::STORAGE,
-        })
 }
 
 /// The device copy of a group input (uploading host data in the group's precision).
@@ -149,21 +143,25 @@ pub fn window_elements(g: &Gpu) -> usize {
 }
 
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
-fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<wgpu::BindingResource<'_>> {
+fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<Binding> {
     let raw = b.raw()?;
     Ok(match part {
-        None => raw.as_entire_binding(),
+        None => Binding {
+            buffer: raw.clone(),
+            offset: 0,
+            size: None,
+        },
         Some((start, len)) => {
             let size = b.precision.bytes() as u64;
             let offset = start as u64 * size;
             // Whole 16-byte vectors, so vector kernels see a window's last elements (buffers
             // are powers of two of at least 256 bytes and windows start on 256 bytes).
             let bytes = (len.max(1) as u64 * size).next_multiple_of(16);
-            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: raw,
+            Binding {
+                buffer: raw.clone(),
                 offset,
                 size: std::num::NonZeroU64::new(bytes.min(raw.size() - offset)),
-            })
+            }
         }
     })
 }
@@ -186,13 +184,12 @@ pub(super) struct Launch<'a> {
 pub(super) fn launch_into(
     g: &Gpu,
     gr: &Group,
-    source: &str,
+    kernel: &Compiled,
     out: &DeviceBuffer,
     launch: &Launch<'_>,
 ) -> MResult<()> {
     super::trace("launch: start");
-    let (pipe, hit) = pipeline(g, source)?;
-    super::trace("launch: pipeline");
+    let (pipe, hit) = (&kernel.0, kernel.1);
     let inputs: Vec<Rc<DeviceBuffer>> = gr
         .leaves
         .iter()
@@ -202,39 +199,18 @@ pub(super) fn launch_into(
     let mut table = launch.table.to_vec();
     table.resize(table.len().max(3), 0);
     table.push(launch.inputs.map_or(0, |(start, _)| start as u32));
-    let table = small_buffer(g, bytemuck::cast_slice(&table));
-    let consts = small_buffer(g, &buffers::encode(launch.consts, gr.precision));
-    let mut entries = vec![
-        wgpu::BindGroupEntry {
-            binding: 0,
-            resource: window(out, launch.out)?,
-        },
-        wgpu::BindGroupEntry {
-            binding: 1,
-            resource: table.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 2,
-            resource: consts.as_entire_binding(),
-        },
-    ];
+    let table: &[u8] = bytemuck::cast_slice(&table);
+    let mut consts = buffers::encode(launch.consts, gr.precision);
+    consts.resize(consts.len().max(16), 0);
+    let mut windows = Vec::with_capacity(inputs.len());
     for (k, b) in inputs.iter().enumerate() {
         let part = match gr.inputs[k] {
             Access::Same => launch.inputs,
             _ => None,
         };
-        entries.push(wgpu::BindGroupEntry {
-            binding: k as u32 + 3,
-            resource: window(b, part)?,
-        });
+        windows.push(window(b, part)?);
     }
-    super::trace("launch: inputs, table and constants");
-    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let bind = g.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipe.get_bind_group_layout(0),
-        entries: &entries,
-    });
+    let out = window(out, launch.out)?;
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = launch.workgroups.max(1);
     let (x, y) = if groups <= max {
@@ -242,21 +218,31 @@ pub(super) fn launch_into(
     } else {
         (max, groups.div_ceil(max))
     };
-    let mut enc = g
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    super::timing::with_writes(g, |timestamp_writes| {
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes,
+    super::trace("launch: inputs, table and constants");
+    super::timing::make_room();
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    super::trace("launch: scope");
+    super::batch::record(g, &[table, &consts], |enc, params, at| {
+        let part = |k: usize, len: usize| Binding {
+            buffer: params.clone(),
+            offset: at[k],
+            size: std::num::NonZeroU64::new(len as u64),
+        };
+        let mut bindings = vec![out, part(0, table.len()), part(1, consts.len())];
+        bindings.extend(windows);
+        let (bind, _) = super::bind_cache::get(&g.device, pipe, bindings);
+        super::trace("launch: bind group");
+        super::timing::with_writes(g, |timestamp_writes| {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes,
+            });
+            pass.set_pipeline(pipe);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
         });
-        pass.set_pipeline(&pipe);
-        pass.set_bind_group(0, &bind, &[]);
-        pass.dispatch_workgroups(x, y, 1);
-    });
-    super::trace("launch: bind group and pass encoded");
-    g.queue.submit([enc.finish()]);
-    super::trace("launch: submitted");
+    })?;
+    super::trace("launch: recorded");
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(gpu_error("a kernel could not run", e));
     }
@@ -277,7 +263,17 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     } else {
         1
     };
-    let source = crate::codegen::elementwise(gr, width > 1);
+    let kind = crate::codegen::Kind::Elementwise { vector: width > 1 };
+    let kernel = compiled(g, crate::codegen::key(gr, kind), || {
+        crate::codegen::elementwise(gr, width > 1)
+    })?;
+    super::trace("launch: kernel");
+    // Vector kernels compute `unroll` vectors per thread.
+    let unroll = if width > 1 {
+        crate::codegen::vector_unroll()
+    } else {
+        1
+    };
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
     let out = buffers::allocate(g, n, gr.precision)?;
@@ -291,9 +287,9 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
             consts: &gr.consts,
             out: part,
             inputs: part,
-            workgroups: (len.div_ceil(width) as u32).div_ceil(WORKGROUP),
+            workgroups: (len.div_ceil(width) as u32).div_ceil(WORKGROUP * unroll),
         };
-        launch_into(g, gr, &source, &out, &launch)?;
+        launch_into(g, gr, &kernel, &out, &launch)?;
         start += len;
         if start >= n {
             break;

@@ -1,6 +1,8 @@
 //! The GPU side: the session's wgpu device (`device`), started in the background; buffers
 //! and their pool (`buffers`); the pipeline cache and dispatch (`kernels`); counters (`stats`).
 
+pub mod batch;
+pub mod bind_cache;
 pub mod buffers;
 pub mod calibrate;
 pub mod device;

@@ -120,19 +120,13 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
 /// Copies each `(piece, at)` into `out` starting at element `at`.
 fn copy_into(g: &Gpu, out: &DeviceBuffer, pieces: &[(Rc<DeviceBuffer>, usize)]) -> MResult<()> {
     let size = out.precision.bytes() as u64;
-    let mut enc = g
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    let to = out.raw()?;
     for (piece, at) in pieces {
-        enc.copy_buffer_to_buffer(
-            piece.raw()?,
-            0,
-            out.raw()?,
-            *at as u64 * size,
-            piece.len as u64 * size,
-        );
+        let from = piece.raw()?;
+        super::batch::record(g, &[], |enc, _, _| {
+            enc.copy_buffer_to_buffer(from, 0, to, *at as u64 * size, piece.len as u64 * size);
+        })?;
     }
-    g.queue.submit([enc.finish()]);
     Ok(())
 }
 
@@ -155,6 +149,7 @@ fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
         rands: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],
         single: vec![false],
+        error: None,
     }
 }
 
@@ -198,8 +193,15 @@ fn pass(
     } else {
         1.0
     };
-    let form = crate::codegen::reduce_form(r.op, r.omitnan, first, gr.consts.len());
-    let source = crate::codegen::reduce(gr, &form);
+    let kind = crate::codegen::Kind::Reduce {
+        op: r.op,
+        omitnan: r.omitnan,
+        first,
+    };
+    let kernel = super::kernels::compiled(g, crate::codegen::key(gr, kind), || {
+        let form = crate::codegen::reduce_form(r.op, r.omitnan, first, gr.consts.len());
+        crate::codegen::reduce(gr, &form)
+    })?;
     // The inputs are bound from a multiple of 64 elements at or before the window's start;
     // `shift` is the start's place in that binding.
     let elements = l.nout / l.inner.max(1) * l.inner * l.len;
@@ -219,6 +221,6 @@ fn pass(
         inputs: windowed.then_some((bound, shift + elements)),
         workgroups: (l.nout * parts) as u32,
     };
-    launch_into(g, gr, &source, &out, &launch)?;
+    launch_into(g, gr, &kernel, &out, &launch)?;
     Ok(Rc::new(out))
 }

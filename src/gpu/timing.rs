@@ -60,17 +60,13 @@ pub fn with_writes<R>(
     if !enabled(g) {
         return f(None);
     }
-    let full = TIMER
-        .lock()
-        .ok()
-        .is_some_and(|t| t.as_ref().is_some_and(|t| t.used >= CAPACITY));
-    if full {
-        collect();
-    }
     let Ok(mut guard) = TIMER.lock() else {
         return f(None);
     };
     let timer = guard.get_or_insert_with(|| create(g));
+    if timer.used >= CAPACITY {
+        return f(None);
+    }
     let k = timer.used;
     timer.used += 1;
     f(Some(wgpu::ComputePassTimestampWrites {
@@ -80,12 +76,25 @@ pub fn with_writes<R>(
     }))
 }
 
+/// Reads back the stamps now if the next kernel's would not fit (call before recording it:
+/// reading back submits the recorded work).
+pub fn make_room() {
+    let full = TIMER
+        .lock()
+        .ok()
+        .is_some_and(|t| t.as_ref().is_some_and(|t| t.used >= CAPACITY));
+    if full {
+        collect();
+    }
+}
+
 /// Reads back the stamps of the kernels run since the last call and adds their time to
 /// `gpuStats` (waits for those kernels).
 pub fn collect() {
     let Some(g) = super::device::ready() else {
         return;
     };
+    super::batch::flush();
     let Ok(mut guard) = TIMER.lock() else {
         return;
     };
@@ -104,12 +113,13 @@ pub fn collect() {
     enc.resolve_query_set(&timer.set, 0..used * 2, &timer.resolved, 0);
     enc.copy_buffer_to_buffer(&timer.resolved, 0, &timer.readback, 0, bytes);
     g.queue.submit([enc.finish()]);
+    super::device::note_submit();
     let slice = timer.readback.slice(..bytes);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    super::device::wait_all(g);
     if !matches!(rx.recv(), Ok(Ok(()))) {
         return;
     }

@@ -75,6 +75,7 @@ impl Interp {
     #[inline]
     pub fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> MResult<Flow> {
         crate::gpu::trace("statement");
+        crate::gpu::batch::flush_if_old();
         if let StmtKind::Assign(lhs, rhs) = &s.kind {
             if lhs.steps.is_empty() && !s.display {
                 let slot = lhs.var.slot.get() as usize;

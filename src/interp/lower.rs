@@ -23,7 +23,11 @@ fn graph_class(c: Class) -> bool {
 /// Whether a host array should enter the graph: by size under `auto`, any non-scalar array
 /// under `always`, never under `never`.
 pub fn offloads(numel: usize) -> bool {
-    match crate::gpu::offload_mode() {
+    // Host arrays larger than one device buffer stay on the host: the device could not hold
+    // them, and the host can.
+    let fits =
+        crate::gpu::device::current().is_none_or(|g| numel as u64 * 8 <= g.info.max_buffer_size);
+    fits && match crate::gpu::offload_mode() {
         crate::gpu::Offload::Never => false,
         crate::gpu::Offload::Always => numel >= 2,
         // A calibrated adapter offloads from its measured crossover (or never). Without one,
@@ -542,10 +546,23 @@ pub fn to_graph_value(v: &Value, explicit: bool) -> Option<Value> {
 /// everything stays there under MATFUSE_OFFLOAD=never; the class is gpuArray either way.
 pub fn to_device(v: Value) -> MResult<Value> {
     let g = match &v {
-        Value::Device(d) => Value::Device(Rc::new(DeviceValue {
-            node: d.node.clone(),
-            explicit: true,
-        })),
+        Value::Device(d) => {
+            // gpuArray asks for a resident array: pending work (host values computed
+            // lazily) runs now, once, instead of inside every kernel that reads the value.
+            // A pending fill stays one (it costs nothing to make again).
+            let fill = matches!(d.node.op, graph::Op::Binary(_))
+                && d.node
+                    .inputs
+                    .iter()
+                    .all(|i| matches!(i.op, graph::Op::Const(_)));
+            if !fill {
+                crate::plan::realise(&d.node)?;
+            }
+            Value::Device(Rc::new(DeviceValue {
+                node: d.node.clone(),
+                explicit: true,
+            }))
+        }
         _ => match to_graph_value(&v, true) {
             Some(g) => g,
             None => return Ok(v),

@@ -157,6 +157,8 @@ impl Interp {
         self.depth = 0;
         self.report_device_loss();
         self.settle_workspace();
+        // The GPU works on what this input recorded while the user types the next.
+        crate::gpu::batch::flush();
         r.map(|_| ())
     }
 

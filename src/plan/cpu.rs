@@ -148,6 +148,17 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
         .collect::<MResult<_>>()?;
     let leaves: Vec<Cow<'_, [f64]>> = owned.iter().map(|v| Cow::Borrowed(v.as_slice())).collect();
     let n = g.shape.numel();
+    let short = g.inputs.iter().zip(&leaves).any(|(a, l)| match a {
+        Access::Same => l.len() < n,
+        _ => l.is_empty() && n > 0,
+    });
+    if short {
+        return Err(crate::interp::error::MError::new(
+            "matfuse:internal",
+            "A kernel input was not computed.",
+        ));
+    }
+    let n = g.shape.numel();
     let mut out = vec![0.0f64; n];
     let prog = Program {
         shape: &g.shape,

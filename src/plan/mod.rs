@@ -63,6 +63,9 @@ pub struct Group {
     pub steps: Vec<Step>,
     /// Per step: whether its result is single precision (rounded to f32).
     pub single: Vec<bool>,
+    /// Why a part computed first (a reduction, a broadcast block, a view's input) could not
+    /// be: the group cannot run.
+    pub error: Option<MError>,
 }
 
 fn access(input: &Shape, out: &Shape) -> Access {
@@ -155,6 +158,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         rands: Vec::new(),
         steps: Vec::new(),
         single: Vec::new(),
+        error: None,
     };
     let mut seen: HashMap<*const Node, usize> = HashMap::new();
     visit(root, &mut g, &mut seen);
@@ -173,14 +177,14 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     // input here.
     if let Op::Reduce { .. } = n.op {
         if !n.is_realised() {
-            let _ = realise(n);
+            first(n, g);
         }
     }
     // Random numbers and subscripts are generated at the element's own index: a block that is
     // broadcast (another shape than the group's) is generated first.
     if let Op::Rand(_) | Op::Iota(_) = n.op {
         if !n.is_realised() && n.numel() != g.shape.numel() {
-            let _ = realise(n);
+            first(n, g);
         }
     }
     // A reshape reads its input element for element: it is transparent when nothing below it
@@ -190,7 +194,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
         if !n.is_realised() {
             let input = &n.inputs[0];
             if !aligned(input, n.numel()) {
-                let _ = realise(input);
+                first(input, g);
             }
             let k = visit(input, g, seen);
             seen.insert(Rc::as_ptr(n), k);
@@ -240,7 +244,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             Op::Cast | Op::Transpose => {
                 let input = &n.inputs[0];
                 if !input.is_realised() {
-                    let _ = realise(input);
+                    first(input, g);
                 }
                 let how = match n.op {
                     Op::Transpose => transposed_access(&input.shape, &g.shape),
@@ -262,6 +266,13 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     let k = g.steps.len() - 1;
     seen.insert(Rc::as_ptr(n), k);
     k
+}
+
+/// Computes `n` before the group that reads it, keeping the first failure.
+fn first(n: &Rc<Node>, g: &mut Group) {
+    if let Err(e) = realise(n) {
+        g.error.get_or_insert(e);
+    }
 }
 
 /// Reads computed node `n` as a kernel input.
@@ -335,7 +346,10 @@ fn bound_bytes(leaf: &Node, p: Precision) -> u64 {
 /// The group that computes `n`, within budget: when it is too long or too wide, the pending
 /// inputs of `n` are materialised first and the group is formed again.
 pub(crate) fn fitted_group(n: &Rc<Node>) -> MResult<Group> {
-    let g = group(n);
+    let mut g = group(n);
+    if let Some(e) = g.error.take() {
+        return Err(e);
+    }
     // Chains are already cut at MAX_CHAIN deep when they are built; this catches wide trees.
     if g.steps.len() <= 4 * MAX_CHAIN && g.leaves.len() <= MAX_INPUTS {
         return Ok(g);
@@ -345,7 +359,11 @@ pub(crate) fn fitted_group(n: &Rc<Node>) -> MResult<Group> {
             realise(input)?;
         }
     }
-    Ok(group(n))
+    let mut g = group(n);
+    match g.error.take() {
+        Some(e) => Err(e),
+        None => Ok(g),
+    }
 }
 
 /// Computes `n` (and nothing it does not need) if it is pending.

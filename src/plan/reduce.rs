@@ -18,13 +18,25 @@ fn chunk() -> usize {
         .unwrap_or(8192)
 }
 
+/// Parts one lane is split into at most (`MATFUSE_REDUCE_PARTS`).
+fn max_parts() -> usize {
+    static P: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *P.get_or_init(|| {
+        std::env::var("MATFUSE_REDUCE_PARTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&p: &usize| (16..=65536).contains(&p))
+            .unwrap_or(1024)
+    })
+}
+
 /// How many parts each lane is split into: enough workgroups to fill the device when there
-/// are few outputs, at most 1024.
+/// are few outputs, at most `max_parts`.
 pub fn parts(len: usize, nout: usize) -> usize {
     if nout >= 1024 || len <= chunk() {
         1
     } else {
-        len.div_ceil(chunk()).clamp(1, 1024)
+        len.div_ceil(chunk()).clamp(1, max_parts())
     }
 }
 

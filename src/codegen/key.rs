@@ -1,0 +1,68 @@
+//! A kernel's canonical form as a few words: everything its text depends on (operations,
+//! precision, each input's access kind and element type, constants' places), nothing that
+//! varies between runs (buffers, sizes, constant values). Launches look compiled kernels up
+//! by it, so a repeated statement neither generates nor hashes WGSL text.
+
+use super::exact_single;
+use crate::graph::{Precision, RandKind};
+use crate::plan::{Access, Group, Step};
+use crate::values::ops::Red;
+
+/// Which kernel of a group: elementwise (vector kernels allowed or not) or a reduction pass.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Elementwise { vector: bool },
+    Reduce { op: Red, omitnan: bool, first: bool },
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct KernelKey(Vec<u32>);
+
+fn precision_word(p: Precision) -> u32 {
+    match p {
+        Precision::F32 => 0,
+        Precision::F64 => 1,
+    }
+}
+
+pub fn key(g: &Group, kind: Kind) -> KernelKey {
+    let mut w = Vec::with_capacity(8 + 2 * g.inputs.len() + 4 * g.steps.len());
+    match kind {
+        Kind::Elementwise { vector } => w.extend([0, u32::from(vector), 0]),
+        Kind::Reduce { op, omitnan, first } => {
+            w.extend([1, op as u32, u32::from(omitnan) | u32::from(first) << 1])
+        }
+    }
+    w.push(precision_word(g.precision) | u32::from(exact_single()) << 1);
+    w.push(g.consts.len() as u32);
+    w.push(g.inputs.len() as u32);
+    for (k, a) in g.inputs.iter().enumerate() {
+        let access = match a {
+            Access::Same => 0,
+            Access::Scalar => 1,
+            Access::Strided(_) => 2,
+        };
+        let binding = precision_word(g.bindings.get(k).copied().unwrap_or(g.precision));
+        w.push(access | binding << 2);
+    }
+    for s in &g.steps {
+        match *s {
+            Step::Input(j) => w.extend([1, j as u32]),
+            Step::Const(j) => w.extend([2, j as u32]),
+            Step::Unary(op, a) => w.extend([3, op as u32, a as u32]),
+            Step::Binary(op, a, b) => w.extend([4, op as u32, a as u32, b as u32]),
+            Step::Iota(None) => w.push(5),
+            Step::Iota(Some(d)) => w.extend([6, d as u32, u32::from(d < g.shape.ndims())]),
+            Step::Rand(j) => {
+                let (spec, at) = &g.rands[j];
+                let kind = match spec.kind {
+                    RandKind::Uniform => 0,
+                    RandKind::Normal => 1,
+                    RandKind::Int { .. } => 2,
+                };
+                w.extend([7, j as u32, kind, *at as u32]);
+            }
+        }
+    }
+    KernelKey(w)
+}

@@ -1,0 +1,173 @@
+//! Recording: kernels and device copies go into one command encoder and are submitted
+//! together, since a submit costs tens of microseconds. The batch is submitted when a value is
+//! read back (the sink), before host data is written to the device (a pooled buffer the write
+//! reuses may still be read by a recorded kernel), when a top-level input ends or the batch
+//! has waited `MAX_AGE`, and after `MAX_PASSES` passes. The kernels of a batch keep their
+//! parameters (shape table, constants) in one buffer, written just before the submit.
+
+use super::device::Gpu;
+use crate::interp::error::{MError, MResult};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Passes one batch holds at most (then it is submitted, so long loops keep the GPU busy).
+const MAX_PASSES: usize = 64;
+/// Bytes of kernel parameters one batch holds at most.
+const PARAMS_BYTES: usize = 64 * 1024;
+/// How long recorded work may wait for a sink before it is submitted anyway.
+const MAX_AGE: Duration = Duration::from_millis(2);
+
+struct Batch {
+    encoder: wgpu::CommandEncoder,
+    passes: usize,
+    /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
+    params: Vec<u8>,
+    since: Instant,
+}
+
+/// One batch for the process, not per thread: a buffer one thread returns to the pool may be
+/// read by its recorded work, so another thread's write to it must submit that work first.
+static BATCH: Mutex<Option<Batch>> = Mutex::new(None);
+/// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
+static PARAMS: Mutex<Option<wgpu::Buffer>> = Mutex::new(None);
+
+fn params_buffer(g: &Gpu) -> wgpu::Buffer {
+    let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
+    p.get_or_insert_with(|| {
+        g.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("matfuse kernel parameters"),
+            size: PARAMS_BYTES as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    })
+    .clone()
+}
+
+fn batch() -> std::sync::MutexGuard<'static, Option<Batch>> {
+    BATCH.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Where `blocks` go in the parameter buffer after `used` bytes (each on the device's
+/// storage-offset alignment), or None when they do not fit.
+fn place(used: usize, blocks: &[&[u8]], align: usize) -> Option<Vec<usize>> {
+    let mut at = used;
+    let mut offsets = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        at = at.next_multiple_of(align);
+        offsets.push(at);
+        at += b.len();
+    }
+    (at <= PARAMS_BYTES).then_some(offsets)
+}
+
+/// Records one pass or copy: `f` gets the encoder, the parameter buffer and where each of
+/// `blocks` (parameter bytes, each a multiple of 4 long) sits in it. `f` runs with the batch
+/// locked: it must not record or submit itself.
+pub fn record<R>(
+    g: &Gpu,
+    blocks: &[&[u8]],
+    f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, &[u64]) -> R,
+) -> MResult<R> {
+    let align = (g.device.limits().min_storage_buffer_offset_alignment as usize).max(16);
+    let full = batch()
+        .as_ref()
+        .is_some_and(|b| place(b.params.len(), blocks, align).is_none());
+    if full {
+        submit(g)?;
+    }
+    let params = params_buffer(g);
+    let (r, passes) = {
+        let mut b = batch();
+        let batch = b.get_or_insert_with(|| Batch {
+            encoder: g
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None }),
+            passes: 0,
+            params: Vec::new(),
+            since: Instant::now(),
+        });
+        let offsets = place(batch.params.len(), blocks, align).unwrap_or_default();
+        for (block, &at) in blocks.iter().zip(&offsets) {
+            batch.params.resize(at, 0);
+            batch.params.extend_from_slice(block);
+        }
+        let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+        let r = f(&mut batch.encoder, &params, &offsets);
+        batch.passes += 1;
+        (r, batch.passes)
+    };
+    if passes >= MAX_PASSES {
+        submit(g)?;
+    }
+    Ok(r)
+}
+
+/// Submits the recorded work (nothing when there is none).
+pub fn submit(g: &Gpu) -> MResult<()> {
+    let Some(batch) = batch().take() else {
+        return Ok(());
+    };
+    super::trace("batch: submit");
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    if !batch.params.is_empty() {
+        let mut bytes = batch.params;
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        g.queue.write_buffer(&params_buffer(g), 0, &bytes);
+    }
+    super::trace("batch: parameters written");
+    g.queue.submit([batch.encoder.finish()]);
+    super::device::note_submit();
+    super::trace("batch: submitted");
+    match pollster::block_on(scope.pop()) {
+        None => Ok(()),
+        Some(e) => Err(MError::new(
+            "matfuse:gpu:kernel",
+            format!("recorded GPU work could not run: {e}"),
+        )),
+    }
+}
+
+/// Submits any recorded work of the session's device (dropped if the device was lost).
+pub fn flush() {
+    if !pending() {
+        return;
+    }
+    match super::device::current() {
+        Some(g) => {
+            if let Err(e) = submit(g) {
+                if std::env::var_os("MATFUSE_DEBUG").is_some() {
+                    eprintln!("matfuse: {}", e.message());
+                }
+            }
+        }
+        None => *batch() = None,
+    }
+}
+
+/// Submits recorded work that has waited longer than `MAX_AGE` (checked between statements).
+pub fn flush_if_old() {
+    let old = batch()
+        .as_ref()
+        .is_some_and(|b| b.since.elapsed() > MAX_AGE);
+    if old {
+        flush();
+    }
+}
+
+/// Whether work is recorded and not yet submitted.
+pub fn pending() -> bool {
+    batch().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parameters_are_placed_on_the_alignment_and_within_the_buffer() {
+        let a = [0u8; 20];
+        let b = [0u8; 8];
+        assert_eq!(super::place(0, &[&a, &b], 16), Some(vec![0, 32]));
+        assert_eq!(super::place(4, &[&b], 256), Some(vec![256]));
+        assert_eq!(super::place(super::PARAMS_BYTES - 8, &[&a], 16), None);
+    }
+}

@@ -1,0 +1,69 @@
+//! Recording: a sink's kernels and its read-back go to the device in one submit, repeated
+//! statements reuse compiled kernels and bind groups, and `gpuArray` of pending work computes
+//! it once instead of inside every kernel that reads it. Kernel timing is off in this file,
+//! so the submits counted are the work's own.
+
+mod common;
+use common::{has_gpu, out_in as run};
+use matfuse::interp::Interp;
+
+#[test]
+fn a_sink_submits_its_kernels_and_read_back_once() {
+    unsafe { std::env::set_var("MATFUSE_GPU_TIMING", "0") };
+    if !has_gpu() {
+        return;
+    }
+    let mut i = Interp::new();
+    run(
+        &mut i,
+        "x = gpuArray(single(mod((1:300000)' * 7, 13) / 13 - 0.5));",
+    );
+    let sink = "y = sin(x).*x + 0.5; m = mean(y); v = gather(m); clear y m";
+    // The first run compiles the kernels (compiling submits nothing either).
+    run(&mut i, sink);
+    for _ in 0..3 {
+        let before = matfuse::gpu::device::submits();
+        run(&mut i, &format!("gpuStats reset; {sink}; s = gpuStats;"));
+        let after = matfuse::gpu::device::submits();
+        let out = run(
+            &mut i,
+            "fprintf('%d %d\\n', s.Session.Kernels, s.Session.CacheMisses)",
+        );
+        // Two kernels (the fused map and fold in parts, then the parts) and the copy back.
+        assert_eq!(out, "2 0\n");
+        assert_eq!(after - before, 1, "one submit per sink");
+    }
+    let out = run(
+        &mut i,
+        "h = double(gather(x)); d = abs(double(v) - mean(double(single(sin(single(h)) .* single(h) + 0.5)))); \
+         fprintf('%d\\n', d < 1e-6);",
+    );
+    assert_eq!(out, "1\n");
+}
+
+#[test]
+fn gpu_array_of_pending_work_computes_it_once() {
+    if !has_gpu() {
+        return;
+    }
+    let mut i = Interp::new();
+    // x is pending device work; gpuArray(...) of more pending work runs it now, once.
+    run(
+        &mut i,
+        "x = gpuArray(1:5000) * 3; gpuStats reset; y = gpuArray(mod(x, 7) + 1); s = gpuStats;",
+    );
+    let out = run(&mut i, "fprintf('%d\\n', s.Session.Kernels)");
+    assert_eq!(out, "1\n");
+    // A kernel reading y reads its buffer: y, 2 and the sum are its only operations.
+    let out = run(
+        &mut i,
+        "gpuStats reset; z = gather(y + 2); s = gpuStats; \
+         fprintf('%d %d %d\\n', s.Session.Kernels, s.Session.FusedOps, isequal(z, mod((1:5000) * 3, 7) + 3));",
+    );
+    assert_eq!(out, "1 3 1\n");
+    let out = run(
+        &mut i,
+        "w = whos; r = containers.Map({w.name}, {w.class}); disp(r('y'))",
+    );
+    assert!(out.contains("gpuArray"), "{out}");
+}
