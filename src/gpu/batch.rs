@@ -8,6 +8,7 @@
 use super::device::Gpu;
 use crate::interp::error::{MError, MResult};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Passes one batch holds at most (then it is submitted, so long loops keep the GPU busy).
@@ -28,6 +29,8 @@ struct Batch {
 /// One batch for the process, not per thread: a buffer one thread returns to the pool may be
 /// read by its recorded work, so another thread's write to it must submit that work first.
 static BATCH: Mutex<Option<Batch>> = Mutex::new(None);
+/// Whether BATCH holds work: read between statements without taking the lock.
+static PENDING: AtomicBool = AtomicBool::new(false);
 /// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
 static PARAMS: Mutex<Option<wgpu::Buffer>> = Mutex::new(None);
 
@@ -95,6 +98,7 @@ pub fn record<R>(
         let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
         let r = f(&mut batch.encoder, &params, &offsets);
         batch.passes += 1;
+        PENDING.store(true, Ordering::Relaxed);
         (r, batch.passes)
     };
     if passes >= MAX_PASSES {
@@ -105,7 +109,11 @@ pub fn record<R>(
 
 /// Submits the recorded work (nothing when there is none).
 pub fn submit(g: &Gpu) -> MResult<()> {
-    let Some(batch) = batch().take() else {
+    // The lock is held until the submit: the parameter write lands before the next submit's
+    // work, so another thread's batch must not write its parameters in between.
+    let mut guard = batch();
+    PENDING.store(false, Ordering::Relaxed);
+    let Some(batch) = guard.take() else {
         return Ok(());
     };
     super::trace("batch: submit");
@@ -118,6 +126,7 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     super::trace("batch: parameters written");
     g.queue.submit([batch.encoder.finish()]);
     super::device::note_submit();
+    drop(guard);
     super::trace("batch: submitted");
     match pollster::block_on(scope.pop()) {
         None => Ok(()),
@@ -141,12 +150,19 @@ pub fn flush() {
                 }
             }
         }
-        None => *batch() = None,
+        None => {
+            let mut b = batch();
+            PENDING.store(false, Ordering::Relaxed);
+            *b = None;
+        }
     }
 }
 
 /// Submits recorded work that has waited longer than `MAX_AGE` (checked between statements).
 pub fn flush_if_old() {
+    if !pending() {
+        return;
+    }
     let old = batch()
         .as_ref()
         .is_some_and(|b| b.since.elapsed() > MAX_AGE);
@@ -157,7 +173,7 @@ pub fn flush_if_old() {
 
 /// Whether work is recorded and not yet submitted.
 pub fn pending() -> bool {
-    batch().is_some()
+    PENDING.load(Ordering::Relaxed)
 }
 
 #[cfg(test)]

@@ -216,7 +216,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    super::device::wait_all(g);
+    super::device::wait_mapped(g);
     super::trace("download: waited for the device");
     match rx.recv() {
         Ok(Ok(())) => {}

@@ -169,10 +169,15 @@ pub fn note_submit() {
 
 /// Waits for all submitted work, unless none was submitted since the last wait.
 pub fn wait_all(g: &Gpu) {
-    let submitted = SUBMITS.load(Ordering::SeqCst);
-    if WAITED.load(Ordering::SeqCst) >= submitted {
-        return;
+    if WAITED.load(Ordering::SeqCst) < SUBMITS.load(Ordering::SeqCst) {
+        wait_mapped(g);
     }
+}
+
+/// Waits for all submitted work, always: a pending `map_async` only completes in a poll (the
+/// last wait, on another thread, may have ended before it was asked for).
+pub fn wait_mapped(g: &Gpu) {
+    let submitted = SUBMITS.load(Ordering::SeqCst);
     let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
     WAITED.fetch_max(submitted, Ordering::SeqCst);
 }

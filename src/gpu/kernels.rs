@@ -221,7 +221,6 @@ pub(super) fn launch_into(
     super::trace("launch: inputs, table and constants");
     super::timing::make_room();
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    super::trace("launch: scope");
     super::batch::record(g, &[table, &consts], |enc, params, at| {
         let part = |k: usize, len: usize| Binding {
             buffer: params.clone(),

@@ -119,7 +119,7 @@ pub fn collect() {
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    super::device::wait_all(g);
+    super::device::wait_mapped(g);
     if !matches!(rx.recv(), Ok(Ok(()))) {
         return;
     }
