@@ -274,7 +274,7 @@ const RP3: f64 = 2.0222662487111665e-21;
 const RP4: f64 = 8.4784276603689e-32;
 
 // The bits of 2/pi after the point, 32 at a time (enough for any double's exponent).
-var<private> TWO_OVER_PI: array<u32, 40> = array<u32, 40>(
+const TWO_OVER_PI: array<u32, 40> = array<u32, 40>(
     0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u,
     0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu,
     0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u,
@@ -473,10 +473,10 @@ fn m_tan(x: f64) -> f64 {
 // ---- atan, atan2: t in [0, 1] is split at the nearest c = k/8; atan(t) = atan(c) +
 // atan((t - c)/(1 + t c)), the second a Taylor series in |u| <= 1/16.
 
-var<private> ATAN_HI: array<f64, 9> = array<f64, 9>(0.0, 0.12435499454676144,
+const ATAN_HI: array<f64, 9> = array<f64, 9>(0.0, 0.12435499454676144,
     0.24497866312686414, 0.35877067027057225, 0.4636476090008061, 0.5585993153435624,
     0.6435011087932844, 0.7188299996216245, 0.7853981633974483);
-var<private> ATAN_LO: array<f64, 9> = array<f64, 9>(0.0, -3.1253241424539383e-18,
+const ATAN_LO: array<f64, 9> = array<f64, 9>(0.0, -3.1253241424539383e-18,
     1.0698755618734451e-17, -2.4623815582638635e-17, 2.2698777452961687e-17,
     -5.4556305485916264e-18, 1.5834785051444286e-17, -2.1478388444456983e-17,
     3.061616997868383e-17);

@@ -213,10 +213,13 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     super::trace("download: submitted");
     let slice = staging.0.slice(..bytes);
     let (tx, rx) = std::sync::mpsc::channel();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let set = done.clone();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
+        set.store(true, std::sync::atomic::Ordering::Release);
     });
-    super::device::wait_mapped(g);
+    super::device::wait_flag(g, &done);
     super::trace("download: waited for the device");
     match rx.recv() {
         Ok(Ok(())) => {}

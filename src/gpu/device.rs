@@ -177,8 +177,47 @@ pub fn wait_all(g: &Gpu) {
 /// Waits for all submitted work, always: a pending `map_async` only completes in a poll (the
 /// last wait, on another thread, may have ended before it was asked for).
 pub fn wait_mapped(g: &Gpu) {
+    spin_wait(g, None);
+}
+
+/// Waits until a `map_async` callback sets `done`.
+pub fn wait_flag(g: &Gpu, done: &std::sync::atomic::AtomicBool) {
+    spin_wait(g, Some(done));
+}
+
+/// Waits until `done` is set, or with none until the queue is empty. It polls without
+/// blocking first, for up to `MATFUSE_SPIN_US` (default 1000) microseconds: a blocking wait
+/// returns tens of microseconds after the work ends, most of a small sink's time. Then it
+/// blocks. A CPU adapter (lavapipe) blocks at once: its work runs on the cores a spin takes.
+fn spin_wait(g: &Gpu, done: Option<&std::sync::atomic::AtomicBool>) {
+    use std::sync::OnceLock;
+    use std::time::{Duration, Instant};
+    static SPIN: OnceLock<Duration> = OnceLock::new();
+    let spin = *SPIN.get_or_init(|| {
+        let default = if g.info.device_type == "Cpu" { 0 } else { 1000 };
+        let us = std::env::var("MATFUSE_SPIN_US")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default);
+        Duration::from_micros(us)
+    });
     let submitted = SUBMITS.load(Ordering::SeqCst);
-    let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+    let start = Instant::now();
+    loop {
+        if done.is_some_and(|d| d.load(Ordering::Acquire)) {
+            break;
+        }
+        if start.elapsed() >= spin {
+            let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+            break;
+        }
+        let status = g.device.poll(wgpu::PollType::Poll);
+        if done.is_none() && status.is_ok_and(|s| s.is_queue_empty()) {
+            break;
+        }
+    }
+    // Everything submitted before the wait has finished (a buffer's work finishes after the
+    // work queued before it).
     WAITED.fetch_max(submitted, Ordering::SeqCst);
 }
 

@@ -25,6 +25,20 @@ fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
 
 /// The compiled pipeline for the kernel `key` names, generating its text (`source`, in
 /// codegen's short form) and compiling it on first use.
+/// Writes a compiled kernel's WGSL to `$MATFUSE_WGSL_DIR/kernel-N.wgsl` when that is set
+/// (for reading and for probing kernels outside matfuse).
+fn dump(text: &str) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    if let Some(dir) = std::env::var_os("MATFUSE_WGSL_DIR") {
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let path = std::path::Path::new(&dir).join(format!("kernel-{n}.wgsl"));
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("matfuse: cannot write {}: {e}", path.display());
+        }
+    }
+}
+
 pub(super) fn compiled(
     g: &Gpu,
     key: crate::codegen::KernelKey,
@@ -37,10 +51,12 @@ pub(super) fn compiled(
     {
         return Ok((p, true));
     }
+    let text = crate::codegen::expand(&source());
+    dump(&text);
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("matfuse elementwise"),
-        source: wgpu::ShaderSource::Wgsl(crate::codegen::expand(&source()).into()),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
     });
     let pipe = g
         .device
