@@ -92,10 +92,19 @@ fn describe(root: &Rc<Node>, wgsl: bool) -> String {
     }
     if wgsl {
         let source = match &root.op {
-            Op::Reduce { op, omitnan, .. } => crate::codegen::reduce(
-                &g,
-                &crate::codegen::reduce_form(*op, *omitnan, true, g.consts.len()),
-            ),
+            Op::Reduce {
+                op,
+                omitnan,
+                dim,
+                all,
+            } => {
+                let (inner, len, _) = crate::plan::reduce::lanes(&g.shape, *dim, *all);
+                crate::codegen::reduce(
+                    &g,
+                    &crate::codegen::reduce_form(*op, *omitnan, true, g.consts.len()),
+                    crate::plan::reduce::per_thread(inner, len),
+                )
+            }
             _ => crate::codegen::elementwise(&g, true),
         };
         out.push_str("\n");

@@ -8,11 +8,19 @@ use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
-/// Which kernel of a group: elementwise (vector kernels allowed or not) or a reduction pass.
+/// Which kernel of a group: elementwise (vector kernels allowed or not) or a reduction pass
+/// (a workgroup or a thread per lane part).
 #[derive(Clone, Copy)]
 pub enum Kind {
-    Elementwise { vector: bool },
-    Reduce { op: Red, omitnan: bool, first: bool },
+    Elementwise {
+        vector: bool,
+    },
+    Reduce {
+        op: Red,
+        omitnan: bool,
+        first: bool,
+        per_thread: bool,
+    },
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
@@ -29,21 +37,30 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
     let mut w = Vec::with_capacity(8 + 2 * g.inputs.len() + 4 * g.steps.len());
     match kind {
         Kind::Elementwise { vector } => w.extend([0, u32::from(vector), 0]),
-        Kind::Reduce { op, omitnan, first } => {
-            w.extend([1, op as u32, u32::from(omitnan) | u32::from(first) << 1])
-        }
+        Kind::Reduce {
+            op,
+            omitnan,
+            first,
+            per_thread,
+        } => w.extend([
+            1,
+            op as u32,
+            u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
+        ]),
     }
     w.push(precision_word(g.precision) | u32::from(exact_single()) << 1);
     w.push(g.consts.len() as u32);
     w.push(g.inputs.len() as u32);
     for (k, a) in g.inputs.iter().enumerate() {
-        let access = match a {
-            Access::Same => 0,
-            Access::Scalar => 1,
-            Access::Strided(_) => 2,
+        let access = match (a, super::vector_lanes(g, a)) {
+            (Access::Same, _) => 0,
+            (Access::Scalar, _) => 1,
+            (Access::Strided(_), None) => 2,
+            (Access::Strided(_), Some(super::vector::Lanes::Splat)) => 3,
+            (Access::Strided(_), Some(super::vector::Lanes::Run)) => 4,
         };
         let binding = precision_word(g.bindings.get(k).copied().unwrap_or(g.precision));
-        w.push(access | binding << 2);
+        w.push(access | binding << 3);
     }
     for s in &g.steps {
         match *s {

@@ -13,6 +13,7 @@ mod key;
 mod vector;
 pub use key::{KernelKey, Kind, key};
 pub use vector::{unroll as vector_unroll, width as vector_width};
+use vector::lanes as vector_lanes;
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");
@@ -24,6 +25,7 @@ const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
+const REDUCE_LANES: &str = include_str!("../../shaders/reduce_lanes.wgsl");
 
 /// The lines that stand for a kernel's function library in its text until `expand`:
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
@@ -239,15 +241,17 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
     }
 }
 
-/// The WGSL of a reduction over `g`'s values (the group computes the reduced input).
-pub fn reduce(g: &Group, form: &ReduceForm) -> String {
+/// The WGSL of a reduction over `g`'s values (the group computes the reduced input): a
+/// workgroup per lane part, or with `per_thread` a thread per lane part.
+pub fn reduce(g: &Group, form: &ReduceForm, per_thread: bool) -> String {
     // Vector kernels read inputs bound as vectors one element at a time here (the lanes'
     // remainders and lanes that are not contiguous), and whole vectors in `value_vector`.
     let width = vector::width(g);
     let lines = if width > 1 {
         step_lines_reading(g, 5, &|k, access| match access {
             Access::Same => format!("in{k}[i / {width}u][i % {width}u]"),
-            _ => format!("in{k}[0u]"),
+            Access::Strided(_) => format!("in{k}[bcast(gi, {k}u)]"),
+            Access::Scalar => format!("in{k}[0u]"),
         })
     } else {
         step_lines(g, 5)
@@ -258,8 +262,13 @@ pub fn reduce(g: &Group, form: &ReduceForm) -> String {
         g.steps.len().saturating_sub(1)
     );
     let map = "m_map(value_at(shift + base + r * inner))";
-    let text = REDUCE
-        .replace("{{VECTOR_LOOP}}", &vector::reduce_loop(width))
+    let (template, vector_loop) = if per_thread {
+        (REDUCE_LANES, String::new())
+    } else {
+        (REDUCE, vector::reduce_loop(width))
+    };
+    let text = template
+        .replace("{{VECTOR_LOOP}}", &vector_loop)
         .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)
         .replace("{{COMBINE}}", form.combine)
@@ -272,7 +281,11 @@ pub fn reduce(g: &Group, form: &ReduceForm) -> String {
         prelude(g, width, 1),
         form.map,
         text,
-        vector::reduce_functions(g, width)
+        if per_thread {
+            String::new()
+        } else {
+            vector::reduce_functions(g, width)
+        }
     )
 }
 
@@ -371,8 +384,11 @@ mod tests {
             assert!(!super::elementwise(&g, false).contains("value_vector"));
             for op in [crate::values::ops::Red::Sum, crate::values::ops::Red::Max] {
                 let form = super::reduce_form(op, true, true, g.consts.len());
-                let src = super::reduce(&g, &form);
+                let src = super::reduce(&g, &form, false);
                 assert!(src.contains("let v = value_vector(first + r)"), "{src}");
+                validate(&src);
+                let src = super::reduce(&g, &form, true);
+                assert!(src.contains("out[o * parts + part]"), "{src}");
                 validate(&src);
             }
         }

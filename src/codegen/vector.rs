@@ -1,28 +1,63 @@
-//! Vector kernels: where every input of a group is read element for element (or is one
-//! scalar) and nothing depends on an element's position, a thread computes `width`
-//! consecutive elements from vector loads (4 singles or 2 doubles: 16 bytes) and stores them
-//! as one vector. Elementwise kernels use them for whole results in one binding; reductions
-//! fold contiguous lanes a vector at a time and their remainders element by element.
+//! Vector kernels: where every input of a group is read element for element, is one scalar,
+//! or is broadcast along the columns of a result whose columns hold whole vectors, and
+//! nothing depends on an element's position, a thread computes `width` consecutive elements
+//! from vector loads (4 singles or 2 doubles: 16 bytes) and stores them as one vector.
+//! Elementwise kernels use them for whole results in one binding; reductions fold contiguous
+//! lanes a vector at a time and their remainders element by element.
 
 use super::{Access, Group, Precision, Step, init, step_lines_reading};
 
 const ELEMENTWISE_VECTOR: &str = include_str!("../../shaders/elementwise_vector.wgsl");
 
-/// Elements per thread for `g`: 1 where some input is broadcast or transposed, or a step
-/// reads the element's position (random numbers, subscripts).
+/// How the `width` consecutive elements of one vector read a broadcast input. They lie in one
+/// column when the result's first dimension is a multiple of `width`, so an input constant
+/// down the columns (a row vector: stride 0 along the first dimension) gives them all one
+/// element, and one that runs down them (a column vector: stride 1) consecutive elements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lanes {
+    Splat,
+    Run,
+}
+
+fn natural_width(p: Precision) -> u32 {
+    match p {
+        Precision::F32 => 4,
+        Precision::F64 => 2,
+    }
+}
+
+/// How a vector of `g` reads input access `a` when it is broadcast; None when it cannot be
+/// read a vector at a time (transposed, or the result's columns split vectors).
+pub fn lanes(g: &Group, a: &Access) -> Option<Lanes> {
+    let Access::Strided(strides) = a else {
+        return None;
+    };
+    let rows = *g.shape.dims().first()?;
+    if rows % natural_width(g.precision) as usize != 0 {
+        return None;
+    }
+    match strides.first() {
+        Some(0) => Some(Lanes::Splat),
+        Some(1) => Some(Lanes::Run),
+        _ => None,
+    }
+}
+
+/// Elements per thread for `g`: 1 where some input is transposed or broadcast other than
+/// `lanes` allows, or a step reads the element's position (random numbers, subscripts).
 pub fn width(g: &Group) -> u32 {
     let positional = g
         .steps
         .iter()
         .any(|s| matches!(s, Step::Rand(_) | Step::Iota(_)));
-    let strided = g.inputs.iter().any(|a| matches!(a, Access::Strided(_)));
+    let strided = g
+        .inputs
+        .iter()
+        .any(|a| matches!(a, Access::Strided(_)) && lanes(g, a).is_none());
     if positional || strided || vectors_off() {
         return 1;
     }
-    match g.precision {
-        Precision::F32 => 4,
-        Precision::F64 => 2,
-    }
+    natural_width(g.precision)
 }
 
 /// `MATFUSE_VECTOR=0` turns vector kernels off (to compare against them).
@@ -32,19 +67,32 @@ fn vectors_off() -> bool {
 }
 
 /// `fn value_vector(j)`: elements `j * width ..` of the group's values, from one vector load
-/// per input; each element's steps sit in a block of their own.
+/// per input read element for element and one index per broadcast input; each element's
+/// steps sit in a block of their own.
 fn value_vector(g: &Group, width: u32) -> String {
     let mut f = format!("fn value_vector(j: u32) -> vec{width}<T> {{\n");
+    if g.inputs.iter().any(|a| matches!(a, Access::Strided(_))) {
+        // The vector's first element in the whole result (the table's last word is where
+        // the bindings start).
+        f.push_str(&format!(
+            "    let gi = j * {width}u + shape_table[arrayLength(&shape_table) - 1u];\n"
+        ));
+    }
     for (k, a) in g.inputs.iter().enumerate() {
-        if *a == Access::Same {
-            f.push_str(&format!("    let a{k} = in{k}[j];\n"));
+        match (a, lanes(g, a)) {
+            (Access::Same, _) => f.push_str(&format!("    let a{k} = in{k}[j];\n")),
+            (_, Some(Lanes::Splat)) => f.push_str(&format!("    let a{k} = in{k}[bcast(gi, {k}u)];\n")),
+            (_, Some(Lanes::Run)) => f.push_str(&format!("    let a{k} = bcast(gi, {k}u);\n")),
+            _ => {}
         }
     }
     f.push_str(&format!("    var r: vec{width}<T>;\n"));
     let last = g.steps.len().saturating_sub(1);
     for c in 0..width {
-        let lines = step_lines_reading(g, 0, &|k, a| match a {
-            Access::Same => format!("a{k}[{c}]"),
+        let lines = step_lines_reading(g, 0, &|k, a| match (a, lanes(g, a)) {
+            (Access::Same, _) => format!("a{k}[{c}]"),
+            (_, Some(Lanes::Splat)) => format!("a{k}"),
+            (_, Some(Lanes::Run)) => format!("in{k}[a{k} + {c}u]"),
             _ => format!("in{k}[0u]"),
         });
         f.push_str("    {\n");

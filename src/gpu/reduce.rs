@@ -114,7 +114,8 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
         start: 0,
     };
     let group = partials_group(Rc::new(partials), inner * segments * outer, gr);
-    pass(g, &group, r, folded, false, 1, true)
+    let per_thread = crate::plan::reduce::per_thread(inner, segments);
+    pass(g, &group, r, folded, (false, per_thread), 1, true)
 }
 
 /// Copies each `(piece, at)` into `out` starting at element `at`.
@@ -156,8 +157,13 @@ fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
 /// Folds `l`'s lanes of `gr`'s values: one pass, or parts and a second pass over them.
 /// `last` says whether these are final results (mean divides them).
 fn lanes(g: &Gpu, gr: &Group, r: Reduction, l: Lanes, last: bool) -> MResult<Rc<DeviceBuffer>> {
-    let parts = crate::plan::reduce::parts(l.len, l.nout);
-    let first = pass(g, gr, r, l, true, parts, last && parts == 1)?;
+    let per_thread = crate::plan::reduce::per_thread(l.inner, l.len);
+    let parts = if per_thread {
+        crate::plan::reduce::thread_parts(l.len, l.nout)
+    } else {
+        crate::plan::reduce::parts(l.len, l.nout)
+    };
+    let first = pass(g, gr, r, l, (true, per_thread), parts, last && parts == 1)?;
     if parts == 1 {
         return Ok(first);
     }
@@ -169,17 +175,19 @@ fn lanes(g: &Gpu, gr: &Group, r: Reduction, l: Lanes, last: bool) -> MResult<Rc<
         nout: l.nout,
         start: 0,
     };
-    pass(g, &group, r, folded, false, 1, last)
+    let per_thread = crate::plan::reduce::per_thread(1, parts);
+    pass(g, &group, r, folded, (false, per_thread), 1, last)
 }
 
-/// One dispatch: workgroup `w` folds part `w % parts` of lane `w / parts`; the first pass
-/// maps values (NaN omitted, any/all made logical), the last divides for mean.
+/// One dispatch: workgroup `w` folds part `w % parts` of lane `w / parts` (or with
+/// `per_thread`, thread `t` part `t / nout` of lane `t % nout`); the first pass maps values
+/// (NaN omitted, any/all made logical), the last divides for mean.
 fn pass(
     g: &Gpu,
     gr: &Group,
     r: Reduction,
     l: Lanes,
-    first: bool,
+    (first, per_thread): (bool, bool),
     parts: usize,
     last: bool,
 ) -> MResult<Rc<DeviceBuffer>> {
@@ -197,10 +205,11 @@ fn pass(
         op: r.op,
         omitnan: r.omitnan,
         first,
+        per_thread,
     };
     let kernel = super::kernels::compiled(g, crate::codegen::key(gr, kind), || {
         let form = crate::codegen::reduce_form(r.op, r.omitnan, first, gr.consts.len());
-        crate::codegen::reduce(gr, &form)
+        crate::codegen::reduce(gr, &form, per_thread)
     })?;
     // The inputs are bound from a multiple of 64 elements at or before the window's start;
     // `shift` is the start's place in that binding.
@@ -219,7 +228,11 @@ fn pass(
         consts: &consts,
         out: None,
         inputs: windowed.then_some((bound, shift + elements)),
-        workgroups: (l.nout * parts) as u32,
+        workgroups: if per_thread {
+            (l.nout * parts).div_ceil(256) as u32
+        } else {
+            (l.nout * parts) as u32
+        },
     };
     launch_into(g, gr, &kernel, &out, &launch)?;
     Ok(Rc::new(out))

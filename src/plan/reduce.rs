@@ -40,6 +40,23 @@ pub fn parts(len: usize, nout: usize) -> usize {
     }
 }
 
+/// Whether lanes of `len` elements `inner` apart are folded a thread per lane (part) rather
+/// than a workgroup per lane (part): when 32 or more lanes sit side by side (a workgroup per
+/// lane would read one element per 32-byte sector), and for short lanes (whose workgroups
+/// would be mostly idle).
+pub fn per_thread(inner: usize, len: usize) -> bool {
+    inner >= 32 || len <= 64
+}
+
+/// Threads a per-thread reduction aims for: enough loads in flight to fill the device's
+/// memory system, each thread folding a segment of at least 32 elements.
+const THREADS: usize = 1 << 20;
+
+/// Segments each lane of a per-thread reduction is split into.
+pub fn thread_parts(len: usize, nout: usize) -> usize {
+    THREADS.div_ceil(nout.max(1)).min(len / 32).max(1)
+}
+
 /// (inner, len, nout) of reducing `shape` along `dim` (or all of it).
 pub fn lanes(shape: &Shape, dim: usize, all: bool) -> (usize, usize, usize) {
     if all {
