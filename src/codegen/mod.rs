@@ -12,8 +12,8 @@ use crate::values::ops::Red;
 mod key;
 mod vector;
 pub use key::{KernelKey, Kind, key};
-pub use vector::{unroll as vector_unroll, width as vector_width};
 use vector::lanes as vector_lanes;
+pub use vector::{unroll as vector_unroll, width as vector_width};
 
 const MATH_F32: &str = include_str!("../../shaders/math_f32.wgsl");
 const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");

@@ -81,7 +81,9 @@ fn value_vector(g: &Group, width: u32) -> String {
     for (k, a) in g.inputs.iter().enumerate() {
         match (a, lanes(g, a)) {
             (Access::Same, _) => f.push_str(&format!("    let a{k} = in{k}[j];\n")),
-            (_, Some(Lanes::Splat)) => f.push_str(&format!("    let a{k} = in{k}[bcast(gi, {k}u)];\n")),
+            (_, Some(Lanes::Splat)) => {
+                f.push_str(&format!("    let a{k} = in{k}[bcast(gi, {k}u)];\n"))
+            }
             (_, Some(Lanes::Run)) => f.push_str(&format!("    let a{k} = bcast(gi, {k}u);\n")),
             _ => {}
         }
