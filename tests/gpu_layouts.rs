@@ -39,9 +39,9 @@ fn broadcast_vectors_match_the_host_bit_for_bit() {
     assert!(!odd.contains("fn value_vector"), "{odd}");
 }
 
-/// Reductions along every dimension of tall, wide and three-dimensional arrays equal the
-/// host's (integer data, so sums are exact in any order), with the per-thread kernel for
-/// lanes that lie side by side or are short.
+/// Reductions along every dimension of tall, wide and three-dimensional arrays, and of
+/// broadcast expressions, equal the host's (integer data, so sums are exact in any order),
+/// with the per-thread kernel for lanes that lie side by side or are short.
 #[test]
 fn reductions_along_any_dimension_match_the_host() {
     let gpu = has_gpu();
@@ -59,12 +59,15 @@ fn reductions_along_any_dimension_match_the_host() {
                M = gather(mean(G, d, 'omitnan')); H = mean(X, d, 'omitnan'); \
                n = n + (max(abs(M(:) - H(:))) <= 4 * eps({class}(48))); \
              end; \
+             r = {class}(mod(1:40, 5)); c = {class}(mod((1:600)', 7)); Y = X(:, :, 1); H = gpuArray(Y); \
+             n = n + isequaln(gather(sum((H - r) .^ 2)), sum((Y - r) .^ 2)); \
+             n = n + isequaln(gather(max((H - c) .* r, [], 2)), max((Y - c) .* r, [], 2)); \
              T = {class}(mod((1:5*70000)' * 31, 13)); T = reshape(T, 5, 70000); \
              n = n + isequal(gather(sum(gpuArray(T))), sum(T)); \
              n = n + isequal(gather(sum(gpuArray(T), 2)), sum(T, 2)); \
              fprintf('%d', n);"
         ));
-        assert_eq!(text, "23", "{class}");
+        assert_eq!(text, "25", "{class}");
     }
     let wide = out("G = gpuArray(single(rand(600, 40))); explain -wgsl s = sum(G, 2)");
     assert!(wide.contains("out[o * parts + part]"), "{wide}");
