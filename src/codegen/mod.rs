@@ -26,6 +26,7 @@ const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
 const REDUCE_LANES: &str = include_str!("../../shaders/reduce_lanes.wgsl");
+const REDUCE_COMMON: &str = include_str!("../../shaders/reduce_common.wgsl");
 
 /// The lines that stand for a kernel's function library in its text until `expand`:
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
@@ -261,13 +262,13 @@ pub fn reduce(g: &Group, form: &ReduceForm, per_thread: bool) -> String {
         lines,
         g.steps.len().saturating_sub(1)
     );
-    let map = "m_map(value_at(shift + base + r * inner))";
+    let map = "m_map(value_at(l.shift + base + r * l.inner))";
     let (template, vector_loop) = if per_thread {
         (REDUCE_LANES, String::new())
     } else {
         (REDUCE, vector::reduce_loop(width))
     };
-    let text = template
+    let text = format!("{REDUCE_COMMON}\n{template}")
         .replace("{{VECTOR_LOOP}}", &vector_loop)
         .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)
@@ -388,7 +389,7 @@ mod tests {
                 assert!(src.contains("let v = value_vector(first + r)"), "{src}");
                 validate(&src);
                 let src = super::reduce(&g, &form, true);
-                assert!(src.contains("out[o * parts + part]"), "{src}");
+                assert!(src.contains("out[o * l.parts + part]"), "{src}");
                 validate(&src);
             }
         }

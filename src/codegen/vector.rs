@@ -167,10 +167,10 @@ pub fn reduce_loop(width: u32) -> String {
     let folds: String = (0..u).map(|c| fold(&format!("v{c}"))).collect();
     let one = fold("v");
     format!(
-        "        if (inner == 1u && (shift + base) % {width}u == 0u) {{
-            let first = (shift + base) / {width}u;
-            let whole = len / {width}u;
-            let stride = parts * 256u;
+        "        if (l.inner == 1u && (l.shift + base) % {width}u == 0u) {{
+            let first = (l.shift + base) / {width}u;
+            let whole = l.len / {width}u;
+            let stride = l.parts * 256u;
             loop {{
                 if (r + {last}u * stride >= whole) {{
                     break;
