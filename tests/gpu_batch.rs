@@ -7,13 +7,18 @@ mod common;
 use common::{has_gpu, out_in as run};
 use matfuse::interp::Interp;
 
+/// A session with kernel timing off, where there is a GPU. Every test sets it before its
+/// first statement, whichever test starts the device.
+fn session() -> Option<Interp> {
+    unsafe { std::env::set_var("MATFUSE_GPU_TIMING", "0") };
+    has_gpu().then(Interp::new)
+}
+
 #[test]
 fn a_sink_submits_its_kernels_and_read_back_once() {
-    unsafe { std::env::set_var("MATFUSE_GPU_TIMING", "0") };
-    if !has_gpu() {
+    let Some(mut i) = session() else {
         return;
-    }
-    let mut i = Interp::new();
+    };
     run(
         &mut i,
         "x = gpuArray(single(mod((1:300000)' * 7, 13) / 13 - 0.5));",
@@ -43,10 +48,9 @@ fn a_sink_submits_its_kernels_and_read_back_once() {
 
 #[test]
 fn gpu_array_of_pending_work_computes_it_once() {
-    if !has_gpu() {
+    let Some(mut i) = session() else {
         return;
-    }
-    let mut i = Interp::new();
+    };
     // x is pending device work; gpuArray(...) of more pending work runs it now, once.
     run(
         &mut i,

@@ -16,7 +16,33 @@ fn pool_limit() -> u64 {
     total.map_or(1 << 30, |t| (t / 4).max(1 << 30))
 }
 
-static POOL: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
+/// Idle buffers by size, for reuse.
+type Pool = Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>>;
+
+static POOL: Pool = Mutex::new(None);
+
+/// An idle buffer of exactly `size` bytes from `pool`.
+fn pool_take(pool: &Pool, size: u64) -> Option<wgpu::Buffer> {
+    pool.lock().ok().and_then(|mut p| {
+        p.get_or_insert_with(HashMap::new)
+            .get_mut(&size)
+            .and_then(Vec::pop)
+    })
+}
+
+/// Keeps `b` in `pool` if the pool then holds at most `limit` bytes; gives it back otherwise.
+fn pool_put(pool: &Pool, b: wgpu::Buffer, limit: u64) -> Option<wgpu::Buffer> {
+    let Ok(mut pool) = pool.lock() else {
+        return Some(b);
+    };
+    let pool = pool.get_or_insert_with(HashMap::new);
+    let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
+    if held + b.size() > limit {
+        return Some(b);
+    }
+    pool.entry(b.size()).or_default().push(b);
+    None
+}
 
 /// Bytes of device buffers held by arrays now (not counting the pool's idle ones).
 static HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -49,14 +75,8 @@ impl Drop for DeviceBuffer {
     fn drop(&mut self) {
         if let Some(b) = self.buffer.take() {
             HELD.fetch_sub(b.size(), std::sync::atomic::Ordering::Relaxed);
-            if let Ok(mut pool) = POOL.lock() {
-                let pool = pool.get_or_insert_with(HashMap::new);
-                let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
-                if held + b.size() <= pool_limit() {
-                    pool.entry(b.size()).or_default().push(b);
-                } else {
-                    super::bind_cache::forget(&b);
-                }
+            if let Some(released) = pool_put(&POOL, b, pool_limit()) {
+                super::bind_cache::forget(&released);
             }
         }
     }
@@ -114,12 +134,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
     if size > g.info.max_buffer_size {
         return Err(out_of_memory());
     }
-    let reused = POOL.lock().ok().and_then(|mut p| {
-        p.get_or_insert_with(HashMap::new)
-            .get_mut(&size)
-            .and_then(Vec::pop)
-    });
-    let buffer = match reused {
+    let buffer = match pool_take(&POOL, size) {
         Some(b) => b,
         None => match create(g, size) {
             Some(b) => b,
@@ -212,23 +227,13 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     super::batch::submit(g)?;
     super::trace("download: submitted");
     let slice = staging.0.slice(..bytes);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let set = done.clone();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-        set.store(true, std::sync::atomic::Ordering::Release);
-    });
-    super::device::wait_flag(g, &done);
+    let mapped = super::device::map_read(g, &slice);
     super::trace("download: waited for the device");
-    match rx.recv() {
-        Ok(Ok(())) => {}
-        _ => {
-            return Err(MError::new(
-                "matfuse:gpu:readback",
-                "Reading a result back from the GPU failed.",
-            ));
-        }
+    if !mapped {
+        return Err(MError::new(
+            "matfuse:gpu:readback",
+            "Reading a result back from the GPU failed.",
+        ));
     }
     let data = slice.get_mapped_range().map_err(|e| {
         MError::new(
@@ -252,7 +257,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
 }
 
 /// Read-back buffers kept for reuse (by size class), so a sink does not create one each time.
-static STAGING: Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>> = Mutex::new(None);
+static STAGING: Pool = Mutex::new(None);
 
 /// Staging bytes kept at most.
 const STAGING_LIMIT: u64 = 256 << 20;
@@ -264,12 +269,7 @@ struct Staging(wgpu::Buffer, bool);
 impl Staging {
     fn take(g: &Gpu, bytes: u64) -> Staging {
         let size = size_class(bytes);
-        let reused = STAGING.lock().ok().and_then(|mut p| {
-            p.get_or_insert_with(HashMap::new)
-                .get_mut(&size)
-                .and_then(Vec::pop)
-        });
-        let b = reused.unwrap_or_else(|| {
+        let b = pool_take(&STAGING, size).unwrap_or_else(|| {
             g.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("matfuse readback"),
                 size,
@@ -283,12 +283,8 @@ impl Staging {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        if let Ok(mut pool) = STAGING.lock() {
-            let pool = pool.get_or_insert_with(HashMap::new);
-            let held: u64 = pool.iter().map(|(k, v)| k * v.len() as u64).sum();
-            if self.1 && held + self.0.size() <= STAGING_LIMIT {
-                pool.entry(self.0.size()).or_default().push(self.0.clone());
-            }
+        if self.1 {
+            pool_put(&STAGING, self.0.clone(), STAGING_LIMIT);
         }
     }
 }

@@ -180,18 +180,26 @@ pub fn wait_mapped(g: &Gpu) {
     spin_wait(g, None);
 }
 
-/// Waits until a `map_async` callback sets `done`.
-pub fn wait_flag(g: &Gpu, done: &std::sync::atomic::AtomicBool) {
-    spin_wait(g, Some(done));
+/// Maps `slice` for reading and waits for it; whether the mapping succeeded.
+pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let done = Arc::new(AtomicBool::new(false));
+    let set = done.clone();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r.is_ok());
+        set.store(true, Ordering::Release);
+    });
+    spin_wait(g, Some(&done));
+    // Another thread's poll may have taken the callback and not yet run it: the channel
+    // waits for it (or for its being dropped, when the device is lost).
+    rx.recv().unwrap_or(false)
 }
 
 /// Waits until `done` is set, or with none until the queue is empty. It polls without
 /// blocking first, for up to `MATFUSE_SPIN_US` (default 1000) microseconds: a blocking wait
 /// returns tens of microseconds after the work ends, most of a small sink's time. Then it
 /// blocks. A CPU adapter (lavapipe) blocks at once: its work runs on the cores a spin takes.
-fn spin_wait(g: &Gpu, done: Option<&std::sync::atomic::AtomicBool>) {
-    use std::sync::OnceLock;
-    use std::time::{Duration, Instant};
+fn spin_wait(g: &Gpu, done: Option<&AtomicBool>) {
     static SPIN: OnceLock<Duration> = OnceLock::new();
     let spin = *SPIN.get_or_init(|| {
         let default = if g.info.device_type == "Cpu" { 0 } else { 1000 };

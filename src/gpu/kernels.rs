@@ -23,8 +23,6 @@ fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
     MError::new("matfuse:gpu:kernel", format!("{what}: {e}"))
 }
 
-/// The compiled pipeline for the kernel `key` names, generating its text (`source`, in
-/// codegen's short form) and compiling it on first use.
 /// Writes a compiled kernel's WGSL to `$MATFUSE_WGSL_DIR/kernel-N.wgsl` when that is set
 /// (for reading and for probing kernels outside matfuse).
 fn dump(text: &str) {
@@ -39,6 +37,8 @@ fn dump(text: &str) {
     }
 }
 
+/// The compiled pipeline for the kernel `key` names, generating its text (`source`, in
+/// codegen's short form) and compiling it on first use.
 pub(super) fn compiled(
     g: &Gpu,
     key: crate::codegen::KernelKey,

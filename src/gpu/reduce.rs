@@ -114,8 +114,7 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
         start: 0,
     };
     let group = partials_group(Rc::new(partials), inner * segments * outer, gr);
-    let per_thread = crate::plan::reduce::per_thread(inner, segments);
-    pass(g, &group, r, folded, (false, per_thread), 1, true)
+    pass(g, &group, r, folded, false, 1, true)
 }
 
 /// Copies each `(piece, at)` into `out` starting at element `at`.
@@ -157,13 +156,12 @@ fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
 /// Folds `l`'s lanes of `gr`'s values: one pass, or parts and a second pass over them.
 /// `last` says whether these are final results (mean divides them).
 fn lanes(g: &Gpu, gr: &Group, r: Reduction, l: Lanes, last: bool) -> MResult<Rc<DeviceBuffer>> {
-    let per_thread = crate::plan::reduce::per_thread(l.inner, l.len);
-    let parts = if per_thread {
+    let parts = if crate::plan::reduce::per_thread(l.inner, l.len) {
         crate::plan::reduce::thread_parts(l.len, l.nout)
     } else {
         crate::plan::reduce::parts(l.len, l.nout)
     };
-    let first = pass(g, gr, r, l, (true, per_thread), parts, last && parts == 1)?;
+    let first = pass(g, gr, r, l, true, parts, last && parts == 1)?;
     if parts == 1 {
         return Ok(first);
     }
@@ -175,22 +173,22 @@ fn lanes(g: &Gpu, gr: &Group, r: Reduction, l: Lanes, last: bool) -> MResult<Rc<
         nout: l.nout,
         start: 0,
     };
-    let per_thread = crate::plan::reduce::per_thread(1, parts);
-    pass(g, &group, r, folded, (false, per_thread), 1, last)
+    pass(g, &group, r, folded, false, 1, last)
 }
 
-/// One dispatch: workgroup `w` folds part `w % parts` of lane `w / parts` (or with
-/// `per_thread`, thread `t` part `t / nout` of lane `t % nout`); the first pass maps values
-/// (NaN omitted, any/all made logical), the last divides for mean.
+/// One dispatch: workgroup `w` folds part `w % parts` of lane `w / parts` (or, for lanes
+/// `per_thread` picks, thread `t` part `t / nout` of lane `t % nout`); the first pass maps
+/// values (NaN omitted, any/all made logical), the last divides for mean.
 fn pass(
     g: &Gpu,
     gr: &Group,
     r: Reduction,
     l: Lanes,
-    (first, per_thread): (bool, bool),
+    first: bool,
     parts: usize,
     last: bool,
 ) -> MResult<Rc<DeviceBuffer>> {
+    let per_thread = crate::plan::reduce::per_thread(l.inner, l.len);
     let identity = match r.op {
         Red::Sum | Red::Mean | Red::Any => 0.0,
         Red::Prod | Red::All => 1.0,

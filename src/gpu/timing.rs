@@ -115,15 +115,7 @@ pub fn collect() {
     g.queue.submit([enc.finish()]);
     super::device::note_submit();
     let slice = timer.readback.slice(..bytes);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let set = done.clone();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-        set.store(true, std::sync::atomic::Ordering::Release);
-    });
-    super::device::wait_flag(g, &done);
-    if !matches!(rx.recv(), Ok(Ok(()))) {
+    if !super::device::map_read(g, &slice) {
         return;
     }
     let ns = match slice.get_mapped_range() {
