@@ -3,7 +3,7 @@
 //! varies between runs (buffers, sizes, constant values). Launches look compiled kernels up
 //! by it, so a repeated statement neither generates nor hashes WGSL text.
 
-use super::exact_single;
+use super::single_math;
 use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
@@ -48,7 +48,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
     }
-    w.push(precision_word(g.precision) | u32::from(exact_single()) << 1);
+    w.push(precision_word(g.precision) | (single_math() as u32) << 1);
     w.push(g.consts.len() as u32);
     w.push(g.inputs.len() as u32);
     for (k, a) in g.inputs.iter().enumerate() {

@@ -20,7 +20,9 @@ const MATH_F64_BASE: &str = include_str!("../../shaders/math_f64.wgsl");
 const LOG_POW_F64: &str = include_str!("../../shaders/log_pow_f64.wgsl");
 const REMAINDER_F64: &str = include_str!("../../shaders/remainder_f64.wgsl");
 const SINGLE: &str = include_str!("../../shaders/single.wgsl");
+const MATH_F32_VIA_F64: &str = include_str!("../../shaders/math_f32_via_f64.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
+const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
@@ -30,21 +32,27 @@ const REDUCE_COMMON: &str = include_str!("../../shaders/reduce_common.wgsl");
 
 /// The lines that stand for a kernel's function library in its text until `expand`:
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
-/// KB hashed per launch, not the ~30 KB library assembled each time).
-const LIBRARY_LINES: [&str; 6] = [
+/// KB hashed per launch, not the ~30 KB library assembled each time). In pairs, the second
+/// with the random generator.
+const LIBRARY_LINES: [&str; 8] = [
     "// library: f64",
     "// library: f64 random",
     "// library: f32 exact",
     "// library: f32 exact random",
-    "// library: f32",
-    "// library: f32 random",
+    "// library: f32 fast",
+    "// library: f32 fast random",
+    "// library: f32 driver",
+    "// library: f32 driver random",
 ];
 
 fn library_line(g: &Group) -> &'static str {
-    let kind = match (g.precision, exact_single()) {
-        (Precision::F64, _) => 0,
-        (Precision::F32, true) => 2,
-        (Precision::F32, false) => 4,
+    let kind = match g.precision {
+        Precision::F64 => 0,
+        Precision::F32 => match single_math() {
+            SingleMath::Exact => 2,
+            SingleMath::Fast => 4,
+            SingleMath::Driver => 6,
+        },
     };
     LIBRARY_LINES[kind + usize::from(!g.rands.is_empty())]
 }
@@ -52,16 +60,20 @@ fn library_line(g: &Group) -> &'static str {
 /// The library a line of LIBRARY_LINES stands for, assembled once per process.
 fn library_text(line: &str) -> Option<&'static str> {
     use std::sync::OnceLock;
-    static TEXTS: [OnceLock<String>; 6] = [const { OnceLock::new() }; 6];
+    static TEXTS: [OnceLock<String>; 8] = [const { OnceLock::new() }; 8];
     let k = LIBRARY_LINES.iter().position(|&l| l == line)?;
     Some(TEXTS[k].get_or_init(|| {
         let f64_text = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
-        let base = match k / 2 {
-            0 => f64_text,
-            1 => format!(
-                "{SINGLE}\n{}\n{MATH_F32_EXACT}",
+        let via_f64 = || {
+            format!(
+                "{SINGLE}\n{}\n{MATH_F32_VIA_F64}",
                 f64_text.replace("m_", "d_")
-            ),
+            )
+        };
+        let base = match k / 2 {
+            0 => f64_text.clone(),
+            1 => format!("{}\n{MATH_F32_EXACT}", via_f64()),
+            2 => format!("{}\n{MATH_F32_FAST}", via_f64()),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
         // Only kernels that draw random numbers carry the generator.
@@ -122,23 +134,37 @@ fn prelude(g: &Group, width: u32, out_width: u32) -> String {
         .replace("{{INPUTS}}", &inputs)
 }
 
-/// Whether single-precision kernels compute their functions in f64 (math_f32_exact.wgsl):
-/// wherever the device has f64 and 64-bit integers.
-/// `MATFUSE_EXACT_SINGLE=0` uses the driver's f32 functions instead (to measure the cost).
-fn exact_single() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var("MATFUSE_EXACT_SINGLE").is_ok_and(|v| v == "0"));
-    !off && crate::gpu::device::current()
-        .is_some_and(|d| d.info.supports_double && d.info.supports_int64)
+/// How single-precision kernels compute exp, sin and cos where the device has f64 and 64-bit
+/// integers (`MATFUSE_SINGLE_MATH`): `fast` (the default) in f32 within 1 ulp of the host's
+/// (math_f32_fast.wgsl), `exact` in f64 rounded once, identical to the host's
+/// (math_f32_exact.wgsl); their other functions go through f64 either way. `driver`, and
+/// any device without f64, uses the driver's f32 functions for all (math_f32.wgsl).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SingleMath {
+    Fast,
+    Exact,
+    Driver,
+}
+
+pub fn single_math() -> SingleMath {
+    static CHOSEN: std::sync::OnceLock<SingleMath> = std::sync::OnceLock::new();
+    let chosen = *CHOSEN.get_or_init(|| match std::env::var("MATFUSE_SINGLE_MATH").as_deref() {
+        Ok("exact") => SingleMath::Exact,
+        Ok("driver") => SingleMath::Driver,
+        _ => SingleMath::Fast,
+    });
+    let has_f64 = crate::gpu::device::current()
+        .is_some_and(|d| d.info.supports_double && d.info.supports_int64);
+    if has_f64 { chosen } else { SingleMath::Driver }
 }
 
 /// The start of `main`: kernels with the f64 functions set the opaque 1 their exact
 /// arithmetic relies on.
 fn init(g: &Group) -> &'static str {
-    match (g.precision, exact_single()) {
+    match (g.precision, single_math()) {
         (Precision::F64, _) => "    m_init(shape_table[1]);\n",
-        (Precision::F32, true) => "    d_init(shape_table[1]);\n",
-        (Precision::F32, false) => "",
+        (Precision::F32, SingleMath::Driver) => "",
+        (Precision::F32, _) => "    d_init(shape_table[1]);\n",
     }
 }
 

@@ -31,7 +31,8 @@ fn dump(text: &str) {
     if let Some(dir) = std::env::var_os("MATFUSE_WGSL_DIR") {
         let n = COUNT.fetch_add(1, Ordering::Relaxed);
         let path = std::path::Path::new(&dir).join(format!("kernel-{n}.wgsl"));
-        if let Err(e) = std::fs::write(&path, text) {
+        let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
+        if let Err(e) = written {
             eprintln!("matfuse: cannot write {}: {e}", path.display());
         }
     }
