@@ -20,8 +20,9 @@ fn keep32(x: f32) -> f32 {
 // a two-sum keeps what the second's subtraction rounds off). Up to 2^17, the same in double
 // (kept apart: NVIDIA's compiler factored n out of the two products, 18 ulp off near
 // multiples of pi/2; a conversion costs the GPU as much as eight f32 operations, so that
-// range is off the common path); past it, NaN and infinities, the f64 functions. The sine of |x| < 2^-12 is x
-// itself (NVIDIA flushes subnormal operands, so it must not go through arithmetic).
+// range is off the common path); past it, NaN and infinities, the f64 functions. The sine
+// of |x| < 2^-12 is x itself (NVIDIA flushes subnormal operands, so it must not go through
+// arithmetic).
 fn f_sin_cos(x: f32, cosine: bool) -> f32 {
     let a = abs(x);
     var r: f32;

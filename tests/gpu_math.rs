@@ -1,11 +1,11 @@
 //! The log family, general powers, mod/rem and xor in the lazy graph, against the host
 //! evaluator: f64 within 2 ulp of Rust's std (log2/log10 of exact powers exact), mod and rem
-//! bit for bit (they are exact), singles equal to the host's (computed in double, rounded
-//! once). Each must run on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it
+//! bit for bit (they are exact), singles' log family, powers and remainders equal to the
+//! host's (computed in double, rounded once), single sin, cos and exp within 1 ulp. Each must run on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it
 //! must exist).
 
 mod common;
-use common::{has_gpu, out};
+use common::{SINGLE_ARGS, has_gpu, out};
 
 /// Runs a check that prints `same worst_ulps fallbacks single_worst`, and asserts on it:
 /// specials identical, f64 within 2 ulp, singles within `single_ulps`, no fallback.
@@ -148,16 +148,6 @@ fn xor_of_logical_values_is_lazy() {
     );
     assert_eq!(text, "gpuArray logical 1");
 }
-
-/// The arguments the single-precision tests below cover: random over the f64-reduction range
-/// and near zero, dense, near multiples of pi, both sides of the f32 and f64 reductions'
-/// limits, subnormals and specials; and exp's from underflow to overflow.
-const SINGLE_ARGS: &str = "rng(5); X = single([(rand(1, 3e5) - 0.5) * 2e5, \
-    (rand(1, 2e5) - 0.5) * 20, linspace(-10, 10, 2e5), single(pi) * (-1000:1000), \
-    single(pi) * (-30000:7:30000), 1e-8, -3e-9, 1e-40, -1e-40, 1023.99, 1024, 131071.99, \
-    131072, 2e5, 1e30, Inf, -Inf, NaN, 0, -0]); \
-    E = single([linspace(-104, 89, 3e5), 1e-40, -1e-40, -87.5, 87.5, 88.7, 88.8, -103.9, \
-    -200, Inf, -Inf, NaN, 0, -0]);";
 
 /// Single sin, cos and exp on the device (f32 arithmetic by default: math_f32_fast.wgsl)
 /// within 1 ulp of the host's, their specials, zeros' signs and subnormal sines identical;
