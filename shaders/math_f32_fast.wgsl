@@ -49,14 +49,18 @@ fn f_sin_cos(x: f32, cosine: bool) -> f32 {
     } else {
         return f32(d_sin(wide(x)));
     }
-    let z = r * r;
-    let ps = fma(fma(-1.9515295891e-4, z, 8.3321608736e-3), z, -1.6666654611e-1);
-    let sin_r = r + keep32(fma(r * z, ps, r_lo));
-    let pc = fma(fma(2.443315711809948e-5, z, -1.388731625493765e-3), z, 4.166664568298827e-2);
-    let cos_r = keep32(fma(z * z, pc, fma(-r, r_lo, -0.5 * z))) + 1.0;
-    // The quadrant, one further for the cosine.
+    // One polynomial, the sine's or the cosine's by the quadrant (selecting coefficients costs
+    // less than evaluating both): sin r = r + (r z p_s + r_lo), cos r = 1 + (z^2 p_c - r r_lo
+    // - z/2), with the same roundings as writing each out.
     q = (q + select(0u, 1u, cosine)) & 3u;
-    let v = select(sin_r, cos_r, (q & 1u) == 1u);
+    let odd = (q & 1u) == 1u;
+    let z = r * r;
+    let p = fma(fma(select(-1.9515295891e-4, 2.443315711809948e-5, odd), z,
+        select(8.3321608736e-3, -1.388731625493765e-3, odd)), z,
+        select(-1.6666654611e-1, 4.166664568298827e-2, odd));
+    let m = select(r * z, z * z, odd);
+    let tail = select(r_lo, fma(-r, r_lo, -0.5 * z), odd);
+    let v = select(r, 1.0, odd) + keep32(fma(m, p, tail));
     let s = select(v, -v, q >= 2u);
     return select(s, x, !cosine && a < 2.44140625e-4);
 }

@@ -10,5 +10,6 @@ pub mod gpu;
 pub mod graph;
 pub mod interp;
 pub mod plan;
+pub mod settings;
 pub mod syntax;
 pub mod values;

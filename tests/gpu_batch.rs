@@ -1,4 +1,5 @@
-//! Recording: a sink's kernels and its read-back go to the device in one submit, repeated
+//! Recording: a sink's kernels (in one compute pass) and its read-back go to the device in
+//! one submit, repeated
 //! statements reuse compiled kernels and bind groups, and `gpuArray` of pending work computes
 //! it once instead of inside every kernel that reads it. Kernel timing is off in this file,
 //! so the submits counted are the work's own.
@@ -7,16 +8,21 @@ mod common;
 use common::{has_gpu, out_in as run};
 use matfuse::interp::Interp;
 
-/// A session with kernel timing off, where there is a GPU. Every test sets it before its
-/// first statement, whichever test starts the device.
-fn session() -> Option<Interp> {
+/// The device's counters (submits, passes, `gpuStats`) are the process's: the tests here
+/// take turns, so one's work never lands between another's two readings.
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A session with kernel timing off, where there is a GPU, and this test's turn. Every test
+/// sets timing off before its first statement, whichever test starts the device.
+fn session() -> Option<(Interp, std::sync::MutexGuard<'static, ()>)> {
+    let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     unsafe { std::env::set_var("MATFUSE_GPU_TIMING", "0") };
-    has_gpu().then(Interp::new)
+    has_gpu().then(|| (Interp::new(), turn))
 }
 
 #[test]
 fn a_sink_submits_its_kernels_and_read_back_once() {
-    let Some(mut i) = session() else {
+    let Some((mut i, _turn)) = session() else {
         return;
     };
     run(
@@ -28,8 +34,10 @@ fn a_sink_submits_its_kernels_and_read_back_once() {
     run(&mut i, sink);
     for _ in 0..3 {
         let before = matfuse::gpu::device::submits();
+        let passes = matfuse::gpu::batch::passes_opened();
         run(&mut i, &format!("gpuStats reset; {sink}; s = gpuStats;"));
         let after = matfuse::gpu::device::submits();
+        let passes = matfuse::gpu::batch::passes_opened() - passes;
         let out = run(
             &mut i,
             "fprintf('%d %d\\n', s.Session.Kernels, s.Session.CacheMisses)",
@@ -37,6 +45,7 @@ fn a_sink_submits_its_kernels_and_read_back_once() {
         // Two kernels (the fused map and fold in parts, then the parts) and the copy back.
         assert_eq!(out, "2 0\n");
         assert_eq!(after - before, 1, "one submit per sink");
+        assert_eq!(passes, 1, "the two kernels share one compute pass");
     }
     let out = run(
         &mut i,
@@ -48,7 +57,7 @@ fn a_sink_submits_its_kernels_and_read_back_once() {
 
 #[test]
 fn gpu_array_of_pending_work_computes_it_once() {
-    let Some(mut i) = session() else {
+    let Some((mut i, _turn)) = session() else {
         return;
     };
     // x is pending device work; gpuArray(...) of more pending work runs it now, once.

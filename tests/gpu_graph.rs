@@ -391,6 +391,27 @@ fn explain_plans_without_running() {
 }
 
 #[test]
+fn an_array_named_twice_is_one_kernel_input() {
+    let plan = session(&[
+        "a = gpuArray(single(1:1000)); b = gpuArray(single(mod(1:1000, 7)));",
+        "explain r = (a.*b + a) .* b - a",
+    ]);
+    if has_gpu() {
+        assert!(plan.contains("runs on the GPU"), "{plan}");
+    }
+    assert!(plan.contains("input 1:"), "{plan}");
+    assert!(!plan.contains("input 2:"), "{plan}");
+    // The same values as the host's (the kernel reads each binding where each name stood);
+    // every value is a whole number below 2^24, so no rounding can differ.
+    let out = session(&[
+        "a = gpuArray(single(1:1000)); b = gpuArray(single(mod(1:1000, 7)));",
+        "r = (a.*b + a) .* b - a; h = (gather(a).*gather(b) + gather(a)) .* gather(b) - gather(a);",
+        "disp(isequal(gather(r), h))",
+    ]);
+    assert_eq!(out.trim(), "1");
+}
+
+#[test]
 fn long_chains_are_cut_by_the_budget() {
     let gpu = has_gpu();
     let out = session(&[

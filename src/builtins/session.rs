@@ -383,5 +383,6 @@ fn setenv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     };
     // SAFETY-free: set_var is unsafe only for multithreaded use; the interpreter thread owns env access here
     unsafe { std::env::set_var(name, value) };
+    crate::settings::changed();
     Ok(vec![])
 }

@@ -1,5 +1,7 @@
 //! Recording: kernels and device copies go into one command encoder and are submitted
-//! together, since a submit costs tens of microseconds. The batch is submitted when a value is
+//! together, since a submit costs tens of microseconds. Consecutive kernels share one compute
+//! pass (wgpu puts the barriers their buffers need between them): on the H200 a pass of its
+//! own cost each kernel about 5 us of host time and as much of GPU time. The batch is submitted when a value is
 //! read back (the sink), before host data is written to the device (a pooled buffer the write
 //! reuses may still be read by a recorded kernel), when a top-level input ends or the batch
 //! has waited `MAX_AGE`, and after `MAX_PASSES` passes. The kernels of a batch keep their
@@ -11,7 +13,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Passes one batch holds at most (then it is submitted, so long loops keep the GPU busy).
+/// Kernels and copies one batch holds at most (then it is submitted, so long loops keep the GPU busy).
 const MAX_PASSES: usize = 64;
 /// Bytes of kernel parameters one batch holds at most.
 const PARAMS_BYTES: usize = 64 * 1024;
@@ -19,16 +21,29 @@ const PARAMS_BYTES: usize = 64 * 1024;
 const MAX_AGE: Duration = Duration::from_millis(2);
 
 struct Batch {
+    /// The open compute pass, if the last thing recorded was a kernel. It keeps the encoder
+    /// locked: it is ended (dropped) before anything else is recorded or the batch submitted.
+    pass: Option<wgpu::ComputePass<'static>>,
     encoder: wgpu::CommandEncoder,
     passes: usize,
     /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
     params: Vec<u8>,
     since: Instant,
+    /// The batch's pair of GPU timestamps, where batches are timed.
+    stamps: Option<u32>,
 }
 
 /// One batch for the process, not per thread: a buffer one thread returns to the pool may be
 /// read by its recorded work, so another thread's write to it must submit that work first.
 static BATCH: Mutex<Option<Batch>> = Mutex::new(None);
+/// Compute passes opened so far (tests check that a sink's kernels share one).
+static PASSES_OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Compute passes opened so far.
+pub fn passes_opened() -> u64 {
+    PASSES_OPENED.load(Ordering::SeqCst)
+}
+
 /// Whether BATCH holds work: read between statements without taking the lock.
 static PENDING: AtomicBool = AtomicBool::new(false);
 /// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
@@ -137,13 +152,46 @@ fn place(used: usize, blocks: &[&[u8]], align: usize) -> Option<Vec<usize>> {
     (at <= PARAMS_BYTES).then_some(offsets)
 }
 
-/// Records one pass or copy: `f` gets the encoder, the parameter buffer and where each of
-/// `blocks` (parameter bytes, each a multiple of 4 long) sits in it. `f` runs with the batch
-/// locked: it must not record or submit itself.
+/// Records a copy (or other encoder command): `f` gets the encoder, the parameter buffer and
+/// where each of `blocks` (parameter bytes, each a multiple of 4 long) sits in it. `f` runs
+/// with the batch locked: it must not record or submit itself.
 pub fn record<R>(
     g: &Gpu,
     blocks: &[&[u8]],
     f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, &[u64]) -> R,
+) -> MResult<R> {
+    record_with(g, blocks, |batch, params, at| {
+        batch.pass = None;
+        f(&mut batch.encoder, params, at)
+    })
+}
+
+/// Records a kernel into the batch's open compute pass (opening one if needed); otherwise as
+/// `record`.
+pub fn record_dispatch<R>(
+    g: &Gpu,
+    blocks: &[&[u8]],
+    f: impl FnOnce(&mut wgpu::ComputePass<'static>, &wgpu::Buffer, &[u64]) -> R,
+) -> MResult<R> {
+    record_with(g, blocks, |batch, params, at| {
+        let Batch { pass, encoder, .. } = batch;
+        let pass = pass.get_or_insert_with(|| {
+            PASSES_OPENED.fetch_add(1, Ordering::SeqCst);
+            encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: None,
+                })
+                .forget_lifetime()
+        });
+        f(pass, params, at)
+    })
+}
+
+fn record_with<R>(
+    g: &Gpu,
+    blocks: &[&[u8]],
+    f: impl FnOnce(&mut Batch, &wgpu::Buffer, &[u64]) -> R,
 ) -> MResult<R> {
     let align = (g.device.limits().min_storage_buffer_offset_alignment as usize).max(16);
     let full = batch()
@@ -155,13 +203,19 @@ pub fn record<R>(
     let params = params_buffer(g);
     let (r, passes) = {
         let mut b = batch();
-        let batch = b.get_or_insert_with(|| Batch {
-            encoder: g
+        let batch = b.get_or_insert_with(|| {
+            let mut encoder = g
                 .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None }),
-            passes: 0,
-            params: Vec::new(),
-            since: Instant::now(),
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+            let stamps = super::timing::begin(g, &mut encoder);
+            Batch {
+                pass: None,
+                encoder,
+                passes: 0,
+                params: Vec::new(),
+                since: Instant::now(),
+                stamps,
+            }
         });
         let offsets = place(batch.params.len(), blocks, align).unwrap_or_default();
         for (block, &at) in blocks.iter().zip(&offsets) {
@@ -169,7 +223,7 @@ pub fn record<R>(
             batch.params.extend_from_slice(block);
         }
         let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
-        let r = f(&mut batch.encoder, &params, &offsets);
+        let r = f(batch, &params, &offsets);
         batch.passes += 1;
         PENDING.store(true, Ordering::Relaxed);
         (r, batch.passes)
@@ -186,11 +240,16 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     // work, so another thread's batch must not write its parameters in between.
     let mut guard = batch();
     PENDING.store(false, Ordering::Relaxed);
-    let Some(batch) = guard.take() else {
+    let Some(mut batch) = guard.take() else {
         return Ok(());
     };
     super::trace("batch: submit");
+    // Inside the scope: a pass's kernels are checked when it ends.
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    batch.pass = None;
+    if let Some(k) = batch.stamps {
+        super::timing::end(&mut batch.encoder, k);
+    }
     let mut upload = None;
     if !batch.params.is_empty() {
         let mut bytes = batch.params;

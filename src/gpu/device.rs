@@ -315,7 +315,8 @@ fn init() -> Status {
     let features = adapter.features()
         & (wgpu::Features::SHADER_F64
             | wgpu::Features::SHADER_INT64
-            | wgpu::Features::TIMESTAMP_QUERY);
+            | wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
     // The adapter's own limits: WebGPU's defaults cap a storage binding at 128 MiB.
     let limits = adapter.limits();
     let request = adapter.request_device(&wgpu::DeviceDescriptor {

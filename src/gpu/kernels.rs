@@ -143,10 +143,7 @@ fn device_input(
 /// The most bytes one storage binding may hold: the adapter's limit, or a smaller one from
 /// `MATFUSE_MAX_BINDING` (so tests can split arrays without allocating gigabytes).
 pub fn binding_limit(g: &Gpu) -> u64 {
-    let forced = std::env::var("MATFUSE_MAX_BINDING")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&b| b >= 4096);
+    let forced = crate::settings::parsed::<u64>("MATFUSE_MAX_BINDING").filter(|&b| b >= 4096);
     forced.map_or(g.info.max_storage_binding, |b| {
         b.min(g.info.max_storage_binding)
     })
@@ -238,7 +235,7 @@ pub(super) fn launch_into(
     super::trace("launch: inputs, table and constants");
     super::timing::make_room();
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    super::batch::record(g, &[table, &consts], |enc, params, at| {
+    super::batch::record_dispatch(g, &[table, &consts], |pass, params, at| {
         let part = |k: usize, len: usize| Binding {
             buffer: params.clone(),
             offset: at[k],
@@ -248,15 +245,9 @@ pub(super) fn launch_into(
         bindings.extend(windows);
         let (bind, _) = super::bind_cache::get(&g.device, pipe, bindings);
         super::trace("launch: bind group");
-        super::timing::with_writes(g, |timestamp_writes| {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: None,
-                timestamp_writes,
-            });
-            pass.set_pipeline(pipe);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(x, y, 1);
-        });
+        pass.set_pipeline(pipe);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(x, y, 1);
     })?;
     super::trace("launch: recorded");
     if let Some(e) = pollster::block_on(scope.pop()) {

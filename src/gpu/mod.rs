@@ -21,8 +21,7 @@ pub enum Offload {
 }
 
 pub fn offload_mode() -> Offload {
-    match std::env::var("MATFUSE_OFFLOAD")
-        .ok()
+    match crate::settings::get("MATFUSE_OFFLOAD")
         .as_deref()
         .map(str::to_ascii_lowercase)
         .as_deref()
@@ -88,7 +87,8 @@ pub fn banner_summary() -> String {
 }
 
 /// `MATFUSE_TRACE=1` prints, to standard error, the microseconds since the previous mark at
-/// each step of running work on the device (where a statement's time goes).
+/// each step of running work on the device (where a statement's time goes), not counting
+/// the printing.
 pub fn trace(what: &str) {
     use std::sync::{Mutex, OnceLock};
     use std::time::Instant;
@@ -101,6 +101,7 @@ pub fn trace(what: &str) {
     if let Ok(mut last) = LAST.lock() {
         let us = last.map_or(0.0, |t| (now - t).as_secs_f64() * 1e6);
         eprintln!("{us:>9.1} us  {what}");
-        *last = Some(now);
+        // From after the print: its own cost goes into no step.
+        *last = Some(Instant::now());
     }
 }

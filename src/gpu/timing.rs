@@ -1,11 +1,13 @@
-//! GPU time for `gpuStats`: each kernel's compute pass writes a timestamp at its start and
-//! end (where the adapter has timestamp queries). The stamps are read back in one batch when
-//! an input ends or `gpuStats` asks, not per kernel, so timing adds no waits of its own.
+//! GPU time for `gpuStats`: each submitted batch writes a timestamp before its first command
+//! and after its last (where the adapter can write them inside an encoder). One pair per
+//! batch, not per kernel: a pair around every compute pass cost the H200 30 to 40 us of a
+//! five-kernel sink. The stamps are read back together when an input ends or `gpuStats`
+//! asks, so timing adds no waits of its own.
 
 use super::device::Gpu;
 use std::sync::Mutex;
 
-/// Kernels timed between two readbacks at most (a full batch is read back first).
+/// Batches timed between two readbacks at most (a full set is read back first).
 const CAPACITY: u32 = 1024;
 
 struct Timer {
@@ -41,43 +43,44 @@ fn create(g: &Gpu) -> Timer {
     }
 }
 
-/// Whether kernels are timed: where the adapter can, unless `MATFUSE_GPU_TIMING=0`.
+/// Whether batches are timed: where the adapter can, unless `MATFUSE_GPU_TIMING=0`.
 fn enabled(g: &Gpu) -> bool {
     static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let off = *OFF.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "0"));
     !off && g
         .device
         .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY)
+        .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
 }
 
-/// Runs `f` with the timestamp writes for the next kernel's pass (None where the adapter
-/// cannot time kernels).
-pub fn with_writes<R>(
-    g: &Gpu,
-    f: impl FnOnce(Option<wgpu::ComputePassTimestampWrites<'_>>) -> R,
-) -> R {
+/// Writes the opening stamp of a new batch into `enc`: the pair's index, for `end`, or None
+/// where batches are not timed (or the set is full until the next readback).
+pub fn begin(g: &Gpu, enc: &mut wgpu::CommandEncoder) -> Option<u32> {
     if !enabled(g) {
-        return f(None);
+        return None;
     }
-    let Ok(mut guard) = TIMER.lock() else {
-        return f(None);
-    };
+    let mut guard = TIMER.lock().ok()?;
     let timer = guard.get_or_insert_with(|| create(g));
     if timer.used >= CAPACITY {
-        return f(None);
+        return None;
     }
     let k = timer.used;
     timer.used += 1;
-    f(Some(wgpu::ComputePassTimestampWrites {
-        query_set: &timer.set,
-        beginning_of_pass_write_index: Some(2 * k),
-        end_of_pass_write_index: Some(2 * k + 1),
-    }))
+    enc.write_timestamp(&timer.set, 2 * k);
+    Some(k)
 }
 
-/// Reads back the stamps now if the next kernel's would not fit (call before recording it:
-/// reading back submits the recorded work).
+/// Writes the closing stamp of the batch whose opening stamp was pair `k`.
+pub fn end(enc: &mut wgpu::CommandEncoder, k: u32) {
+    if let Ok(guard) = TIMER.lock() {
+        if let Some(timer) = guard.as_ref() {
+            enc.write_timestamp(&timer.set, 2 * k + 1);
+        }
+    }
+}
+
+/// Reads back the stamps now if the next batch's would not fit (call before recording: reading
+/// back submits the recorded work).
 pub fn make_room() {
     let full = TIMER
         .lock()
@@ -88,8 +91,8 @@ pub fn make_room() {
     }
 }
 
-/// Reads back the stamps of the kernels run since the last call and adds their time to
-/// `gpuStats` (waits for those kernels).
+/// Reads back the stamps of the batches run since the last call and adds their time to
+/// `gpuStats` (waits for those batches).
 pub fn collect() {
     let Some(g) = super::device::ready() else {
         return;

@@ -58,8 +58,5 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
 /// The most bytes pending values may hold that nothing else does (`MATFUSE_PENDING_BYTES`,
 /// default 1 GiB) before the value holding them is computed.
 pub fn pinned_budget() -> usize {
-    std::env::var("MATFUSE_PENDING_BYTES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1 << 30)
+    crate::settings::parsed("MATFUSE_PENDING_BYTES").unwrap_or(1 << 30)
 }

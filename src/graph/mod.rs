@@ -193,7 +193,7 @@ impl Node {
 struct InternKey {
     op: String,
     inputs: Vec<usize>,
-    class: String,
+    class: Class,
 }
 
 thread_local! {
@@ -205,7 +205,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
     let key = InternKey {
         op: format!("{op:?}"),
         inputs: inputs.iter().map(|n| Rc::as_ptr(n) as usize).collect(),
-        class: format!("{class:?}"),
+        class,
     };
     let hit = INTERN.with(|m| m.borrow().get(&key).and_then(Weak::upgrade));
     if let Some(n) = hit {

@@ -275,12 +275,37 @@ fn first(n: &Rc<Node>, g: &mut Group) {
     }
 }
 
-/// Reads computed node `n` as a kernel input.
+/// Reads computed node `n` as a kernel input. A variable named twice (`a.*b + a`) makes two
+/// leaf nodes over one array: they share one binding, so the kernel loads it once.
 fn input_step(g: &mut Group, n: &Rc<Node>, how: Access) -> Step {
+    let precision = binding_precision(n, g.precision);
+    let same = g
+        .leaves
+        .iter()
+        .zip(&g.inputs)
+        .zip(&g.bindings)
+        .position(|((l, a), &p)| {
+            *a == how && p == precision && l.class == n.class && same_data(l, n)
+        });
+    if let Some(k) = same {
+        return Step::Input(k);
+    }
     g.leaves.push(n.clone());
     g.inputs.push(how);
-    g.bindings.push(binding_precision(n, g.precision));
+    g.bindings.push(precision);
     Step::Input(g.leaves.len() - 1)
+}
+
+/// Whether two computed nodes hold the same array (not merely equal values).
+fn same_data(a: &Node, b: &Node) -> bool {
+    if a.shape != b.shape {
+        return false;
+    }
+    match (&*a.data.borrow(), &*b.data.borrow()) {
+        (Some(graph::Data::Device(x)), Some(graph::Data::Device(y))) => Rc::ptr_eq(x, y),
+        (Some(graph::Data::Host(x)), Some(graph::Data::Host(y))) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
 }
 
 /// Whether every pending node under `n` (down to computed ones) has `numel` elements or one.

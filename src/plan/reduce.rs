@@ -11,9 +11,7 @@ use std::rc::Rc;
 
 /// Elements one workgroup folds before a lane is split into parts (`MATFUSE_REDUCE_CHUNK`).
 fn chunk() -> usize {
-    std::env::var("MATFUSE_REDUCE_CHUNK")
-        .ok()
-        .and_then(|v| v.parse().ok())
+    crate::settings::parsed("MATFUSE_REDUCE_CHUNK")
         .filter(|&c: &usize| c >= 256)
         .unwrap_or(8192)
 }
