@@ -77,8 +77,9 @@ fn m_rem(x: f32, y: f32) -> f32 {
     return f32(d_rem(wide(x), wide(y)));
 }
 
-// Rounding the f64 square root to f32 gives the correctly rounded f32 one.
-fn m_sqrt(x: f32) -> f32 {
+// Rounding the f64 square root to f32 gives the correctly rounded f32 one. m_sqrt is this
+// (sqrt_f32_wide.wgsl) or, on devices that pass the check at start-up, sqrt_f32_fma.wgsl.
+fn s_sqrt_wide(x: f32) -> f32 {
     return f32(sqrt(wide(x)));
 }
 

@@ -1,8 +1,7 @@
 //! Recording: a sink's kernels (in one compute pass) and its read-back go to the device in
-//! one submit, repeated
-//! statements reuse compiled kernels and bind groups, and `gpuArray` of pending work computes
-//! it once instead of inside every kernel that reads it. Kernel timing is off in this file,
-//! so the submits counted are the work's own.
+//! one submit, repeated statements reuse compiled kernels and bind groups, and `gpuArray` of
+//! pending work computes it once instead of inside every kernel that reads it. Kernel timing
+//! is off (the default), so the submits counted are the work's own.
 
 mod common;
 use common::{has_gpu, out_in as run};
@@ -12,11 +11,9 @@ use matfuse::interp::Interp;
 /// take turns, so one's work never lands between another's two readings.
 static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// A session with kernel timing off, where there is a GPU, and this test's turn. Every test
-/// sets timing off before its first statement, whichever test starts the device.
+/// A session where there is a GPU, and this test's turn (kernel timing is off by default).
 fn session() -> Option<(Interp, std::sync::MutexGuard<'static, ()>)> {
     let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    unsafe { std::env::set_var("MATFUSE_GPU_TIMING", "0") };
     has_gpu().then(|| (Interp::new(), turn))
 }
 

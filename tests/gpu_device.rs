@@ -98,8 +98,33 @@ fn tic_toc_and_timeit_measure() {
         out.lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(),
         ["1", "1", "1"]
     );
+    // `t0 = tic` leaves the plain stopwatch alone: toc measures from the last plain tic.
+    let o = matfuse(
+        "tic; pause(0.2); t0 = tic; pause(0.01); a = toc; b = toc(t0); \
+         fprintf('%d %d\\n', a >= 0.2, b < 0.2)",
+        &[],
+    );
+    assert_eq!(text(&o).0.trim(), "1 1", "{}", text(&o).1);
     let o = matfuse("timeit(3)", &[]);
     assert!(text(&o).1.contains("function handle"));
+}
+
+/// With MATFUSE_GPU_TIMING=1, gpuStats has the device's time for the work (timestamp queries
+/// around each batch), less than the statement's wall time. A software adapter's stamps are
+/// host clock readings taken when it gets round to them (lavapipe may write both at one
+/// flush, or count its JIT compile), so there the time need only be a time.
+#[test]
+fn gpu_time_is_measured_when_asked() {
+    let code = "G = gpuArray(rand(500, 200)); gpuStats reset; t = tic; [m, i] = max(sin(G) + G); \
+                a = gather(m); wall = toc(t); s = gpuStats; d = gpuDevice; \
+                g = s.Session.GPUTime; real = ~strcmp(d.DeviceType, 'Cpu'); \
+                fprintf('%d\\n', isfinite(g) && g >= 0 && (~real || (g > 0 && g < wall)));";
+    let o = matfuse(code, &[("MATFUSE_GPU_TIMING", "1")]);
+    let (out, err) = text(&o);
+    if !o.status.success() && err.contains("No supported GPU device") && !require_gpu() {
+        return;
+    }
+    assert_eq!(out.trim(), "1", "{err}");
 }
 
 /// gpuCalibrate measures this machine, caches the result per adapter, and automatic offload

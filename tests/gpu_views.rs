@@ -70,6 +70,20 @@ fn transposes_reshapes_and_casts_match_the_host() {
     assert_eq!(out, "gpuArray\ngpuArray\nsingle\ngpuArray\n");
 }
 
+/// Two reshapes of one array differ only in their shape: each keeps its own (identical nodes
+/// are shared, and the shape is part of what makes them identical).
+#[test]
+fn reshapes_of_one_array_keep_their_own_shapes() {
+    has_gpu();
+    let out = run(
+        "x = gpuArray(single(1:6)); a = reshape(x, 2, 3); b = reshape(x, 3, 2); \
+         c = reshape(x, [], 1) + 0; d = reshape(x, 1, []) + 0; \
+         fprintf('%d %d %d %d %d %d %d %d\\n', size(a), size(b), size(c), size(d)); \
+         fprintf('%g ', gather(b(3, :)), gather(a(2, :))); fprintf('\\n')",
+    );
+    assert_eq!(out, "2 3 3 2 6 1 1 6\n3 6 2 4 6 \n");
+}
+
 #[test]
 fn max_and_min_give_positions_on_the_device() {
     has_gpu();
@@ -103,15 +117,11 @@ fn max_and_min_give_positions_on_the_device() {
     assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
     // Both outputs come from the device: the index is a second reduction over the same
     // producer, and only the two 1×200 results are downloaded.
-    // The two kernels' time on the device is in gpuStats (timestamp queries), and is less
-    // than the time the statement took. A software adapter's stamps are host clock readings
-    // taken when it gets round to them (lavapipe may write both of a pass's at one flush, or
-    // count its JIT compile), so there the time need only be a time.
+    // GPU time is not measured by default (tests/gpu_device.rs times it when asked): NaN.
     let out = run(
         "G = gpuArray(rand(500, 200)); gpuStats reset; t = tic; [m, i] = max(sin(G) + G); \
                    a = gather(m); b = gather(i); wall = toc(t); s = gpuStats; d = gpuDevice; \
-                   g = s.Session.GPUTime; real = ~strcmp(d.DeviceType, 'Cpu'); \
-                   timed = isfinite(g) && g >= 0 && (~real || (g > 0 && g < wall)); \
+                   timed = isnan(s.Session.GPUTime); \
                    fprintf('%d %d %s %s %d\\n', s.Session.Kernels, s.Session.BytesDownloaded, \
                    class(i), classUnderlying(i), timed);",
     );

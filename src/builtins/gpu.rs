@@ -244,6 +244,9 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     gpu::timing::collect();
     let (last, _, session) = gpu::stats::snapshot();
+    // NaN, not 0, when nothing was timed (MATFUSE_GPU_TIMING=1 times batches).
+    let timed = gpu::timing::measuring();
+    let gpu_time = |c: &gpu::stats::Counters| if timed { c.gpu_seconds } else { f64::NAN };
     let fields = |c: &gpu::stats::Counters| {
         let mut s = StructArray::scalar();
         s.set(0, "Kernels", Value::Num(c.kernels as f64));
@@ -253,7 +256,7 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         s.set(0, "BytesUploaded", Value::Num(c.bytes_up as f64));
         s.set(0, "BytesDownloaded", Value::Num(c.bytes_down as f64));
         s.set(0, "Fallbacks", Value::Num(c.fallbacks as f64));
-        s.set(0, "GPUTime", Value::Num(c.gpu_seconds));
+        s.set(0, "GPUTime", Value::Num(gpu_time(c)));
         Value::from(s)
     };
     if nargout > 0 {
@@ -274,14 +277,18 @@ fn gpu_stats(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let row = |label: &str, c: &gpu::stats::Counters| {
         format!(
-            "  {label:<12}{:>8} kernels {:>6} fused ops {:>6} cache hits {:>6} misses {:>12} B up {:>12} B down {:>10.3} ms GPU\n",
+            "  {label:<12}{:>8} kernels {:>6} fused ops {:>6} cache hits {:>6} misses {:>12} B up {:>12} B down {}\n",
             c.kernels,
             c.fused_ops,
             c.cache_hits,
             c.cache_misses,
             c.bytes_up,
             c.bytes_down,
-            c.gpu_seconds * 1e3
+            if timed {
+                format!("{:>10.3} ms GPU", c.gpu_seconds * 1e3)
+            } else {
+                "  GPU time not measured".to_string()
+            }
         )
     };
     crate::interp::output::write_str(&format!(

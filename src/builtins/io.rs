@@ -185,7 +185,11 @@ fn tic(i: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
     // Work queued on the GPU before tic belongs to earlier statements, not to the timing.
     crate::gpu::device::synchronize();
     let now = Instant::now();
-    i.tic = Some(now);
+    // As in MATLAB, `t = tic` starts a timer of its own: a plain `toc` still measures from the
+    // last `tic` without an output.
+    if nargout == 0 {
+        i.tic = Some(now);
+    }
     if nargout > 0 {
         let micros = EPOCH.with(|e| now.duration_since(*e).as_micros() as u64);
         return one(Tensor::new(Shape::scalar(), Data::U64(vec![micros])));

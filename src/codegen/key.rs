@@ -48,7 +48,11 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
     }
-    w.push(precision_word(g.precision) | (single_math() as u32) << 1);
+    w.push(
+        precision_word(g.precision)
+            | (single_math() as u32) << 1
+            | u32::from(super::fma_sqrt()) << 3,
+    );
     w.push(g.consts.len() as u32);
     w.push(g.inputs.len() as u32);
     for (k, a) in g.inputs.iter().enumerate() {

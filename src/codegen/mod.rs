@@ -23,6 +23,9 @@ const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_VIA_F64: &str = include_str!("../../shaders/math_f32_via_f64.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
+const SQRT_F32_WIDE: &str = include_str!("../../shaders/sqrt_f32_wide.wgsl");
+const SQRT_F32_FMA: &str = include_str!("../../shaders/sqrt_f32_fma.wgsl");
+const SQRT_CHECK: &str = include_str!("../../shaders/sqrt_check.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
@@ -34,7 +37,7 @@ const REDUCE_COMMON: &str = include_str!("../../shaders/reduce_common.wgsl");
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
 /// KB hashed per launch, not the ~30 KB library assembled each time). In pairs, the second
 /// with the random generator.
-const LIBRARY_LINES: [&str; 8] = [
+const LIBRARY_LINES: [&str; 10] = [
     "// library: f64",
     "// library: f64 random",
     "// library: f32 exact",
@@ -43,6 +46,8 @@ const LIBRARY_LINES: [&str; 8] = [
     "// library: f32 fast random",
     "// library: f32 driver",
     "// library: f32 driver random",
+    "// library: f32 fast, fma sqrt",
+    "// library: f32 fast, fma sqrt random",
 ];
 
 fn library_line(g: &Group) -> &'static str {
@@ -50,6 +55,7 @@ fn library_line(g: &Group) -> &'static str {
         Precision::F64 => 0,
         Precision::F32 => match single_math() {
             SingleMath::Exact => 2,
+            SingleMath::Fast if fma_sqrt() => 8,
             SingleMath::Fast => 4,
             SingleMath::Driver => 6,
         },
@@ -60,7 +66,7 @@ fn library_line(g: &Group) -> &'static str {
 /// The library a line of LIBRARY_LINES stands for, assembled once per process.
 fn library_text(line: &str) -> Option<&'static str> {
     use std::sync::OnceLock;
-    static TEXTS: [OnceLock<String>; 8] = [const { OnceLock::new() }; 8];
+    static TEXTS: [OnceLock<String>; 10] = [const { OnceLock::new() }; 10];
     let k = LIBRARY_LINES.iter().position(|&l| l == line)?;
     Some(TEXTS[k].get_or_init(|| {
         let f64_text = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
@@ -72,8 +78,9 @@ fn library_text(line: &str) -> Option<&'static str> {
         };
         let base = match k / 2 {
             0 => f64_text.clone(),
-            1 => format!("{}\n{MATH_F32_EXACT}", via_f64()),
-            2 => format!("{}\n{MATH_F32_FAST}", via_f64()),
+            1 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_EXACT}", via_f64()),
+            2 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}", via_f64()),
+            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}", via_f64()),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
         // Only kernels that draw random numbers carry the generator.
@@ -83,6 +90,19 @@ fn library_text(line: &str) -> Option<&'static str> {
             base
         }
     }))
+}
+
+/// Whether single `sqrt` uses the driver's, corrected with fused multiply-adds
+/// (sqrt_f32_fma.wgsl): where the device passed the start-up check (`gpu::sqrt_check`).
+pub fn fma_sqrt() -> bool {
+    crate::gpu::device::current().is_some_and(|d| d.info.fma_sqrt)
+}
+
+/// The start-up check of the corrected sqrt against the f64 route (shaders/sqrt_check.wgsl),
+/// with its library.
+pub fn sqrt_check_kernel() -> String {
+    let library = library_text(LIBRARY_LINES[8]).unwrap_or_default();
+    format!("alias T = f32;\n{library}\n{SQRT_CHECK}")
 }
 
 /// A kernel's compilable WGSL: its library line replaced by the library.

@@ -19,6 +19,9 @@ pub struct DeviceInfo {
     pub device_id: u32,
     pub supports_double: bool,
     pub supports_int64: bool,
+    /// Single sqrt is the driver's corrected with fused multiply-adds: the device gave the
+    /// correctly rounded result for every single that way at start-up (`sqrt_check`).
+    pub fma_sqrt: bool,
     pub max_buffer_size: u64,
     pub max_storage_binding: u64,
     pub max_storage_buffers_per_stage: u32,
@@ -357,6 +360,7 @@ fn init() -> Status {
         device_id: ai.device,
         supports_double: device.features().contains(wgpu::Features::SHADER_F64),
         supports_int64: device.features().contains(wgpu::Features::SHADER_INT64),
+        fma_sqrt: false,
         max_buffer_size: limits.max_buffer_size,
         max_storage_binding: limits.max_storage_buffer_binding_size as u64,
         max_storage_buffers_per_stage: limits.max_storage_buffers_per_shader_stage,
@@ -367,6 +371,9 @@ fn init() -> Status {
         available_memory: memory.and_then(|m| m.1),
         init_time: t0.elapsed(),
     };
+    let mut info = info;
+    info.fma_sqrt = super::sqrt_check::passes(&device, &queue, &info);
+    info.init_time = t0.elapsed();
     Status::Ready(Arc::new(Gpu {
         device,
         queue,

@@ -8,6 +8,7 @@ pub mod calibrate;
 pub mod device;
 pub mod kernels;
 pub mod reduce;
+pub mod sqrt_check;
 pub mod stats;
 pub mod timing;
 

@@ -1,8 +1,9 @@
-//! GPU time for `gpuStats`: each submitted batch writes a timestamp before its first command
-//! and after its last (where the adapter can write them inside an encoder). One pair per
-//! batch, not per kernel: a pair around every compute pass cost the H200 30 to 40 us of a
-//! five-kernel sink. The stamps are read back together when an input ends or `gpuStats`
-//! asks, so timing adds no waits of its own.
+//! GPU time for `gpuStats`, when `MATFUSE_GPU_TIMING=1` asks for it: each submitted batch
+//! then writes a timestamp before its first command and after its last (where the adapter can
+//! write them inside an encoder). The stamps are read back together when an input ends or
+//! `gpuStats` asks, so timing adds no waits of its own, but it is off by default: even one
+//! pair per batch cost a five-kernel sink on the H200 15 to 50 us (a pair around every
+//! compute pass, before, 30 to 40).
 
 use super::device::Gpu;
 use std::sync::Mutex;
@@ -43,14 +44,19 @@ fn create(g: &Gpu) -> Timer {
     }
 }
 
-/// Whether batches are timed: where the adapter can, unless `MATFUSE_GPU_TIMING=0`.
+/// Whether batches are timed: with `MATFUSE_GPU_TIMING=1` (read once), where the adapter can.
 fn enabled(g: &Gpu) -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "0"));
-    !off && g
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "1"));
+    on && g
         .device
         .features()
         .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+}
+
+/// Whether the session's device times its work (`gpuStats` has a GPU time to show).
+pub fn measuring() -> bool {
+    super::device::current().is_some_and(|g| enabled(g))
 }
 
 /// Writes the opening stamp of a new batch into `enc`: the pair's index, for `end`, or None

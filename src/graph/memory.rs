@@ -6,7 +6,7 @@
 //! `x`): past a budget of such bytes it is computed, so the data can go (`pinned_bytes`).
 
 use super::{Data, Node};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// A leaf with `n`'s data (and what is known of its sign) when `n` is computed from inputs;
@@ -29,9 +29,9 @@ pub fn settled(n: &Rc<Node>) -> Rc<Node> {
 /// Bytes of computed data held only by the pending nodes under `n` (no variable, and no
 /// other value, holds it): what computing `n` now would let go.
 pub fn pinned_bytes(n: &Rc<Node>) -> usize {
-    let mut seen: HashMap<*const Node, ()> = HashMap::new();
+    let mut seen: FxHashMap<*const Node, ()> = FxHashMap::default();
     // Computed inputs, by address: the node and how many edges of this subgraph reach it.
-    let mut held: HashMap<*const Node, (&Rc<Node>, usize)> = HashMap::new();
+    let mut held: FxHashMap<*const Node, (&Rc<Node>, usize)> = FxHashMap::default();
     let mut stack = vec![n];
     while let Some(p) = stack.pop() {
         if seen.insert(Rc::as_ptr(p), ()).is_some() {

@@ -12,7 +12,6 @@ use crate::values::shape::Shape;
 use crate::values::tensor::Tensor;
 pub use ops::{GBin, GUn};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 /// How a node's elements are stored once realised.
@@ -188,23 +187,71 @@ impl Node {
     }
 }
 
-/// A key identifying a node by its operation and inputs (for sharing identical nodes).
+/// A key identifying a node by its operation, inputs, shape and class (for sharing identical
+/// nodes). Constants are keyed by their bits, so every constant, NaN included, finds itself.
 #[derive(Hash, PartialEq, Eq)]
 struct InternKey {
-    op: String,
-    inputs: Vec<usize>,
+    op: OpKey,
+    inputs: smallvec::SmallVec<[usize; 2]>,
+    shape: Shape,
     class: Class,
 }
 
-thread_local! {
-    static INTERN: RefCell<HashMap<InternKey, Weak<Node>>> = RefCell::new(HashMap::new());
+/// `Op` in a hashable form.
+#[derive(Hash, PartialEq, Eq)]
+enum OpKey {
+    Leaf,
+    Const(u64),
+    Unary(GUn),
+    Binary(GBin),
+    Reshape,
+    Cast,
+    Transpose,
+    Iota(Option<usize>),
+    /// Kind (0 uniform, 1 normal, 2 integers with `lo` and `span` bits), seed, offset.
+    Rand(u8, u64, u64, u64, u64),
+    Reduce(crate::values::ops::Red, usize, bool, bool),
 }
 
-/// Makes a node, reusing an identical live one (same op, same input nodes, same class).
+fn op_key(op: &Op) -> OpKey {
+    match *op {
+        Op::Leaf => OpKey::Leaf,
+        Op::Const(x) => OpKey::Const(x.to_bits()),
+        Op::Unary(u) => OpKey::Unary(u),
+        Op::Binary(b) => OpKey::Binary(b),
+        Op::Reshape => OpKey::Reshape,
+        Op::Cast => OpKey::Cast,
+        Op::Transpose => OpKey::Transpose,
+        Op::Iota(d) => OpKey::Iota(d),
+        Op::Rand(r) => {
+            let (kind, lo, span) = match r.kind {
+                RandKind::Uniform => (0, 0, 0),
+                RandKind::Normal => (1, 0, 0),
+                RandKind::Int { lo, span } => (2, lo.to_bits(), span.to_bits()),
+            };
+            OpKey::Rand(kind, lo, span, r.seed, r.offset)
+        }
+        Op::Reduce {
+            op,
+            dim,
+            all,
+            omitnan,
+        } => OpKey::Reduce(op, dim, all, omitnan),
+    }
+}
+
+thread_local! {
+    static INTERN: RefCell<rustc_hash::FxHashMap<InternKey, Weak<Node>>> =
+        RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// Makes a node, reusing an identical live one (same op, same input nodes, same shape and
+/// class: `reshape(x, 2, 3)` and `reshape(x, 3, 2)` differ only in shape).
 pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<Node> {
     let key = InternKey {
-        op: format!("{op:?}"),
+        op: op_key(&op),
         inputs: inputs.iter().map(|n| Rc::as_ptr(n) as usize).collect(),
+        shape: shape.clone(),
         class,
     };
     let hit = INTERN.with(|m| m.borrow().get(&key).and_then(Weak::upgrade));

@@ -1,0 +1,113 @@
+//! The start-up check behind `DeviceInfo::fma_sqrt`: the driver's single sqrt corrected with
+//! fused multiply-adds (shaders/sqrt_f32_fma.wgsl) is compared with the correctly rounded f64
+//! route for every single from zero to +Inf. Only a device where all 2^31 agree uses it. That
+//! takes about 50 ms on an H200 (the background start-up thread runs it); a CPU adapter would
+//! take minutes, and lavapipe splits fma, so CPU adapters are not checked.
+
+use super::device::DeviceInfo;
+
+/// Singles one dispatch covers (the largest 2-D grid of 256-thread workgroups used here).
+const PER_DISPATCH: u64 = 65535 * 64 * 256;
+
+/// Whether the device passes the check (false on any failure to run it).
+pub fn passes(device: &wgpu::Device, queue: &wgpu::Queue, info: &DeviceInfo) -> bool {
+    if info.device_type == "Cpu" || !info.supports_double || !info.supports_int64 {
+        return false;
+    }
+    let t = std::time::Instant::now();
+    let n = mismatches(device, queue, 0, 0x7f80_0001);
+    super::trace(&format!(
+        "sqrt check: {n:?} of 2^31 differ, {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    ));
+    n == Some(0)
+}
+
+/// How many of the `count` singles from bit pattern `start` on (none past +Inf) give a
+/// different sqrt on the corrected path than on the f64 one; None when the check could not
+/// run.
+pub fn mismatches(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    start: u32,
+    count: u64,
+) -> Option<u64> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("matfuse sqrt check"),
+        source: wgpu::ShaderSource::Wgsl(crate::codegen::sqrt_check_kernel().into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("matfuse sqrt check"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let buffer = |size: u64, usage: wgpu::BufferUsages| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("matfuse sqrt check"),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    use wgpu::BufferUsages as U;
+    let counted = buffer(256, U::STORAGE | U::COPY_SRC | U::COPY_DST);
+    let readback = buffer(256, U::MAP_READ | U::COPY_DST);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.clear_buffer(&counted, 0, None);
+    let end = (start as u64 + count).min(1 << 32);
+    let mut at = start as u64;
+    let mut bases = Vec::new();
+    while at < end {
+        let base = buffer(256, U::STORAGE | U::COPY_DST);
+        let last = (end - 1).min(0x7f80_0000) as u32;
+        queue.write_buffer(&base, 0, bytemuck::cast_slice(&[at as u32, last]));
+        let groups = (end - at).min(PER_DISPATCH).div_ceil(256);
+        let (x, y) = (groups.min(65535) as u32, groups.div_ceil(65535) as u32);
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: counted.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: base.as_entire_binding(),
+                },
+            ],
+        });
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        bases.push(base);
+        at += PER_DISPATCH;
+    }
+    encoder.copy_buffer_to_buffer(&counted, 0, &readback, 0, 256);
+    queue.submit([encoder.finish()]);
+    if pollster::block_on(scope.pop()).is_some() {
+        return None;
+    }
+    let slice = readback.slice(..4);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r.is_ok());
+    });
+    device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+    if !rx.recv().unwrap_or(false) {
+        return None;
+    }
+    let n = {
+        let view = slice.get_mapped_range().ok()?;
+        u32::from_le_bytes([view[0], view[1], view[2], view[3]])
+    };
+    readback.unmap();
+    Some(n as u64)
+}
