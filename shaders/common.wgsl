@@ -63,14 +63,18 @@ fn m_hypot(x: T, y: T) -> T {
 // the output's subscripts with broadcast dimensions (stride 0) dropped.
 fn bcast(i: u32, k: u32) -> u32 {
     let rank = shape_table[1];
+    if (rank == 0u) {
+        return 0u;
+    }
     var rem = i;
     var at = 0u;
-    for (var d = 0u; d < rank; d = d + 1u) {
+    // The last subscript is what remains (a division costs the GPU tens of operations).
+    for (var d = 0u; d + 1u < rank; d = d + 1u) {
         let size = shape_table[2u + d];
         at = at + (rem % size) * shape_table[2u + rank * (k + 1u) + d];
         rem = rem / size;
     }
-    return at;
+    return at + rem * shape_table[2u + rank * (k + 1u) + rank - 1u];
 }
 
 // The 1-based subscript of output element `i` along dimension `d`.

@@ -197,47 +197,32 @@ struct InternKey {
     class: Class,
 }
 
-/// `Op` in a hashable form.
-#[derive(Hash, PartialEq, Eq)]
-enum OpKey {
-    Leaf,
-    Const(u64),
-    Unary(GUn),
-    Binary(GBin),
-    Reshape,
-    Cast,
-    Transpose,
-    Iota(Option<usize>),
-    /// Kind (0 uniform, 1 normal, 2 integers with `lo` and `span` bits), seed, offset.
-    Rand(u8, u64, u64, u64, u64),
-    Reduce(crate::values::ops::Red, usize, bool, bool),
-}
+/// `Op` in a hashable form: its variant and payload as words (constants by their bits).
+type OpKey = (std::mem::Discriminant<Op>, [u64; 5]);
 
 fn op_key(op: &Op) -> OpKey {
-    match *op {
-        Op::Leaf => OpKey::Leaf,
-        Op::Const(x) => OpKey::Const(x.to_bits()),
-        Op::Unary(u) => OpKey::Unary(u),
-        Op::Binary(b) => OpKey::Binary(b),
-        Op::Reshape => OpKey::Reshape,
-        Op::Cast => OpKey::Cast,
-        Op::Transpose => OpKey::Transpose,
-        Op::Iota(d) => OpKey::Iota(d),
+    let words = match *op {
+        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose => [0; 5],
+        Op::Const(x) => [x.to_bits(), 0, 0, 0, 0],
+        Op::Unary(u) => [u as u64, 0, 0, 0, 0],
+        Op::Binary(b) => [b as u64, 0, 0, 0, 0],
+        Op::Iota(d) => [u64::from(d.is_some()), d.unwrap_or(0) as u64, 0, 0, 0],
         Op::Rand(r) => {
             let (kind, lo, span) = match r.kind {
                 RandKind::Uniform => (0, 0, 0),
                 RandKind::Normal => (1, 0, 0),
                 RandKind::Int { lo, span } => (2, lo.to_bits(), span.to_bits()),
             };
-            OpKey::Rand(kind, lo, span, r.seed, r.offset)
+            [kind, lo, span, r.seed, r.offset]
         }
         Op::Reduce {
             op,
             dim,
             all,
             omitnan,
-        } => OpKey::Reduce(op, dim, all, omitnan),
-    }
+        } => [op as u64, dim as u64, u64::from(all), u64::from(omitnan), 0],
+    };
+    (std::mem::discriminant(op), words)
 }
 
 thread_local! {
