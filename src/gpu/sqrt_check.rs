@@ -1,8 +1,9 @@
 //! The start-up check behind `DeviceInfo::fma_sqrt`: the driver's single sqrt corrected with
 //! fused multiply-adds (shaders/sqrt_f32_fma.wgsl) is compared with the correctly rounded f64
 //! route for every single from zero to +Inf. Only a device where all 2^31 agree uses it. That
-//! takes about 50 ms on an H200 (the background start-up thread runs it); a CPU adapter would
-//! take minutes, and lavapipe splits fma, so CPU adapters are not checked.
+//! takes about 50 ms on an H200 (the background start-up thread runs it), more on GPUs with
+//! slow f64, so the outcome is kept in the cache folder per adapter, driver and check kernel.
+//! A CPU adapter would take minutes, and lavapipe splits fma, so CPU adapters are not checked.
 
 use super::device::DeviceInfo;
 
@@ -14,13 +15,41 @@ pub fn passes(device: &wgpu::Device, queue: &wgpu::Queue, info: &DeviceInfo) -> 
     if info.device_type == "Cpu" || !info.supports_double || !info.supports_int64 {
         return false;
     }
+    let kept = kept_file(info);
+    if let Some(text) = kept.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
+        match text.trim() {
+            "pass" => return true,
+            "fail" => return false,
+            _ => {}
+        }
+    }
     let t = std::time::Instant::now();
     let n = mismatches(device, queue, 0, 0x7f80_0001);
     super::trace(&format!(
         "sqrt check: {n:?} of 2^31 differ, {:.1} ms",
         t.elapsed().as_secs_f64() * 1e3
     ));
+    // A check that could not run is not kept: the next session tries again.
+    if let (Some(n), Some(file)) = (n, kept) {
+        let written = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&file, if n == 0 { "pass\n" } else { "fail\n" }));
+        if let Err(e) = written {
+            super::trace(&format!("sqrt check: cannot keep the outcome: {e}"));
+        }
+    }
     n == Some(0)
+}
+
+/// Where the outcome for this adapter, driver and check kernel is kept.
+fn kept_file(info: &DeviceInfo) -> Option<std::path::PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    (&info.name, &info.driver, info.device_id, info.vendor).hash(&mut h);
+    crate::codegen::sqrt_check_kernel().hash(&mut h);
+    crate::dirs::matfuse_dir("XDG_CACHE_HOME", ".cache")
+        .map(|d| d.join(format!("sqrt-check-{:016x}.txt", h.finish())))
 }
 
 /// How many of the `count` singles from bit pattern `start` on (none past +Inf) give a
