@@ -196,7 +196,7 @@ fn single_sqrt_is_correctly_rounded_and_its_fast_path_is_checked() {
     let Some(g) = matfuse::gpu::device::ready() else {
         return;
     };
-    let sample = matfuse::gpu::sqrt_check::mismatches(&g.device, &g.queue, 0x3f80_0000, 1 << 20);
+    let sample = matfuse::gpu::sqrt_check::mismatches(g, 0x3f80_0000, 1 << 20);
     let k = out("G = gpuArray(single(1:8)); explain -wgsl y = sqrt(G) + 1");
     if g.info.fma_sqrt {
         assert_eq!(sample, Some(0));

@@ -1,10 +1,11 @@
 //! Recording: kernels and device copies go into one command encoder and are submitted
 //! together, since a submit costs tens of microseconds. Consecutive kernels share one compute
 //! pass (wgpu puts the barriers their buffers need between them): on the H200 a pass of its
-//! own cost each kernel about 5 us of host time and as much of GPU time. The batch is submitted when a value is
-//! read back (the sink), before host data is written to the device (a pooled buffer the write
-//! reuses may still be read by a recorded kernel), when a top-level input ends or the batch
-//! has waited `MAX_AGE`, and after `MAX_PASSES` passes. The kernels of a batch keep their
+//! own cost each kernel about 5 us of host time and as much of GPU time. The batch is
+//! submitted when a value is read back (the sink), before host data is written to the device
+//! (a pooled buffer the write reuses may still be read by a recorded kernel), when a
+//! top-level input ends or the batch has waited `MAX_AGE`, and after `MAX_RECORDS` kernels
+//! and copies. The kernels of a batch keep their
 //! parameters (shape table, constants) in one buffer, written just before the submit.
 
 use super::device::Gpu;
@@ -13,8 +14,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Kernels and copies one batch holds at most (then it is submitted, so long loops keep the GPU busy).
-const MAX_PASSES: usize = 64;
+/// Kernels and copies one batch holds at most (then it is submitted, so long loops keep the
+/// GPU busy).
+const MAX_RECORDS: usize = 64;
 /// Bytes of kernel parameters one batch holds at most.
 const PARAMS_BYTES: usize = 64 * 1024;
 /// How long recorded work may wait for a sink before it is submitted anyway.
@@ -25,7 +27,8 @@ struct Batch {
     /// locked: it is ended (dropped) before anything else is recorded or the batch submitted.
     pass: Option<wgpu::ComputePass<'static>>,
     encoder: wgpu::CommandEncoder,
-    passes: usize,
+    /// Kernels and copies recorded.
+    records: usize,
     /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
     params: Vec<u8>,
     since: Instant,
@@ -201,7 +204,7 @@ fn record_with<R>(
         submit(g)?;
     }
     let params = params_buffer(g);
-    let (r, passes) = {
+    let (r, records) = {
         let mut b = batch();
         let batch = b.get_or_insert_with(|| {
             let mut encoder = g
@@ -211,7 +214,7 @@ fn record_with<R>(
             Batch {
                 pass: None,
                 encoder,
-                passes: 0,
+                records: 0,
                 params: Vec::new(),
                 since: Instant::now(),
                 stamps,
@@ -224,11 +227,11 @@ fn record_with<R>(
         }
         let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
         let r = f(batch, &params, &offsets);
-        batch.passes += 1;
+        batch.records += 1;
         PENDING.store(true, Ordering::Relaxed);
-        (r, batch.passes)
+        (r, batch.records)
     };
-    if passes >= MAX_PASSES {
+    if records >= MAX_RECORDS {
         submit(g)?;
     }
     Ok(r)

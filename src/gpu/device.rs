@@ -371,13 +371,13 @@ fn init() -> Status {
         available_memory: memory.and_then(|m| m.1),
         init_time: t0.elapsed(),
     };
-    let mut info = info;
-    info.fma_sqrt = super::sqrt_check::passes(&device, &queue, &info);
-    info.init_time = t0.elapsed();
-    Status::Ready(Arc::new(Gpu {
+    let mut gpu = Gpu {
         device,
         queue,
         info,
         uncaptured,
-    }))
+    };
+    gpu.info.fma_sqrt = super::sqrt_check::passes(&gpu);
+    gpu.info.init_time = t0.elapsed();
+    Status::Ready(Arc::new(gpu))
 }

@@ -5,13 +5,14 @@
 //! slow f64, so the outcome is kept in the cache folder per adapter, driver and check kernel.
 //! A CPU adapter would take minutes, and lavapipe splits fma, so CPU adapters are not checked.
 
-use super::device::DeviceInfo;
+use super::device::{DeviceInfo, Gpu};
 
 /// Singles one dispatch covers (the largest 2-D grid of 256-thread workgroups used here).
 const PER_DISPATCH: u64 = 65535 * 64 * 256;
 
 /// Whether the device passes the check (false on any failure to run it).
-pub fn passes(device: &wgpu::Device, queue: &wgpu::Queue, info: &DeviceInfo) -> bool {
+pub fn passes(g: &Gpu) -> bool {
+    let info = &g.info;
     if info.device_type == "Cpu" || !info.supports_double || !info.supports_int64 {
         return false;
     }
@@ -24,7 +25,7 @@ pub fn passes(device: &wgpu::Device, queue: &wgpu::Queue, info: &DeviceInfo) -> 
         }
     }
     let t = std::time::Instant::now();
-    let n = mismatches(device, queue, 0, 0x7f80_0001);
+    let n = mismatches(g, 0, 0x7f80_0001);
     super::trace(&format!(
         "sqrt check: {n:?} of 2^31 differ, {:.1} ms",
         t.elapsed().as_secs_f64() * 1e3
@@ -55,12 +56,8 @@ fn kept_file(info: &DeviceInfo) -> Option<std::path::PathBuf> {
 /// How many of the `count` singles from bit pattern `start` on (none past +Inf) give a
 /// different sqrt on the corrected path than on the f64 one; None when the check could not
 /// run.
-pub fn mismatches(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    start: u32,
-    count: u64,
-) -> Option<u64> {
+pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<u64> {
+    let (device, queue) = (&g.device, &g.queue);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("matfuse sqrt check"),
@@ -89,7 +86,6 @@ pub fn mismatches(
     encoder.clear_buffer(&counted, 0, None);
     let end = (start as u64 + count).min(1 << 32);
     let mut at = start as u64;
-    let mut bases = Vec::new();
     while at < end {
         let base = buffer(256, U::STORAGE | U::COPY_DST);
         let last = (end - 1).min(0x7f80_0000) as u32;
@@ -116,21 +112,16 @@ pub fn mismatches(
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(x, y, 1);
         }
-        bases.push(base);
         at += PER_DISPATCH;
     }
     encoder.copy_buffer_to_buffer(&counted, 0, &readback, 0, 256);
     queue.submit([encoder.finish()]);
+    super::device::note_submit();
     if pollster::block_on(scope.pop()).is_some() {
         return None;
     }
     let slice = readback.slice(..4);
-    let (tx, rx) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r.is_ok());
-    });
-    device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
-    if !rx.recv().unwrap_or(false) {
+    if !super::device::map_read(g, &slice) {
         return None;
     }
     let n = {
