@@ -8,8 +8,8 @@ use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
-/// Which kernel of a group: elementwise (vector kernels allowed or not) or a reduction pass
-/// (a workgroup or a thread per lane part).
+/// Which kernel of a group: elementwise (vector kernels allowed or not), a reduction pass (a
+/// workgroup or a thread per lane part) or a moments pass.
 #[derive(Clone, Copy)]
 pub enum Kind {
     Elementwise {
@@ -20,6 +20,10 @@ pub enum Kind {
         omitnan: bool,
         first: bool,
         per_thread: bool,
+    },
+    /// `gpu::moments`: the partial moments of lane parts, or (`fold`) their fold.
+    Moments {
+        fold: bool,
     },
 }
 
@@ -47,6 +51,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             op as u32,
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
+        Kind::Moments { fold } => w.extend([2, u32::from(fold), 0]),
     }
     w.push(
         precision_word(g.precision)

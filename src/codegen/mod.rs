@@ -32,6 +32,9 @@ const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
 const REDUCE_LANES: &str = include_str!("../../shaders/reduce_lanes.wgsl");
 const REDUCE_COMMON: &str = include_str!("../../shaders/reduce_common.wgsl");
+const MOMENTS_COMMON: &str = include_str!("../../shaders/moments_common.wgsl");
+const MOMENTS: &str = include_str!("../../shaders/moments.wgsl");
+const MOMENTS_FOLD: &str = include_str!("../../shaders/moments_fold.wgsl");
 
 /// The lines that stand for a kernel's function library in its text until `expand`:
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
@@ -291,8 +294,31 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
 /// The WGSL of a reduction over `g`'s values (the group computes the reduced input): a
 /// workgroup per lane part, or with `per_thread` a thread per lane part.
 pub fn reduce(g: &Group, form: &ReduceForm, per_thread: bool) -> String {
-    // Vector kernels read inputs bound as vectors one element at a time here (the lanes'
-    // remainders and lanes that are not contiguous), and whole vectors in `value_vector`.
+    let (template, vector_loop) = if per_thread {
+        (REDUCE_LANES, String::new())
+    } else {
+        let fold = |v: &str| format!("acc = combine(acc, m_map({v}));");
+        (REDUCE, vector::reduce_loop(vector::width(g), &fold))
+    };
+    let text = reduction_text(g, template, &vector_loop, form.combine)
+        .replace("{{IDENTITY}}", &form.identity.to_string())
+        .replace("{{DIVISOR}}", &form.divisor.to_string());
+    let functions = if per_thread {
+        String::new()
+    } else {
+        vector::reduce_functions(g, vector::width(g))
+    };
+    format!(
+        "{}\nfn m_map(v: T) -> T {{\n    return {};\n}}\n\n{text}\n{functions}",
+        prelude(g, vector::width(g), 1),
+        form.map,
+    )
+}
+
+/// A reduction template after `reduce_common.wgsl`, with the group's values as `value_at`
+/// (vector kernels read inputs bound as vectors one element at a time there: the lanes'
+/// remainders and lanes that are not contiguous; whole vectors in `value_vector`).
+fn reduction_text(g: &Group, template: &str, vector_loop: &str, combine: &str) -> String {
     let width = vector::width(g);
     let lines = if width > 1 {
         step_lines_reading(g, 5, &|k, access| match access {
@@ -308,32 +334,32 @@ pub fn reduce(g: &Group, form: &ReduceForm, per_thread: bool) -> String {
         lines,
         g.steps.len().saturating_sub(1)
     );
-    let map = "m_map(value_at(l.shift + base + r * l.inner))";
-    let (template, vector_loop) = if per_thread {
-        (REDUCE_LANES, String::new())
-    } else {
-        (REDUCE, vector::reduce_loop(width))
-    };
-    let text = format!("{REDUCE_COMMON}\n{template}")
-        .replace("{{VECTOR_LOOP}}", &vector_loop)
+    format!("{REDUCE_COMMON}\n{template}")
+        .replace("{{VECTOR_LOOP}}", vector_loop)
         .replace("{{INIT}}", init(g))
         .replace("{{BODY}}", &body)
-        .replace("{{COMBINE}}", form.combine)
-        .replace("{{MAP}}", map)
+        .replace("{{COMBINE}}", combine)
+        .replace("{{MAP}}", "m_map(value_at(l.shift + base + r * l.inner))")
         .replace("{{NINPUTS}}", &g.inputs.len().to_string())
-        .replace("{{IDENTITY}}", &form.identity.to_string())
-        .replace("{{DIVISOR}}", &form.divisor.to_string());
-    format!(
-        "{}\nfn m_map(v: T) -> T {{\n    return {};\n}}\n\n{}\n{}",
-        prelude(g, width, 1),
-        form.map,
-        text,
-        if per_thread {
-            String::new()
-        } else {
-            vector::reduce_functions(g, width)
-        }
-    )
+}
+
+/// The WGSL of the moments of `g`'s values (`fold`: of the partial moments `moments` wrote),
+/// for `gpu::moments`.
+pub fn moments(g: &Group, fold: bool) -> String {
+    let (template, vector_loop) = if fold {
+        (MOMENTS_FOLD, String::new())
+    } else {
+        let add = |v: &str| format!("st = add(st, {v});");
+        (MOMENTS, vector::reduce_loop(vector::width(g), &add))
+    };
+    let template = format!("{MOMENTS_COMMON}\n{template}");
+    let text = reduction_text(g, &template, &vector_loop, "a + b");
+    let functions = if fold {
+        String::new()
+    } else {
+        vector::reduce_functions(g, vector::width(g))
+    };
+    format!("{}\n{text}\n{functions}", prelude(g, vector::width(g), 1))
 }
 
 #[cfg(test)]
@@ -438,6 +464,11 @@ mod tests {
                 assert!(src.contains("out[o * l.parts + part]"), "{src}");
                 validate(&src);
             }
+            // The moments pass folds whole vectors too; its fold reads the planes.
+            let src = super::moments(&g, false);
+            assert!(src.contains("st = add(st, v[1])"), "{src}");
+            validate(&src);
+            validate(&super::moments(&g, true));
         }
     }
 

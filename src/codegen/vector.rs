@@ -150,15 +150,15 @@ pub fn elementwise(g: &Group, width: u32) -> String {
 
 /// The part of a reduction's thread loop that folds whole vectors of a contiguous lane that
 /// starts on a vector boundary; the scalar loop after it takes the lane's remainder (and
-/// every other lane). Empty at width 1.
-pub fn reduce_loop(width: u32) -> String {
+/// every other lane). `fold_one` is the statement that folds one element. Empty at width 1.
+pub fn reduce_loop(width: u32, fold_one: &dyn Fn(&str) -> String) -> String {
     if width == 1 {
         return String::new();
     }
     let u = reduce_unroll();
     let fold = |v: &str| -> String {
         (0..width)
-            .map(|c| format!("                acc = combine(acc, m_map({v}[{c}]));\n"))
+            .map(|c| format!("                {}\n", fold_one(&format!("{v}[{c}]"))))
             .collect()
     };
     let loads: String = (0..u)

@@ -7,6 +7,7 @@ pub mod buffers;
 pub mod calibrate;
 pub mod device;
 pub mod kernels;
+pub mod moments;
 pub mod reduce;
 pub mod sqrt_check;
 pub mod stats;

@@ -37,6 +37,11 @@ fn cap(g: &Gpu) -> usize {
     window_elements(g) - 64
 }
 
+/// Whether `numel` values fit one window of a reduction (one dispatch, no segments).
+pub fn in_one_window(g: &Gpu, numel: usize) -> bool {
+    numel <= cap(g)
+}
+
 /// Whether a reduction of `numel` values in lanes (`inner`, `len`) can run on this device:
 /// within one window, by whole outer blocks, or by lane segments whose partial results fit
 /// one window.
@@ -131,7 +136,7 @@ fn copy_into(g: &Gpu, out: &DeviceBuffer, pieces: &[(Rc<DeviceBuffer>, usize)]) 
 }
 
 /// A group reading a buffer of partial results as they are.
-fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
+pub(super) fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
     let shape = crate::values::shape::Shape::col(n);
     let leaf = crate::graph::leaf(
         crate::graph::Data::Device(buffer),

@@ -230,6 +230,17 @@ thread_local! {
         RefCell::new(rustc_hash::FxHashMap::default());
 }
 
+/// The live node `intern` would return for these arguments, if there is one (made nowhere).
+pub fn find(op: &Op, inputs: &[&Rc<Node>], shape: &Shape, class: Class) -> Option<Rc<Node>> {
+    let key = InternKey {
+        op: op_key(op),
+        inputs: inputs.iter().map(|n| Rc::as_ptr(n) as usize).collect(),
+        shape: shape.clone(),
+        class,
+    };
+    INTERN.with(|m| m.borrow().get(&key).and_then(Weak::upgrade))
+}
+
 /// Makes a node, reusing an identical live one (same op, same input nodes, same shape and
 /// class: `reshape(x, 2, 3)` and `reshape(x, 3, 2)` differ only in shape).
 pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<Node> {

@@ -8,6 +8,7 @@
 //! kernel can bind, is cut: its deepest pending parts are materialised first.
 
 pub mod cpu;
+pub mod moments;
 pub mod reduce;
 
 use crate::graph::{self, Data, Node, Op, Precision};
@@ -409,7 +410,10 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         omitnan,
     } = n.op
     {
-        let data = reduce::realise(n, op, dim, all, omitnan)?;
+        let data = match moments::realise(n)? {
+            Some(data) => data,
+            None => reduce::realise(n, op, dim, all, omitnan)?,
+        };
         *n.data.borrow_mut() = Some(data);
         return Ok(());
     }
@@ -430,10 +434,7 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
 /// What a kernel's outcome leaves to do: its result; None when the device refused it and the
 /// host computes it instead (counted as a fallback); or the error itself when the device is
 /// out of memory, which the user must know (the host would need as much).
-pub(crate) fn device_result(
-    r: MResult<Rc<crate::gpu::buffers::DeviceBuffer>>,
-    what: &str,
-) -> MResult<Option<Rc<crate::gpu::buffers::DeviceBuffer>>> {
+pub(crate) fn device_result<T>(r: MResult<T>, what: &str) -> MResult<Option<T>> {
     match r {
         Ok(buf) => Ok(Some(buf)),
         Err(e) if e.identifier() == crate::gpu::buffers::OOM => Err(e),
