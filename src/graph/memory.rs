@@ -27,7 +27,10 @@ pub fn settled(n: &Rc<Node>) -> Rc<Node> {
 }
 
 /// Bytes of computed data held only by the pending nodes under `n` (no variable, and no
-/// other value, holds it): what computing `n` now would let go.
+/// other value, holds it): what computing `n` now would let go. Counted by array, not by
+/// node: each use of a computed variable is a leaf of its own over the variable's array
+/// (`settled`), which that variable still holds (`x.*x + 0.5` of a computed `x` used to count
+/// its array twice and nothing of it held elsewhere, and past the budget was cut in two).
 pub fn pinned_bytes(n: &Rc<Node>) -> usize {
     let mut seen: FxHashMap<*const Node, ()> = FxHashMap::default();
     // Computed inputs, by address: the node and how many edges of this subgraph reach it.
@@ -45,13 +48,27 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
             }
         }
     }
-    held.values()
-        .filter(|(node, edges)| Rc::strong_count(node) == *edges)
-        .map(|(node, _)| match &*node.data.borrow() {
-            Some(Data::Device(b)) => b.bytes() as usize,
-            Some(Data::Host(t)) => t.numel() * 8,
-            None => 0,
-        })
+    // Per array: its bytes, how many references to it there are in all, how many of them
+    // are nodes of this subgraph, and whether nothing outside it holds those nodes.
+    let mut arrays: FxHashMap<usize, (usize, usize, usize, bool)> = FxHashMap::default();
+    for (node, edges) in held.values() {
+        let (at, refs, bytes) = match &*node.data.borrow() {
+            Some(Data::Device(b)) => (
+                Rc::as_ptr(b) as usize,
+                Rc::strong_count(b),
+                b.bytes() as usize,
+            ),
+            Some(Data::Host(t)) => (Rc::as_ptr(t) as usize, Rc::strong_count(t), t.numel() * 8),
+            None => continue,
+        };
+        let a = arrays.entry(at).or_insert((bytes, refs, 0, true));
+        a.2 += 1;
+        a.3 &= Rc::strong_count(node) == *edges;
+    }
+    arrays
+        .values()
+        .filter(|&&(_, refs, here, only)| only && refs == here)
+        .map(|a| a.0)
         .sum()
 }
 
