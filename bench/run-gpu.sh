@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU half of the benchmarks, in one command on the GPU machine, from the checkout shipped
 # there with the prepared .gl and the release binary:
-#   source .gl/setup.sh; bash bench/run-gpu.sh [--quick] [--runs N]
+#   source .gl/setup.sh; bash bench/run-gpu.sh [--quick] [--runs N] [--rounds R]
 # Runs every workload on matfuse (bench/workloads/*.m) beside PyTorch eager and torch.compile
 # (bench/peers/torch_workloads.py), checks every answer, and writes bench/RESULTS.md (or
 # $BENCH_OUT). MATFUSE_BIN picks the binary.
