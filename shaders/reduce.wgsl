@@ -14,7 +14,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let part = w % l.parts;
     var acc = consts[{{IDENTITY}}];
     if (o < l.nout) {
-        let base = (o % l.inner) + (o / l.inner) * l.inner * l.len;
+        let base = lane_start(l, o);
         var r = part * 256u + lid.x;
 {{VECTOR_LOOP}}        loop {
             if (r >= l.len) {

@@ -25,3 +25,8 @@ fn lane_params() -> LaneParams {
     return LaneParams(shape_table[p], shape_table[p + 1u], shape_table[p + 2u],
         shape_table[p + 3u], shape_table[p + 4u]);
 }
+
+// Where lane o starts: lanes are `inner` apart within a block of `inner * len` values.
+fn lane_start(l: LaneParams, o: u32) -> u32 {
+    return (o % l.inner) + (o / l.inner) * l.inner * l.len;
+}

@@ -15,7 +15,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         return;
     }
     let seg = (l.len + l.parts - 1u) / l.parts;
-    let base = (o % l.inner) + (o / l.inner) * l.inner * l.len;
+    let base = lane_start(l, o);
     var acc = consts[{{IDENTITY}}];
     var r = part * seg;
     let end = min(l.len, r + seg);

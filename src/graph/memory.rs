@@ -48,9 +48,17 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
             }
         }
     }
-    // Per array: its bytes, how many references to it there are in all, how many of them
-    // are nodes of this subgraph, and whether nothing outside it holds those nodes.
-    let mut arrays: FxHashMap<usize, (usize, usize, usize, bool)> = FxHashMap::default();
+    // Per array: what holds it, found in this subgraph.
+    struct Array {
+        bytes: usize,
+        /// References to the array in all.
+        refs: usize,
+        /// Nodes of this subgraph that hold it.
+        here: usize,
+        /// Whether nothing outside the subgraph holds those nodes.
+        only_here: bool,
+    }
+    let mut arrays: FxHashMap<usize, Array> = FxHashMap::default();
     for (node, edges) in held.values() {
         let (at, refs, bytes) = match &*node.data.borrow() {
             Some(Data::Device(b)) => (
@@ -61,14 +69,19 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
             Some(Data::Host(t)) => (Rc::as_ptr(t) as usize, Rc::strong_count(t), t.numel() * 8),
             None => continue,
         };
-        let a = arrays.entry(at).or_insert((bytes, refs, 0, true));
-        a.2 += 1;
-        a.3 &= Rc::strong_count(node) == *edges;
+        let a = arrays.entry(at).or_insert(Array {
+            bytes,
+            refs,
+            here: 0,
+            only_here: true,
+        });
+        a.here += 1;
+        a.only_here &= Rc::strong_count(node) == *edges;
     }
     arrays
         .values()
-        .filter(|&&(_, refs, here, only)| only && refs == here)
-        .map(|a| a.0)
+        .filter(|a| a.only_here && a.refs == a.here)
+        .map(|a| a.bytes)
         .sum()
 }
 

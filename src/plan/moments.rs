@@ -23,18 +23,32 @@ pub fn realise(n: &Rc<Node>) -> MResult<Option<Data>> {
     run(n)
 }
 
-/// (x, mean(x)) when `n` sums the squared deviations of pending `x - mean(x)` from the mean
-/// of the same lanes.
-fn deviations(n: &Node) -> Option<(Rc<Node>, Rc<Node>)> {
-    let Op::Reduce {
-        op: Red::Sum,
+/// The lanes (dim, all) of `n` when it is reduction `red` without 'omitnan'.
+fn lanes_of(n: &Node, red: Red) -> Option<(usize, bool)> {
+    match n.op {
+        Op::Reduce {
+            op,
+            dim,
+            all,
+            omitnan: false,
+        } if op == red => Some((dim, all)),
+        _ => None,
+    }
+}
+
+fn reduction(op: Red, (dim, all): (usize, bool)) -> Op {
+    Op::Reduce {
+        op,
         dim,
         all,
         omitnan: false,
-    } = n.op
-    else {
-        return None;
-    };
+    }
+}
+
+/// (x, mean(x), lanes) when `n` sums the squared deviations of pending `x - mean(x)` from
+/// the mean of the same lanes.
+fn deviations(n: &Node) -> Option<(Rc<Node>, Rc<Node>, (usize, bool))> {
+    let lanes = lanes_of(n, Red::Sum)?;
     let square = &n.inputs[0];
     let pending_op = |m: &Node, op: Bin| !m.is_realised() && m.op == Op::Binary(op);
     if !pending_op(square, Bin::Mul) || !Rc::ptr_eq(&square.inputs[0], &square.inputs[1]) {
@@ -45,26 +59,13 @@ fn deviations(n: &Node) -> Option<(Rc<Node>, Rc<Node>)> {
         return None;
     }
     let (x, mean) = (&deviation.inputs[0], &deviation.inputs[1]);
-    let same_lanes = Op::Reduce {
-        op: Red::Mean,
-        dim,
-        all,
-        omitnan: false,
-    };
-    (mean.op == same_lanes && Rc::ptr_eq(&mean.inputs[0], x)).then(|| (x.clone(), mean.clone()))
+    let same = lanes_of(mean, Red::Mean) == Some(lanes) && Rc::ptr_eq(&mean.inputs[0], x);
+    same.then(|| (x.clone(), mean.clone(), lanes))
 }
 
 /// The pending sum of squared deviations from mean node `mean` (as `var`/`std` build it).
 fn beside(mean: &Rc<Node>) -> Option<Rc<Node>> {
-    let Op::Reduce {
-        op: Red::Mean,
-        dim,
-        all,
-        omitnan: false,
-    } = mean.op
-    else {
-        return None;
-    };
+    let lanes = lanes_of(mean, Red::Mean)?;
     let x = &mean.inputs[0];
     let (shape, class) = (&x.shape, x.class);
     let deviation = graph::find(&Op::Binary(Bin::Sub), &[x, mean], shape, class)?;
@@ -74,23 +75,14 @@ fn beside(mean: &Rc<Node>) -> Option<Rc<Node>> {
         shape,
         class,
     )?;
-    let sum_op = Op::Reduce {
-        op: Red::Sum,
-        dim,
-        all,
-        omitnan: false,
-    };
-    let sum = graph::find(&sum_op, &[&square], &mean.shape, class)?;
+    let sum = graph::find(&reduction(Red::Sum, lanes), &[&square], &mean.shape, class)?;
     (!sum.is_realised()).then_some(sum)
 }
 
 /// Runs the moments pass for sum of squared deviations `n`: sets its data, and its mean's
 /// if that is pending. None when it does not apply or the device refused it.
 fn run(n: &Rc<Node>) -> MResult<Option<Data>> {
-    let Some((x, mean)) = deviations(n) else {
-        return Ok(None);
-    };
-    let Op::Reduce { dim, all, .. } = n.op else {
+    let Some((x, mean, (dim, all))) = deviations(n) else {
         return Ok(None);
     };
     let g = fitted_group(&x)?;

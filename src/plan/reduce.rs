@@ -18,14 +18,9 @@ fn chunk() -> usize {
 
 /// Parts one lane is split into at most (`MATFUSE_REDUCE_PARTS`).
 fn max_parts() -> usize {
-    static P: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *P.get_or_init(|| {
-        std::env::var("MATFUSE_REDUCE_PARTS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&p: &usize| (16..=65536).contains(&p))
-            .unwrap_or(1024)
-    })
+    crate::settings::parsed("MATFUSE_REDUCE_PARTS")
+        .filter(|&p: &usize| (16..=65536).contains(&p))
+        .unwrap_or(1024)
 }
 
 /// How many parts each lane is split into: enough workgroups to fill the device when there
