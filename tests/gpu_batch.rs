@@ -53,6 +53,36 @@ fn a_sink_submits_its_kernels_and_read_back_once() {
 }
 
 #[test]
+fn repeated_work_writes_its_parameters_once() {
+    let Some((mut i, _turn)) = session() else {
+        return;
+    };
+    run(&mut i, "x = gpuArray(single(mod((1:300000)' * 7, 5)));");
+    let sink = |c: u32| format!("v = gather(sum(x.*{c} + 1)); clear ans");
+    run(&mut i, &sink(2));
+    let writes = matfuse::gpu::batch::param_writes();
+    for _ in 0..3 {
+        run(&mut i, &sink(2));
+    }
+    assert_eq!(
+        matfuse::gpu::batch::param_writes() - writes,
+        0,
+        "the same kernels with the same parameters write nothing"
+    );
+    // Other constants are written, and used: the sums follow them.
+    for c in [3, 2, 5] {
+        let before = matfuse::gpu::batch::param_writes();
+        run(&mut i, &sink(c));
+        assert_eq!(matfuse::gpu::batch::param_writes() - before, 1);
+        let out = run(
+            &mut i,
+            &format!("fprintf('%d\\n', v == sum(mod((1:300000)' * 7, 5) * {c} + 1))"),
+        );
+        assert_eq!(out, "1\n", "constant {c}");
+    }
+}
+
+#[test]
 fn gpu_array_of_pending_work_computes_it_once() {
     let Some((mut i, _turn)) = session() else {
         return;

@@ -33,23 +33,35 @@ def timed(fn, runs, warm_s=1.5):
     return statistics.median(t), min(t), v
 
 
+# GPU times (ms, medians of CUDA events around the work, not the copy to the host) of the
+# compiled runs of workloads 1, 2 and 6 since the harness last took them, per workload.
+GPU_MS = {}
+
+
+def events_ms(fn, runs):
+    """Median milliseconds between CUDA events recorded before and after fn() (which only
+    queues work): the GPU's time for it, without the host's launch and read-back."""
+    for _ in range(5):
+        fn()
+    ts = []
+    for _ in range(runs):
+        torch.cuda.synchronize()
+        e0 = torch.cuda.Event(enable_timing=True)
+        e1 = torch.cuda.Event(enable_timing=True)
+        e0.record()
+        fn()
+        e1.record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1))
+    return statistics.median(ts)
+
+
 def copy_bandwidth(nbytes=1 << 30, runs=20):
     """Device copy bandwidth (bytes read + written per second) of a 1 GiB tensor copy,
     timed with CUDA events: the ceiling for memory-bound work."""
     a = torch.empty(nbytes // 4, dtype=torch.float32, device=DEV)
     b = torch.empty_like(a)
-    for _ in range(5):
-        b.copy_(a)
-    ts = []
-    for _ in range(runs):
-        e0 = torch.cuda.Event(enable_timing=True)
-        e1 = torch.cuda.Event(enable_timing=True)
-        e0.record()
-        b.copy_(a)
-        e1.record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1) / 1e3)
-    return 2 * nbytes / statistics.median(ts)
+    return 2 * nbytes / (events_ms(lambda: b.copy_(a), runs) / 1e3)
 
 
 def w1(n, dtype, runs, compiled):
@@ -59,7 +71,10 @@ def w1(n, dtype, runs, compiled):
         return (torch.sin(x) * x + 0.5).mean()
 
     g = torch.compile(f) if compiled else f
-    return timed(lambda: g(x).item(), runs)
+    got = timed(lambda: g(x).item(), runs)
+    if compiled:
+        GPU_MS.setdefault(f"w1 {dtype}", []).append(events_ms(lambda: g(x), runs))
+    return got
 
 
 def chain(a, b, c):
@@ -78,6 +93,8 @@ def w2(n, runs, compiled):
         return out["r"][0].item()
 
     med, mn, _ = timed(run, runs)
+    if compiled:
+        GPU_MS.setdefault("w2", []).append(events_ms(lambda: g(a, b, c), runs))
     return med, mn, out["r"].double().sum().item()
 
 
@@ -132,6 +149,8 @@ def w6(h, w, m, runs, compiled):
         return out["Y"][0, 0, 0].item()
 
     med, mn, _ = timed(run, runs)
+    if compiled:
+        GPU_MS.setdefault("w6", []).append(events_ms(lambda: g(X, 1.5, 0.25), runs))
     k = torch.arange(1, h * w * m + 1, dtype=torch.float64, device=DEV)
     v = (out["Y"].reshape(-1).double() * torch.remainder(k, 7)).sum().item()
     return med, mn, v

@@ -5,8 +5,9 @@
 //! submitted when a value is read back (the sink), before host data is written to the device
 //! (a pooled buffer the write reuses may still be read by a recorded kernel), when a
 //! top-level input ends or the batch has waited `MAX_AGE`, and after `MAX_RECORDS` kernels
-//! and copies. The kernels of a batch keep their
-//! parameters (shape table, constants) in one buffer, written just before the submit.
+//! and copies. The kernels of a batch keep their parameters (shape table, constants) in one
+//! buffer, written just before the submit unless it holds them already (a loop running the
+//! same statements).
 
 use super::device::Gpu;
 use crate::interp::error::{MError, MResult};
@@ -41,20 +42,32 @@ struct Batch {
 static BATCH: Mutex<Option<Batch>> = Mutex::new(None);
 /// Compute passes opened so far (tests check that a sink's kernels share one).
 static PASSES_OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// Parameter writes made so far (tests check that repeated work writes none).
+static PARAM_WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Compute passes opened so far.
 pub fn passes_opened() -> u64 {
     PASSES_OPENED.load(Ordering::SeqCst)
 }
 
+/// Parameter writes made so far.
+pub fn param_writes() -> u64 {
+    PARAM_WRITES.load(Ordering::SeqCst)
+}
+
 /// Whether BATCH holds work: read between statements without taking the lock.
 static PENDING: AtomicBool = AtomicBool::new(false);
 /// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
 static PARAMS: Mutex<Option<wgpu::Buffer>> = Mutex::new(None);
+/// What the parameter buffer holds once the submitted work's writes are done: a batch whose
+/// parameters it starts with (a loop running the same statements) writes nothing, which
+/// saves the upload and its command buffer.
+static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 fn params_buffer(g: &Gpu) -> wgpu::Buffer {
     let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
     p.get_or_insert_with(|| {
+        written().clear();
         g.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("matfuse kernel parameters"),
             size: PARAMS_BYTES as u64,
@@ -136,6 +149,10 @@ fn recycle_upload(up: wgpu::Buffer) {
             UPLOADS_MADE.fetch_sub(1, Ordering::Relaxed);
         }
     });
+}
+
+fn written() -> std::sync::MutexGuard<'static, Vec<u8>> {
+    WRITTEN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn batch() -> std::sync::MutexGuard<'static, Option<Batch>> {
@@ -257,22 +274,32 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     if !batch.params.is_empty() {
         let mut bytes = batch.params;
         bytes.resize(bytes.len().next_multiple_of(4), 0);
-        upload = upload_params(g, &params_buffer(g), &bytes);
+        let params = params_buffer(g);
+        let mut written = written();
+        if !written.starts_with(&bytes) {
+            PARAM_WRITES.fetch_add(1, Ordering::SeqCst);
+            upload = upload_params(g, &params, &bytes);
+            *written = bytes;
+        }
     }
     super::trace("batch: parameters written");
+    let work = batch.encoder.finish();
+    super::trace("batch: finished");
     match upload {
         Some((copy, up)) => {
-            g.queue.submit([copy, batch.encoder.finish()]);
+            g.queue.submit([copy, work]);
             recycle_upload(up);
         }
         None => {
-            g.queue.submit([batch.encoder.finish()]);
+            g.queue.submit([work]);
         }
     }
     super::device::note_submit();
     drop(guard);
     super::trace("batch: submitted");
-    match pollster::block_on(scope.pop()) {
+    let popped = pollster::block_on(scope.pop());
+    super::trace("batch: error scope");
+    match popped {
         None => Ok(()),
         Some(e) => Err(MError::new(
             "matfuse:gpu:kernel",
