@@ -1,58 +1,91 @@
 // exp, sin and cos of singles in f32 arithmetic, the default where the device has f64
-// (after math_f32_via_f64.wgsl): within 1 ulp of the host's results (CUDA documents 2 for
-// its non-fast expf, sinf and cosf), checked on the host over every single in range with
-// fused and with unfused multiply-adds, and on lavapipe and the H200 (tests/gpu_math.rs).
-// math_f32_exact.wgsl computes them in double instead, for results identical to the host's
-// at up to three times the GPU time. Vulkan lets a driver fuse or split any multiply-add and
-// reassociate sums (NIR and NVIDIA do), so nothing here depends on an fma being fused, and
-// sums whose order matters go through keep32 or keep. Arguments outside the reductions'
-// range, NaN and infinities go to the f64 functions.
+// (after math_f32_via_f64.wgsl; the sine's and cosine's reductions follow in trig_f32.wgsl
+// or trig_f32_fma.wgsl): exp and the default sin and cos within 1 ulp of the host's results
+// (CUDA documents 2 for its non-fast expf, sinf and cosf), checked on the host over every
+// single in range with fused and with unfused multiply-adds, and on lavapipe and the H200
+// (tests/gpu_math.rs). math_f32_exact.wgsl computes them in double instead, for results
+// identical to the host's at up to three times the GPU time. Vulkan lets a driver fuse or
+// split any multiply-add and reassociate sums (NIR and NVIDIA do), so nothing here depends
+// on an fma being fused, and sums whose order matters go through keep32 or keep. Sines and
+// cosines of large arguments are reduced in integers; exp's outside its range, and its NaN
+// and infinities, go to the f64 function.
 
 // x through an integer XOR with an unseen 0, so that no compiler can reassociate across it.
 fn keep32(x: f32) -> f32 {
     return bitcast<f32>(bitcast<u32>(x) ^ u32(ZERO_BITS));
 }
 
-// sin or cos: r = x - n pi/2 as a sum of two singles, then cephes' minimax polynomials on
-// |r| <= pi/4 with r's low part carried into both. Below 1024, all in f32: n = round(x 2/pi)
-// by adding 1.5 2^23 (whose low bits then hold the quadrant), pi/2 in three parts (the first
-// two of 14 bits, so n times them is exact; x less the first is exact by Sterbenz's lemma;
-// a two-sum keeps what the second's subtraction rounds off). Up to 2^17, the same in double
-// (kept apart: NVIDIA's compiler factored n out of the two products, 18 ulp off near
-// multiples of pi/2; a conversion costs the GPU as much as eight f32 operations, so that
-// range is off the common path); past it, NaN and infinities, the f64 functions. The sine
-// of |x| < 2^-12 is x itself (NVIDIA flushes subnormal operands, so it must not go through
-// arithmetic).
-fn f_sin_cos(x: f32, cosine: bool) -> f32 {
-    let a = abs(x);
-    var r: f32;
-    var r_lo: f32;
-    var q: u32;
-    if (a < 1024.0) {
-        let t = keep32(x * 0.6366197466850281 + 12582912.0);
-        let n = t - 12582912.0;
-        let r1 = keep32(x - n * 1.57080078125);
-        let b = -n * -4.454515874385834e-06;
-        r = keep32(r1 + b);
-        let bb = keep32(r - r1);
-        r_lo = fma(-n, 6.07710062827671e-11, (r1 - keep32(r - bb)) + (b - bb));
-        q = bitcast<u32>(t);
-    } else if (a < 131072.0) {
-        let xd = f64(x);
-        let n = round(xd * 0.6366197723675814);
-        let rd = keep(xd - n * 1.5707963267341256) - n * 6.077100506303966e-11;
-        r = f32(rd);
-        r_lo = f32(rd - f64(r));
-        q = bitcast<u32>(i32(n));
-    } else if (cosine) {
-        return f32(d_cos(wide(x)));
-    } else {
-        return f32(d_sin(wide(x)));
+// x 2/pi = q + f for finite |x| >= 2^10 (Payne and Hanek's reduction, in integers only, so
+// it is exact whatever the driver does with floating point and costs the common path no f64
+// registers): x = m 2^e with m a 24-bit integer, times the 96 bits of 2/pi from the first
+// whose product with m is not a multiple of 4; the integer part mod 4 is q, the next 64 bits
+// f (rounded to the nearest quadrant, so |f| <= 1/2), and r = f pi/2 from the high half of
+// f times pi/2 in 64-bit fixed point, as a single and what rounding it left.
+struct Reduced32 {
+    r: f32,
+    r_lo: f32,
+    q: u32,
+}
+
+fn reduce_large32(x: f32) -> Reduced32 {
+    // 2/pi in binary, bits 1 to 256.
+    var bits = array<u32, 8>(0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u,
+        0x3c439041u, 0xfe5163abu, 0xdebbc561u);
+    let b = bitcast<u32>(x) & 0x7fffffffu;
+    let m = u64((b & 0x7fffffu) | 0x800000u);
+    let e = i32(b >> 23u) - 150;
+    let s = u32(max(e - 2, 0));
+    let j = s >> 5u;
+    let shift = 32u - (s & 31u);
+    let w0 = u32(((u64(bits[j]) << 32u) | u64(bits[j + 1u])) >> shift);
+    let w1 = u32(((u64(bits[j + 1u]) << 32u) | u64(bits[j + 2u])) >> shift);
+    let w2 = u32(((u64(bits[j + 2u]) << 32u) | u64(bits[j + 3u])) >> shift);
+    // m times the window: 120 bits, as top (bits 64 up) and low64. The binary point of
+    // x 2/pi falls at bit s + 96 - e, k bits into top; f is the 64 bits below it.
+    let p2 = m * u64(w2);
+    let p1 = m * u64(w1) + (p2 >> 32u);
+    let top = m * u64(w0) + (p1 >> 32u);
+    let low64 = (p1 << 32u) | (p2 & 0xfffffffflu);
+    let k = u32(i32(s) + 32 - e);
+    let f = (low64 >> k) | (top << (64u - k));
+    var q = (u32(top >> k) + u32(f >> 63u)) & 3u;
+    let fs = bitcast<i64>(f);
+    let a = select(u64(fs), u64(-fs), fs < 0li);
+    // The high 64 bits of a (2^-64 units) times pi/2 (2^-62 units): r in 2^-62 units.
+    let pio2 = 0x6487ed5110b4611alu;
+    let a1 = a >> 32u;
+    let a0 = a & 0xfffffffflu;
+    let c1 = pio2 >> 32u;
+    let c0 = pio2 & 0xfffffffflu;
+    let cross = ((a0 * c0) >> 32u) + ((a0 * c1) & 0xfffffffflu) + ((a1 * c0) & 0xfffffffflu);
+    let rn = a1 * c1 + ((a0 * c1) >> 32u) + ((a1 * c0) >> 32u) + (cross >> 32u);
+    // As a single and the single that follows it: 24 bits each from the leading one, exact.
+    let hi32 = u32(rn >> 32u);
+    let lz = select(countLeadingZeros(hi32), 32u + countLeadingZeros(u32(rn)), hi32 == 0u);
+    let n = rn << min(lz, 63u);
+    let rh = ldexp(f32(u32(n >> 40u)), -22 - i32(lz));
+    let rl = ldexp(f32(u32(n >> 16u) & 0xffffffu), -46 - i32(lz));
+    var r = keep32(rh + rl);
+    var r_lo = rl - keep32(r - rh);
+    if (fs < 0li) != (x < 0.0) {
+        r = -r;
+        r_lo = -r_lo;
     }
-    // One polynomial, the sine's or the cosine's by the quadrant (selecting coefficients costs
-    // less than evaluating both): sin r = r + (r z p_s + r_lo), cos r = 1 + (z^2 p_c - r r_lo
-    // - z/2), with the same roundings as writing each out.
-    q = (q + select(0u, 1u, cosine)) & 3u;
+    if (x < 0.0) {
+        q = (0u - q) & 3u;
+    }
+    return Reduced32(r, r_lo, q);
+}
+
+// sin or cos of x from x - n pi/2 = r + r_lo (|r| <= pi/4) and the quadrant q = n mod 4
+// (f_sin_cos, in trig_f32.wgsl or trig_f32_fma.wgsl, reduces), with cephes' minimax
+// polynomials and r's low part carried into both: one polynomial, the sine's or the cosine's
+// by the quadrant (selecting coefficients costs less than evaluating both): sin r = r +
+// (r z p_s + r_lo), cos r = 1 + (z^2 p_c - r r_lo - z/2), with the same roundings as writing
+// each out. The sine of |x| < 2^-12 is x itself (NVIDIA flushes subnormal operands, so it
+// must not go through arithmetic).
+fn sin_cos_of(x: f32, r: f32, r_lo: f32, quadrant: u32, cosine: bool) -> f32 {
+    let q = (quadrant + select(0u, 1u, cosine)) & 3u;
     let odd = (q & 1u) == 1u;
     let z = r * r;
     let p = fma(fma(select(-1.9515295891e-4, 2.443315711809948e-5, odd), z,
@@ -62,7 +95,7 @@ fn f_sin_cos(x: f32, cosine: bool) -> f32 {
     let tail = select(r_lo, fma(-r, r_lo, -0.5 * z), odd);
     let v = select(r, 1.0, odd) + keep32(fma(m, p, tail));
     let s = select(v, -v, q >= 2u);
-    return select(s, x, !cosine && a < 2.44140625e-4);
+    return select(s, x, !cosine && abs(x) < 2.44140625e-4);
 }
 
 fn m_sin(x: f32) -> f32 {

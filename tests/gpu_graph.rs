@@ -278,6 +278,17 @@ fn three_lines_fuse_into_one_kernel_and_intermediates_stay_pending() {
     assert!(line("b").contains("gpuArray"), "{table}");
 }
 
+/// An operation of a value with itself keeps NaN and infinities as the host does: drivers
+/// fold x - x to 0 and x == x to true unless they cannot see the operands are one value.
+#[test]
+fn a_value_less_itself_is_nan_for_nan_and_infinities() {
+    let code = "X = [1 -2 NaN Inf -Inf 0]; G = gpuArray(X); \
+                r = gather([G - G; G ./ G; G == G; G ~= G; G >= G; mod(G, G); sum(G) - sum(G) + 0 * G]); \
+                h = [X - X; X ./ X; X == X; X ~= X; X >= X; mod(X, X); sum(X) - sum(X) + 0 * X]; \
+                fprintf('%d', isequaln(r, h));";
+    assert_eq!(session(&[code]), "1");
+}
+
 #[test]
 fn a_statement_in_a_loop_compiles_once() {
     if !has_gpu() {

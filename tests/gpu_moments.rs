@@ -24,6 +24,39 @@ fn mean_and_std_of_the_same_lanes_read_the_values_once() {
 }
 
 #[test]
+fn a_computed_or_host_array_is_read_once_too() {
+    if !has_gpu() {
+        return;
+    }
+    // A computed variable enters new work as a leaf of its data, the same leaf each time
+    // while one is in use: otherwise std's mean would be a node apart from mu's (10 kernels,
+    // not 5), and `sin(G) .* 2` typed twice would run twice.
+    let out = run(
+        "rng(2); G = gpuArray(single(randn(50000, 3))) + 5; g = gather(G); m1 = gather(mean(G)); \
+         gpuStats reset; mu = mean(G); sd = std(G); y = gather(sd); a = gather(mu); \
+         p = sin(G) .* 2; q = sin(G) .* 2; b = gather(p); c = gather(q); s = gpuStats; \
+         fprintf('%d %d %d\\n', s.Session.Kernels, isequal(a, m1), isequal(b, c));",
+    );
+    assert_eq!(out.trim(), "5 1 1", "{out}");
+    // A host array in the graph (offloaded) is one leaf too: uploaded once, one pass.
+    let code = "x = magic(200); gpuStats reset; mu = mean(x); sd = std(x); a = gather(sd); \
+         b = gather(mu); s = gpuStats; fprintf('%d %d %d', s.Session.Kernels, \
+         s.Session.BytesUploaded, isequal(b, mean(magic(200))));";
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
+        .args(["-e", code])
+        .env("MATFUSE_OFFLOAD", "always")
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        text.trim(),
+        "4 320000 1",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
 fn moments_match_the_host_within_rounding() {
     if !has_gpu() {
         return;

@@ -23,9 +23,11 @@ const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_VIA_F64: &str = include_str!("../../shaders/math_f32_via_f64.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
+const TRIG_F32: &str = include_str!("../../shaders/trig_f32.wgsl");
+const TRIG_F32_FMA: &str = include_str!("../../shaders/trig_f32_fma.wgsl");
 const SQRT_F32_WIDE: &str = include_str!("../../shaders/sqrt_f32_wide.wgsl");
 const SQRT_F32_FMA: &str = include_str!("../../shaders/sqrt_f32_fma.wgsl");
-const SQRT_CHECK: &str = include_str!("../../shaders/sqrt_check.wgsl");
+const FMA_CHECK: &str = include_str!("../../shaders/fma_check.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
@@ -40,7 +42,7 @@ const MOMENTS_FOLD: &str = include_str!("../../shaders/moments_fold.wgsl");
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
 /// KB hashed per launch, not the ~30 KB library assembled each time). In pairs, the second
 /// with the random generator.
-const LIBRARY_LINES: [&str; 10] = [
+const LIBRARY_LINES: [&str; 12] = [
     "// library: f64",
     "// library: f64 random",
     "// library: f32 exact",
@@ -51,6 +53,8 @@ const LIBRARY_LINES: [&str; 10] = [
     "// library: f32 driver random",
     "// library: f32 fast, fma sqrt",
     "// library: f32 fast, fma sqrt random",
+    "// library: f32 fast, fma sqrt and trig",
+    "// library: f32 fast, fma sqrt and trig random",
 ];
 
 fn library_line(g: &Group) -> &'static str {
@@ -58,6 +62,7 @@ fn library_line(g: &Group) -> &'static str {
         Precision::F64 => 0,
         Precision::F32 => match single_math() {
             SingleMath::Exact => 2,
+            SingleMath::Fast if fma_sqrt() && fma_trig() => 10,
             SingleMath::Fast if fma_sqrt() => 8,
             SingleMath::Fast => 4,
             SingleMath::Driver => 6,
@@ -69,7 +74,7 @@ fn library_line(g: &Group) -> &'static str {
 /// The library a line of LIBRARY_LINES stands for, assembled once per process.
 fn library_text(line: &str) -> Option<&'static str> {
     use std::sync::OnceLock;
-    static TEXTS: [OnceLock<String>; 10] = [const { OnceLock::new() }; 10];
+    static TEXTS: [OnceLock<String>; 12] = [const { OnceLock::new() }; 12];
     let k = LIBRARY_LINES.iter().position(|&l| l == line)?;
     Some(TEXTS[k].get_or_init(|| {
         let f64_text = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
@@ -82,8 +87,15 @@ fn library_text(line: &str) -> Option<&'static str> {
         let base = match k / 2 {
             0 => f64_text.clone(),
             1 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_EXACT}", via_f64()),
-            2 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}", via_f64()),
-            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}", via_f64()),
+            2 => format!(
+                "{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}\n{TRIG_F32}",
+                via_f64()
+            ),
+            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{TRIG_F32}", via_f64()),
+            5 => format!(
+                "{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{TRIG_F32_FMA}",
+                via_f64()
+            ),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
         // Only kernels that draw random numbers carry the generator.
@@ -96,16 +108,22 @@ fn library_text(line: &str) -> Option<&'static str> {
 }
 
 /// Whether single `sqrt` uses the driver's, corrected with fused multiply-adds
-/// (sqrt_f32_fma.wgsl): where the device passed the start-up check (`gpu::sqrt_check`).
+/// (sqrt_f32_fma.wgsl): where the device passed the start-up check (`gpu::fma_check`).
 pub fn fma_sqrt() -> bool {
     crate::gpu::device::current().is_some_and(|d| d.info.fma_sqrt)
 }
 
-/// The start-up check of the corrected sqrt against the f64 route (shaders/sqrt_check.wgsl),
-/// with its library.
-pub fn sqrt_check_kernel() -> String {
-    let library = library_text(LIBRARY_LINES[8]).unwrap_or_default();
-    format!("alias T = f32;\n{library}\n{SQRT_CHECK}")
+/// Whether single sin and cos reduce with fused multiply-adds, within 2 ulp
+/// (trig_f32_fma.wgsl): where the device passed the start-up check (`gpu::fma_check`).
+pub fn fma_trig() -> bool {
+    crate::gpu::device::current().is_some_and(|d| d.info.fma_trig)
+}
+
+/// The start-up check of the fma-dependent sqrt, sin and cos against the f64 route
+/// (shaders/fma_check.wgsl), with their library.
+pub fn fma_check_kernel() -> String {
+    let library = library_text(LIBRARY_LINES[10]).unwrap_or_default();
+    format!("alias T = f32;\n{library}\n{FMA_CHECK}")
 }
 
 /// A kernel's compilable WGSL: its library line replaced by the library.
@@ -191,6 +209,13 @@ fn init(g: &Group) -> &'static str {
     }
 }
 
+/// Whether `op` of a value with itself is right when a compiler simplifies it (x + x to
+/// 2 x, max(x, x) to x), unlike x - x to 0 or x == x to true for NaN and infinities.
+fn op_of_equals_is_foldable(op: crate::values::ops::Bin) -> bool {
+    use crate::values::ops::Bin::*;
+    matches!(op, Add | Mul | Max | Min | And | Or)
+}
+
 /// One `let` per input read and per fused operation, for element `gi` of the whole result
 /// (`i` within the window this dispatch binds); the last is `v{n-1}`.
 /// Random blocks read their seed and offset after the shape table's strides and the
@@ -214,6 +239,10 @@ fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) ->
             Step::Input(j) => format!("x{j}"),
             Step::Const(j) => format!("consts[{j}]"),
             Step::Unary(op, a) => wgsl_unary(*op, &format!("v{a}")),
+            // Both operands one value: the second hidden, or the driver may fold the step.
+            Step::Binary(op, a, b) if a == b && !op_of_equals_is_foldable(*op) => {
+                wgsl_binary(*op, &format!("v{a}"), &format!("m_opaque(v{b})"))
+            }
             Step::Binary(op, a, b) => wgsl_binary(*op, &format!("v{a}"), &format!("v{b}")),
             Step::Iota(None) => "T(gi + 1u)".to_string(),
             Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(gi, {d}u)"),

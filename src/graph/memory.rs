@@ -6,24 +6,60 @@
 //! `x`): past a budget of such bytes it is computed, so the data can go (`pinned_bytes`).
 
 use super::{Data, Node};
+use crate::values::tensor::Tensor;
 use rustc_hash::FxHashMap;
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 /// A leaf with `n`'s data (and what is known of its sign) when `n` is computed from inputs;
-/// `n` itself when it is pending or has no inputs.
+/// `n` itself when it is pending or has no inputs. The same leaf while one is in use, so
+/// that work typed twice over `n` interns to one node (a computed array's values never
+/// change; the leaf may hold them where `n` does not, uploaded or gathered since).
 pub fn settled(n: &Rc<Node>) -> Rc<Node> {
-    if n.inputs.is_empty() {
+    if n.inputs.is_empty() || !n.is_realised() {
         return n.clone();
     }
-    let data = n.data.borrow().clone();
-    match data {
-        Some(d) => {
-            let l = super::leaf(d, n.shape.clone(), n.class);
-            l.nonneg.set(n.nonneg.get());
-            l
-        }
-        None => n.clone(),
+    if let Some(l) = n.settled_leaf.borrow().upgrade() {
+        return l;
     }
+    let Some(data) = n.data.borrow().clone() else {
+        return n.clone();
+    };
+    let l = super::leaf(data, n.shape.clone(), n.class);
+    l.nonneg.set(n.nonneg.get());
+    *n.settled_leaf.borrow_mut() = Rc::downgrade(&l);
+    l
+}
+
+/// A live leaf over a host array, and the array (weakly: while the entry lives, the
+/// array's address cannot be reused, and a changed array is a new allocation).
+type HostLeaf = (Weak<Tensor>, Weak<Node>);
+
+thread_local! {
+    /// Live leaves over host arrays, by the array's address (`host_leaf`).
+    static HOST_LEAVES: RefCell<FxHashMap<usize, HostLeaf>> = Default::default();
+}
+
+/// The leaf over host array `t`: the same one while any pending node holds it, so that
+/// `mean(x)` and `std(x)` of a host `x` read one leaf (uploaded once, sharing one pass).
+pub fn host_leaf(t: &Rc<Tensor>) -> Rc<Node> {
+    let key = Rc::as_ptr(t) as usize;
+    HOST_LEAVES.with(|m| {
+        let mut m = m.borrow_mut();
+        let live = m.get(&key).and_then(|(array, leaf)| {
+            let same = array.upgrade().is_some_and(|a| Rc::ptr_eq(&a, t));
+            leaf.upgrade().filter(|_| same)
+        });
+        if let Some(l) = live {
+            return l;
+        }
+        if m.len() > 1024 {
+            m.retain(|_, (_, leaf)| leaf.strong_count() > 0);
+        }
+        let l = super::leaf(Data::Host(t.clone()), t.shape.clone(), t.class());
+        m.insert(key, (Rc::downgrade(t), Rc::downgrade(&l)));
+        l
+    })
 }
 
 /// Bytes of computed data held only by the pending nodes under `n` (no variable, and no

@@ -130,6 +130,10 @@ pub struct Node {
     /// The computed nodes the pending work ending here reads (as of creation), by address;
     /// None past `LEAF_SET_CAP`. A kernel binds each once, so this is the binding budget.
     pub leaf_set: RefCell<Option<Vec<usize>>>,
+    /// The leaf new work reads this computed node's data through (`memory::settled`), while
+    /// any pending node still holds it: one leaf per array, so `mean(x)` typed twice over a
+    /// computed `x` is one node (common subexpressions, `var` sharing `mean`'s pass).
+    pub settled_leaf: RefCell<std::rc::Weak<Node>>,
 }
 
 /// Distinct inputs tracked per node before `leaf_set` gives up counting.
@@ -275,6 +279,7 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         size,
         nonneg: Default::default(),
         leaf_set,
+        settled_leaf: Default::default(),
     });
     INTERN.with(|m| {
         let mut m = m.borrow_mut();
@@ -299,6 +304,7 @@ pub fn leaf(data: Data, shape: Shape, class: Class) -> Rc<Node> {
         size: 0,
         nonneg: Default::default(),
         leaf_set: RefCell::new(Some(Vec::new())),
+        settled_leaf: Default::default(),
     })
 }
 

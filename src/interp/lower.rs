@@ -57,9 +57,9 @@ pub(super) fn node_of(v: &Value) -> Option<Rc<Node>> {
         Value::Device(d) if graph_class(d.class()) => Some(graph::memory::settled(&d.node)),
         Value::Num(x) => Some(constant(*x, Class::Double)),
         Value::Bool(b) => Some(constant(*b as u8 as f64, Class::Logical)),
-        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() && t.numel() > 0 => Some(
-            graph::leaf(Data::Host(t.clone()), t.shape.clone(), t.class()),
-        ),
+        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() && t.numel() > 0 => {
+            Some(graph::memory::host_leaf(t))
+        }
         _ => None,
     }
 }
