@@ -38,7 +38,10 @@ fn s_sin_cos(x: f32, cosine: bool) -> f32 {
     }
     let xd = f64(x);
     let n = floor(xd * 0.6366197723675814 + 0.5);
-    let r = ((xd - n * 1.5707963267341256) - n * 6.077100506303966e-11) - n * 2.0222662487111665e-21;
+    // Each exact step kept apart: NVIDIA's compiler otherwise factors n out of the products,
+    // and n (RP1 + RP2) rounded put sines near multiples of pi/2 25 ulp off on an H100.
+    let r = (keep(xd - n * 1.5707963267341256) - keep(n * 6.077100506303966e-11))
+        - n * 2.0222662487111665e-21;
     let z = r * r;
     let sin_r = r + r * z * (-0.16666666666666666 + z * (0.008333333333333333
         + z * (-0.0001984126984126984 + z * (2.7557319223985893e-06

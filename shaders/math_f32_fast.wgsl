@@ -1,6 +1,5 @@
 // exp, sin and cos of singles in f32 arithmetic, the default where the device has f64
-// (after math_f32_via_f64.wgsl; the sine's and cosine's reductions follow in trig_f32.wgsl
-// or trig_f32_fma.wgsl): exp and the default sin and cos within 1 ulp of the host's results
+// (after math_f32_via_f64.wgsl): within 1 ulp of the host's results
 // (CUDA documents 2 for its non-fast expf, sinf and cosf), checked on the host over every
 // single in range with fused and with unfused multiply-adds, and on lavapipe and the H200
 // (tests/gpu_math.rs). math_f32_exact.wgsl computes them in double instead, for results
@@ -78,7 +77,7 @@ fn reduce_large32(x: f32) -> Reduced32 {
 }
 
 // sin or cos of x from x - n pi/2 = r + r_lo (|r| <= pi/4) and the quadrant q = n mod 4
-// (f_sin_cos, in trig_f32.wgsl or trig_f32_fma.wgsl, reduces), with cephes' minimax
+// (f_sin_cos reduces), with cephes' minimax
 // polynomials and r's low part carried into both: one polynomial, the sine's or the cosine's
 // by the quadrant (selecting coefficients costs less than evaluating both): sin r = r +
 // (r z p_s + r_lo), cos r = 1 + (z^2 p_c - r r_lo - z/2), with the same roundings as writing
@@ -96,6 +95,30 @@ fn sin_cos_of(x: f32, r: f32, r_lo: f32, quadrant: u32, cosine: bool) -> f32 {
     let v = select(r, 1.0, odd) + keep32(fma(m, p, tail));
     let s = select(v, -v, q >= 2u);
     return select(s, x, !cosine && abs(x) < 2.44140625e-4);
+}
+
+// sin or cos: r = x - n pi/2 as a sum of two singles: below 1024,
+// n = round(x 2/pi) by adding 1.5 2^23 (whose low bits then hold the quadrant), pi/2 in three
+// parts (the first two of 14 bits, so n times them is exact; x less the first is exact by
+// Sterbenz's lemma; a two-sum keeps what the second's subtraction rounds off). Past it,
+// `reduce_large32`; NaN and infinities give NaN.
+fn f_sin_cos(x: f32, cosine: bool) -> f32 {
+    let a = abs(x);
+    if (a < 1024.0) {
+        let t = keep32(x * 0.6366197466850281 + 12582912.0);
+        let n = t - 12582912.0;
+        let r1 = keep32(x - n * 1.57080078125);
+        let b = -n * -4.454515874385834e-06;
+        let r = keep32(r1 + b);
+        let bb = keep32(r - r1);
+        let r_lo = fma(-n, 6.07710062827671e-11, (r1 - keep32(r - bb)) + (b - bb));
+        return sin_cos_of(x, r, r_lo, bitcast<u32>(t), cosine);
+    }
+    if (a <= 3.4028234663852886e38) {
+        let reduced = reduce_large32(x);
+        return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, cosine);
+    }
+    return bitcast<f32>(0x7fc00000u);
 }
 
 fn m_sin(x: f32) -> f32 {

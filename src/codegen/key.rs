@@ -56,8 +56,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
     w.push(
         precision_word(g.precision)
             | (single_math() as u32) << 1
-            | u32::from(super::fma_sqrt()) << 3
-            | u32::from(super::fma_trig()) << 4,
+            | u32::from(super::fma_sqrt()) << 3,
     );
     w.push(g.consts.len() as u32);
     w.push(g.inputs.len() as u32);

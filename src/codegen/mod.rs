@@ -23,11 +23,9 @@ const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_VIA_F64: &str = include_str!("../../shaders/math_f32_via_f64.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
-const TRIG_F32: &str = include_str!("../../shaders/trig_f32.wgsl");
-const TRIG_F32_FMA: &str = include_str!("../../shaders/trig_f32_fma.wgsl");
 const SQRT_F32_WIDE: &str = include_str!("../../shaders/sqrt_f32_wide.wgsl");
 const SQRT_F32_FMA: &str = include_str!("../../shaders/sqrt_f32_fma.wgsl");
-const FMA_CHECK: &str = include_str!("../../shaders/fma_check.wgsl");
+const SQRT_CHECK: &str = include_str!("../../shaders/sqrt_check.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
@@ -42,7 +40,7 @@ const MOMENTS_FOLD: &str = include_str!("../../shaders/moments_fold.wgsl");
 /// kernels are generated, and the pipeline cache looks them up, in this short form (a few
 /// KB hashed per launch, not the ~30 KB library assembled each time). In pairs, the second
 /// with the random generator.
-const LIBRARY_LINES: [&str; 12] = [
+const LIBRARY_LINES: [&str; 10] = [
     "// library: f64",
     "// library: f64 random",
     "// library: f32 exact",
@@ -53,8 +51,6 @@ const LIBRARY_LINES: [&str; 12] = [
     "// library: f32 driver random",
     "// library: f32 fast, fma sqrt",
     "// library: f32 fast, fma sqrt random",
-    "// library: f32 fast, fma sqrt and trig",
-    "// library: f32 fast, fma sqrt and trig random",
 ];
 
 fn library_line(g: &Group) -> &'static str {
@@ -62,7 +58,6 @@ fn library_line(g: &Group) -> &'static str {
         Precision::F64 => 0,
         Precision::F32 => match single_math() {
             SingleMath::Exact => 2,
-            SingleMath::Fast if fma_sqrt() && fma_trig() => 10,
             SingleMath::Fast if fma_sqrt() => 8,
             SingleMath::Fast => 4,
             SingleMath::Driver => 6,
@@ -74,7 +69,7 @@ fn library_line(g: &Group) -> &'static str {
 /// The library a line of LIBRARY_LINES stands for, assembled once per process.
 fn library_text(line: &str) -> Option<&'static str> {
     use std::sync::OnceLock;
-    static TEXTS: [OnceLock<String>; 12] = [const { OnceLock::new() }; 12];
+    static TEXTS: [OnceLock<String>; 10] = [const { OnceLock::new() }; 10];
     let k = LIBRARY_LINES.iter().position(|&l| l == line)?;
     Some(TEXTS[k].get_or_init(|| {
         let f64_text = format!("{MATH_F64_BASE}\n{LOG_POW_F64}\n{REMAINDER_F64}");
@@ -87,15 +82,8 @@ fn library_text(line: &str) -> Option<&'static str> {
         let base = match k / 2 {
             0 => f64_text.clone(),
             1 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_EXACT}", via_f64()),
-            2 => format!(
-                "{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}\n{TRIG_F32}",
-                via_f64()
-            ),
-            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{TRIG_F32}", via_f64()),
-            5 => format!(
-                "{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{TRIG_F32_FMA}",
-                via_f64()
-            ),
+            2 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}", via_f64()),
+            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}", via_f64()),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
         // Only kernels that draw random numbers carry the generator.
@@ -108,22 +96,16 @@ fn library_text(line: &str) -> Option<&'static str> {
 }
 
 /// Whether single `sqrt` uses the driver's, corrected with fused multiply-adds
-/// (sqrt_f32_fma.wgsl): where the device passed the start-up check (`gpu::fma_check`).
+/// (sqrt_f32_fma.wgsl): where the device passed the start-up check (`gpu::sqrt_check`).
 pub fn fma_sqrt() -> bool {
     crate::gpu::device::current().is_some_and(|d| d.info.fma_sqrt)
 }
 
-/// Whether single sin and cos reduce with fused multiply-adds, within 2 ulp
-/// (trig_f32_fma.wgsl): where the device passed the start-up check (`gpu::fma_check`).
-pub fn fma_trig() -> bool {
-    crate::gpu::device::current().is_some_and(|d| d.info.fma_trig)
-}
-
-/// The start-up check of the fma-dependent sqrt, sin and cos against the f64 route
-/// (shaders/fma_check.wgsl), with their library.
-pub fn fma_check_kernel() -> String {
-    let library = library_text(LIBRARY_LINES[10]).unwrap_or_default();
-    format!("alias T = f32;\n{library}\n{FMA_CHECK}")
+/// The start-up check of the corrected sqrt against the f64 route (shaders/sqrt_check.wgsl),
+/// with its library.
+pub fn sqrt_check_kernel() -> String {
+    let library = library_text(LIBRARY_LINES[8]).unwrap_or_default();
+    format!("alias T = f32;\n{library}\n{SQRT_CHECK}")
 }
 
 /// A kernel's compilable WGSL: its library line replaced by the library.

@@ -20,11 +20,8 @@ pub struct DeviceInfo {
     pub supports_double: bool,
     pub supports_int64: bool,
     /// Single sqrt is the driver's corrected with fused multiply-adds: the device gave the
-    /// correctly rounded result for every single that way at start-up (`fma_check`).
+    /// correctly rounded result for every single that way at start-up (`sqrt_check`).
     pub fma_sqrt: bool,
-    /// Single sin and cos reduce their arguments with fused multiply-adds, within 2 ulp: the
-    /// device gave every single within 2 ulp of the f64 route that way at start-up.
-    pub fma_trig: bool,
     pub max_buffer_size: u64,
     pub max_storage_binding: u64,
     pub max_storage_buffers_per_stage: u32,
@@ -364,7 +361,6 @@ fn init() -> Status {
         supports_double: device.features().contains(wgpu::Features::SHADER_F64),
         supports_int64: device.features().contains(wgpu::Features::SHADER_INT64),
         fma_sqrt: false,
-        fma_trig: false,
         max_buffer_size: limits.max_buffer_size,
         max_storage_binding: limits.max_storage_buffer_binding_size as u64,
         max_storage_buffers_per_stage: limits.max_storage_buffers_per_shader_stage,
@@ -381,8 +377,7 @@ fn init() -> Status {
         info,
         uncaptured,
     };
-    let passed = super::fma_check::passes(&gpu);
-    (gpu.info.fma_sqrt, gpu.info.fma_trig) = (passed.sqrt, passed.trig);
+    gpu.info.fma_sqrt = super::sqrt_check::passes(&gpu);
     gpu.info.init_time = t0.elapsed();
     Status::Ready(Arc::new(gpu))
 }

@@ -6,10 +6,10 @@ pub mod bind_cache;
 pub mod buffers;
 pub mod calibrate;
 pub mod device;
-pub mod fma_check;
 pub mod kernels;
 pub mod moments;
 pub mod reduce;
+pub mod sqrt_check;
 pub mod stats;
 pub mod timing;
 

@@ -93,11 +93,14 @@ pub fn check_all(cases: &[(&str, &str)]) {
 
 /// The arguments single-precision function tests cover (gpu_math, gpu_single_exact): random over the f64-reduction range
 /// and near zero, dense, near multiples of pi, both sides of the f32 and f64 reductions'
-/// limits, subnormals and specials; and exp's from underflow to overflow.
+/// limits, subnormals and specials, huge ones (integer reduction), singles closest to
+/// multiples of pi/2 between 2^7 and 2^17 (a factored reduction is 25 ulp off there); and
+/// exp's from underflow to overflow.
 pub const SINGLE_ARGS: &str = "rng(5); X = single([(rand(1, 3e5) - 0.5) * 2e5, \
     (rand(1, 2e5) - 0.5) * 20, linspace(-10, 10, 2e5), single(pi) * (-1000:1000), \
     single(pi) * (-30000:7:30000), 1e-8, -3e-9, 1e-40, -1e-40, 1023.99, 1024, 131071.99, \
     131072, 2e5, 1e30, Inf, -Inf, NaN, 0, -0, 10 .^ (4 + 34 * rand(1, 3e4)) .* sign(rand(1, 3e4) - 0.5), \
-    16367173 * 2^72, -16367173 * 2^72, 3.4028e38, 2^25, 2^25 - 2]); \
+    16367173 * 2^72, -16367173 * 2^72, 3.4028e38, 2^25, 2^25 - 2, \
+    typecast(uint32([1132258801 1149036017 1174201841 1203964245]), 'single')]); \
     E = single([linspace(-104, 89, 3e5), 1e-40, -1e-40, -87.5, 87.5, 88.7, 88.8, -103.9, \
     -200, Inf, -Inf, NaN, 0, -0]);";

@@ -1,67 +1,46 @@
-//! The start-up check behind `DeviceInfo::fma_sqrt` and `fma_trig`: code that is right only
-//! where multiply-adds are fused is compared with the f64 route for every single from zero to
-//! +Inf (shaders/fma_check.wgsl). The driver's single sqrt corrected with fused multiply-adds
-//! (sqrt_f32_fma.wgsl) must give the correctly rounded result for all 2^31; sin and cos with
-//! fused reductions (trig_f32_fma.wgsl) must be within 2 ulp for every finite one, odd and
-//! even in x. Each is used only where it passed. That takes about 50 ms on an H200 (the
-//! background start-up thread runs it), more on GPUs with slow f64, so the outcome is kept
-//! in the cache folder per adapter, driver and check kernel. A CPU adapter would take
-//! minutes, and lavapipe splits fma, so CPU adapters are not checked.
+//! The start-up check behind `DeviceInfo::fma_sqrt`: the driver's single sqrt corrected with
+//! fused multiply-adds (shaders/sqrt_f32_fma.wgsl) is compared with the correctly rounded f64
+//! route for every single from zero to +Inf. Only a device where all 2^31 agree uses it. That
+//! takes about 50 ms on an H200 (the background start-up thread runs it), more on GPUs with
+//! slow f64, so the outcome is kept in the cache folder per adapter, driver and check kernel.
+//! A CPU adapter would take minutes, and lavapipe splits fma, so CPU adapters are not checked.
 
 use super::device::{DeviceInfo, Gpu};
 
 /// Singles one dispatch covers (the largest 2-D grid of 256-thread workgroups used here).
 const PER_DISPATCH: u64 = 65535 * 64 * 256;
 
-/// What passed the check: the corrected sqrt, the fused sin and cos.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Passed {
-    pub sqrt: bool,
-    pub trig: bool,
-}
-
-/// What the device passes (nothing on any failure to run the check).
-pub fn passes(g: &Gpu) -> Passed {
+/// Whether the device passes the check (false on any failure to run it).
+pub fn passes(g: &Gpu) -> bool {
     let info = &g.info;
     if info.device_type == "Cpu" || !info.supports_double || !info.supports_int64 {
-        return Passed::default();
+        return false;
     }
     let kept = kept_file(info);
     if let Some(text) = kept.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
-        let mut words = text.split_whitespace();
-        if let (Some(sqrt), Some(trig)) = (words.next(), words.next()) {
-            return Passed {
-                sqrt: sqrt == "pass",
-                trig: trig == "pass",
-            };
+        match text.trim() {
+            "pass" => return true,
+            "fail" => return false,
+            _ => {}
         }
     }
     let t = std::time::Instant::now();
     let n = mismatches(g, 0, 0x7f80_0001);
     super::trace(&format!(
-        "fma check: {n:?} of 2^31 differ (sqrt, sin and cos), {:.1} ms",
+        "sqrt check: {n:?} of 2^31 differ, {:.1} ms",
         t.elapsed().as_secs_f64() * 1e3
     ));
-    let Some([sqrt, trig]) = n else {
-        // A check that could not run is not kept: the next session tries again.
-        return Passed::default();
-    };
-    let passed = Passed {
-        sqrt: sqrt == 0,
-        trig: trig == 0,
-    };
-    if let Some(file) = kept {
-        let word = |ok: bool| if ok { "pass" } else { "fail" };
-        let text = format!("{} {}\n", word(passed.sqrt), word(passed.trig));
+    // A check that could not run is not kept: the next session tries again.
+    if let (Some(n), Some(file)) = (n, kept) {
         let written = file
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&file, text));
+            .and_then(|()| std::fs::write(&file, if n == 0 { "pass\n" } else { "fail\n" }));
         if let Err(e) = written {
-            super::trace(&format!("fma check: cannot keep the outcome: {e}"));
+            super::trace(&format!("sqrt check: cannot keep the outcome: {e}"));
         }
     }
-    passed
+    n == Some(0)
 }
 
 /// Where the outcome for this adapter, driver and check kernel is kept.
@@ -69,23 +48,23 @@ fn kept_file(info: &DeviceInfo) -> Option<std::path::PathBuf> {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     (&info.name, &info.driver, info.device_id, info.vendor).hash(&mut h);
-    crate::codegen::fma_check_kernel().hash(&mut h);
+    crate::codegen::sqrt_check_kernel().hash(&mut h);
     crate::dirs::matfuse_dir("XDG_CACHE_HOME", ".cache")
-        .map(|d| d.join(format!("fma-check-{:016x}.txt", h.finish())))
+        .map(|d| d.join(format!("sqrt-check-{:016x}.txt", h.finish())))
 }
 
 /// How many of the `count` singles from bit pattern `start` on (none past +Inf) give a
-/// different sqrt on the corrected path than on the f64 one, and how many a sin or cos
-/// further than 2 ulp from it (or not odd or even); None when the check could not run.
-pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<[u64; 2]> {
+/// different sqrt on the corrected path than on the f64 one; None when the check could not
+/// run.
+pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<u64> {
     let (device, queue) = (&g.device, &g.queue);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("matfuse fma check"),
-        source: wgpu::ShaderSource::Wgsl(crate::codegen::fma_check_kernel().into()),
+        label: Some("matfuse sqrt check"),
+        source: wgpu::ShaderSource::Wgsl(crate::codegen::sqrt_check_kernel().into()),
     });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("matfuse fma check"),
+        label: Some("matfuse sqrt check"),
         layout: None,
         module: &module,
         entry_point: Some("main"),
@@ -94,7 +73,7 @@ pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<[u64; 2]> {
     });
     let buffer = |size: u64, usage: wgpu::BufferUsages| {
         device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("matfuse fma check"),
+            label: Some("matfuse sqrt check"),
             size,
             usage,
             mapped_at_creation: false,
@@ -141,15 +120,14 @@ pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<[u64; 2]> {
     if pollster::block_on(scope.pop()).is_some() {
         return None;
     }
-    let slice = readback.slice(..8);
+    let slice = readback.slice(..4);
     if !super::device::map_read(g, &slice) {
         return None;
     }
     let n = {
         let view = slice.get_mapped_range().ok()?;
-        let word = |k: usize| u32::from_le_bytes([view[k], view[k + 1], view[k + 2], view[k + 3]]);
-        [word(0) as u64, word(4) as u64]
+        u32::from_le_bytes([view[0], view[1], view[2], view[3]])
     };
     readback.unmap();
-    Some(n)
+    Some(n as u64)
 }
