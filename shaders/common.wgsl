@@ -32,9 +32,15 @@ fn m_sign(x: T) -> T {
     return select(select(select(T(0), T(1), x > T(0)), T(-1), x < T(0)), x, m_isnan(x));
 }
 
-// MATLAB rounds halves away from zero (WGSL's round goes to even). x - trunc(x) is exact.
+// x rounded toward zero from floor and ceil: lavapipe (LLVM 15, on some processors) left
+// doubles past 2^23 unchanged in trunc.
+fn m_fix(x: T) -> T {
+    return select(ceil(x), floor(x), x >= T(0));
+}
+
+// MATLAB rounds halves away from zero (WGSL's round goes to even). x - m_fix(x) is exact.
 fn m_round(x: T) -> T {
-    let t = trunc(x);
+    let t = m_fix(x);
     return select(t, t + sign(x), abs(x - t) >= T(0.5));
 }
 

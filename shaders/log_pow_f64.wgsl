@@ -106,8 +106,8 @@ fn dd_mul(a: vec2<f64>, b: vec2<f64>) -> vec2<f64> {
 // |x|, negated for a negative base and an odd y. (A negative base with a fractional y is
 // complex in MATLAB: the graph never sends one.)
 fn m_power(x: f64, y: f64) -> f64 {
-    let whole = y == trunc(y);
-    let odd = whole && abs(y) < 9007199254740992.0 && 0.5 * y != trunc(0.5 * y);
+    let whole = y == trunc64(y);
+    let odd = whole && abs(y) < 9007199254740992.0 && 0.5 * y != trunc64(0.5 * y);
     let negate = odd && m_signbit(x);
     if (whole && abs(y) <= 1024.0 && x != 0.0 && !m_isinf(x) && !m_isnan(x)) {
         var n = u32(abs(y));

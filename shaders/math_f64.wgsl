@@ -33,6 +33,12 @@ fn m_init(rank: u32) {
     ZERO_BITS = u64(1u - min(rank, 1u));
 }
 
+// x rounded toward zero from floor and ceil: lavapipe (LLVM 15, on some processors) left
+// doubles past 2^23 unchanged in trunc.
+fn trunc64(x: f64) -> f64 {
+    return select(ceil(x), floor(x), x >= 0.0);
+}
+
 fn keep(x: f64) -> f64 {
     return bitcast<f64>(bitcast<u64>(x) ^ ZERO_BITS);
 }

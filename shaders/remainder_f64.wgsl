@@ -33,13 +33,13 @@ fn m_fmod(x: f64, y: f64) -> f64 {
 
 // Rust's round (halves away from zero), for the quotient test.
 fn round_away(q: f64) -> f64 {
-    let t = trunc(q);
+    let t = trunc64(q);
     return select(t, t + sign(q), abs(q - t) >= 0.5);
 }
 
 // Whether x/y is within rounding of a nonzero whole number (and y is not whole).
 fn near_whole_quotient(x: f64, y: f64) -> bool {
-    if (y == trunc(y)) {
+    if (y == trunc64(y)) {
         return false;
     }
     let q = x / y;

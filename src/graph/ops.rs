@@ -134,7 +134,7 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         Floor => format!("floor({x})"),
         Ceil => format!("ceil({x})"),
         Round => format!("m_round({x})"),
-        Fix => format!("trunc({x})"),
+        Fix => format!("m_fix({x})"),
         IsNan => format!("m_bool(m_isnan({x}))"),
         IsInf => format!("m_bool(m_isinf({x}))"),
         IsFinite => format!("m_bool(!m_isnan({x}) && !m_isinf({x}))"),
