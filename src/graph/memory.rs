@@ -64,9 +64,9 @@ pub fn host_leaf(t: &Rc<Tensor>) -> Rc<Node> {
 
 /// Bytes of computed data held only by the pending nodes under `n` (no variable, and no
 /// other value, holds it): what computing `n` now would let go. Counted by array, not by
-/// node: each use of a computed variable is a leaf of its own over the variable's array
-/// (`settled`), which that variable still holds (`x.*x + 0.5` of a computed `x` used to count
-/// its array twice and nothing of it held elsewhere, and past the budget was cut in two).
+/// node: a computed variable's uses read a leaf over the variable's array (`settled`), which
+/// that variable still holds (`x.*x + 0.5` of a computed `x`, when each use had a leaf of its
+/// own, counted its array twice and nothing of it held elsewhere, and was cut in two).
 pub fn pinned_bytes(n: &Rc<Node>) -> usize {
     let mut seen: FxHashMap<*const Node, ()> = FxHashMap::default();
     // Computed inputs, by address: the node and how many edges of this subgraph reach it.
