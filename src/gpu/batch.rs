@@ -58,24 +58,32 @@ pub fn param_writes() -> u64 {
 /// Whether BATCH holds work: read between statements without taking the lock.
 static PENDING: AtomicBool = AtomicBool::new(false);
 /// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
-static PARAMS: Mutex<Option<wgpu::Buffer>> = Mutex::new(None);
-/// What the parameter buffer holds once the submitted work's writes are done: a batch whose
-/// parameters it starts with (a loop running the same statements) writes nothing, which
-/// saves the upload and its command buffer.
-static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+struct Params {
+    buffer: wgpu::Buffer,
+    /// What the buffer holds once the submitted work's writes are done: a batch whose
+    /// parameters it starts with (a loop running the same statements) writes nothing, which
+    /// saves the upload and its command buffer.
+    written: Vec<u8>,
+}
 
-fn params_buffer(g: &Gpu) -> wgpu::Buffer {
+static PARAMS: Mutex<Option<Params>> = Mutex::new(None);
+
+/// Runs `f` on the parameter buffer, made on first use.
+fn with_params<R>(g: &Gpu, f: impl FnOnce(&mut Params) -> R) -> R {
     let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
-    p.get_or_insert_with(|| {
-        written().clear();
-        g.device.create_buffer(&wgpu::BufferDescriptor {
+    f(p.get_or_insert_with(|| Params {
+        buffer: g.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("matfuse kernel parameters"),
             size: PARAMS_BYTES as u64,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
-        })
-    })
-    .clone()
+        }),
+        written: Vec::new(),
+    }))
+}
+
+fn params_buffer(g: &Gpu) -> wgpu::Buffer {
+    with_params(g, |p| p.buffer.clone())
 }
 
 /// Upload buffers for the parameters, mapped and ready for the next submit. A buffer is
@@ -149,10 +157,6 @@ fn recycle_upload(up: wgpu::Buffer) {
             UPLOADS_MADE.fetch_sub(1, Ordering::Relaxed);
         }
     });
-}
-
-fn written() -> std::sync::MutexGuard<'static, Vec<u8>> {
-    WRITTEN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn batch() -> std::sync::MutexGuard<'static, Option<Batch>> {
@@ -274,13 +278,15 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     if !batch.params.is_empty() {
         let mut bytes = batch.params;
         bytes.resize(bytes.len().next_multiple_of(4), 0);
-        let params = params_buffer(g);
-        let mut written = written();
-        if !written.starts_with(&bytes) {
+        upload = with_params(g, |p| {
+            if p.written.starts_with(&bytes) {
+                return None;
+            }
             PARAM_WRITES.fetch_add(1, Ordering::SeqCst);
-            upload = upload_params(g, &params, &bytes);
-            *written = bytes;
-        }
+            let upload = upload_params(g, &p.buffer, &bytes);
+            p.written = bytes;
+            upload
+        });
     }
     super::trace("batch: parameters written");
     let work = batch.encoder.finish();

@@ -16,7 +16,7 @@ use std::rc::{Rc, Weak};
 /// that work typed twice over `n` interns to one node (a computed array's values never
 /// change; the leaf may hold them where `n` does not, uploaded or gathered since).
 pub fn settled(n: &Rc<Node>) -> Rc<Node> {
-    if n.inputs.is_empty() || !n.is_realised() {
+    if n.inputs.is_empty() {
         return n.clone();
     }
     if let Some(l) = n.settled_leaf.borrow().upgrade() {
@@ -31,8 +31,10 @@ pub fn settled(n: &Rc<Node>) -> Rc<Node> {
     l
 }
 
-/// A live leaf over a host array, and the array (weakly: while the entry lives, the
-/// array's address cannot be reused, and a changed array is a new allocation).
+/// The array, held weakly only so that its address cannot be reused while the entry lives
+/// (a changed array is a new allocation: values change out of their Rc, by `try_unwrap`,
+/// and `get_mut` and `make_mut` do not change one in place while a weak reference exists),
+/// and the live leaf over it.
 type HostLeaf = (Weak<Tensor>, Weak<Node>);
 
 thread_local! {
@@ -46,11 +48,8 @@ pub fn host_leaf(t: &Rc<Tensor>) -> Rc<Node> {
     let key = Rc::as_ptr(t) as usize;
     HOST_LEAVES.with(|m| {
         let mut m = m.borrow_mut();
-        let live = m.get(&key).and_then(|(array, leaf)| {
-            let same = array.upgrade().is_some_and(|a| Rc::ptr_eq(&a, t));
-            leaf.upgrade().filter(|_| same)
-        });
-        if let Some(l) = live {
+        // `t` lives at `key`, so an entry there pins `t`'s own allocation.
+        if let Some(l) = m.get(&key).and_then(|(_, leaf)| leaf.upgrade()) {
             return l;
         }
         if m.len() > 1024 {
