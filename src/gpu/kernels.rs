@@ -55,10 +55,7 @@ pub(super) fn compiled(
     let text = crate::codegen::expand(&source());
     dump(&text);
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("matfuse elementwise"),
-        source: wgpu::ShaderSource::Wgsl(text.into()),
-    });
+    let module = shader_module(&g.device, "matfuse elementwise", text);
     let pipe = g
         .device
         .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -77,6 +74,39 @@ pub(super) fn compiled(
         m.get_or_insert_with(HashMap::new).insert(key, pipe.clone());
     }
     Ok((pipe, false))
+}
+
+/// Whether kernels keep the checks wgpu adds to shaders (`MATFUSE_SHADER_CHECKS=1`, for
+/// hunting a suspected out-of-bounds access or endless loop in a kernel).
+fn shader_checks() -> wgpu::ShaderRuntimeChecks {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var("MATFUSE_SHADER_CHECKS").is_ok_and(|v| v == "1")) {
+        wgpu::ShaderRuntimeChecks::checked()
+    } else {
+        wgpu::ShaderRuntimeChecks::unchecked()
+    }
+}
+
+/// A shader module of matfuse's own WGSL, without the checks wgpu adds for untrusted shaders:
+/// a clamp on every array index, a guard on every integer division, and a second counter in
+/// every loop. Each costs instructions in the innermost loops of every kernel (the counter
+/// also stands between the driver and unrolling), and none can fire: indices stay within the
+/// arrays they read (element indices below the element count, table indices bounded by the
+/// exponent range), divisors are dimensions of nonempty arrays or constants, and every loop
+/// counts toward a bound or strictly shrinks a remainder. On the H100 workload 1 took 3%
+/// (single) and 6% (double) less GPU time without them; workloads 2 and 3 0.7% more.
+pub(super) fn shader_module(
+    device: &wgpu::Device,
+    label: &str,
+    text: String,
+) -> wgpu::ShaderModule {
+    let desc = wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
+    };
+    // SAFETY: matfuse's kernels index within bounds, divide by nonzero values and end every
+    // loop (the reasons above); wgpu's validation of the WGSL itself still runs.
+    unsafe { device.create_shader_module_trusted(desc, shader_checks()) }
 }
 
 /// Number of pipelines compiled so far.

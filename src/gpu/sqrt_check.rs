@@ -59,10 +59,11 @@ fn kept_file(info: &DeviceInfo) -> Option<std::path::PathBuf> {
 pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<u64> {
     let (device, queue) = (&g.device, &g.queue);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("matfuse sqrt check"),
-        source: wgpu::ShaderSource::Wgsl(crate::codegen::sqrt_check_kernel().into()),
-    });
+    let module = super::kernels::shader_module(
+        device,
+        "matfuse sqrt check",
+        crate::codegen::sqrt_check_kernel(),
+    );
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some("matfuse sqrt check"),
         layout: None,

@@ -20,16 +20,57 @@ fn chunk() -> usize {
 fn max_parts() -> usize {
     crate::settings::parsed("MATFUSE_REDUCE_PARTS")
         .filter(|&p: &usize| (16..=65536).contains(&p))
-        .unwrap_or(1024)
+        .unwrap_or(4096)
 }
 
-/// How many parts each lane is split into: enough workgroups to fill the device when there
-/// are few outputs, at most `max_parts`.
+/// Workgroups a reduction aims for at least, splitting lanes into parts of down to
+/// `MIN_PART` elements, so that every SM of a large device gets some.
+const FILL: usize = 512;
+const MIN_PART: usize = 2048;
+/// Past this many, parts come in whole multiples of it.
+const WAVE: usize = 1024;
+
+/// How many parts each lane is split into: one for short lanes (`chunk` elements or fewer) and
+/// for 1024 lanes or more; otherwise a part per `chunk` elements, with two corrections
+/// measured on an H100 (132 SMs; workload 1, one lane of 1e6 to 1e8 elements):
+/// - too few workgroups in all (under `FILL`) leave SMs idle, so parts shrink toward
+///   `MIN_PART` elements (1e6: 122 parts took 0.0250 ms of GPU time, 488 parts 0.0223);
+/// - every part of a lane does the same work, so a count just past what the device runs at
+///   once leaves a last wave mostly empty (1e7: 1220 parts took 0.0456 ms, 1024 0.0419):
+///   past `WAVE` the count is rounded down to a multiple of it, up to `max_parts` (1e8:
+///   4096 parts 0.2008 ms against 0.2183 in 1024).
 pub fn parts(len: usize, nout: usize) -> usize {
     if nout >= 1024 || len <= chunk() {
-        1
-    } else {
-        len.div_ceil(chunk()).clamp(1, max_parts())
+        return 1;
+    }
+    let p = len.div_ceil(chunk());
+    if p * nout < FILL {
+        return (FILL / nout).min(len / MIN_PART).max(p).min(max_parts());
+    }
+    let p = if p >= WAVE { p / WAVE * WAVE } else { p };
+    p.min(max_parts())
+}
+
+#[cfg(test)]
+mod parts_tests {
+    use super::parts;
+
+    #[test]
+    fn reductions_fill_the_device_in_whole_waves() {
+        // short lanes and many lanes: one part each
+        assert_eq!(parts(8192, 1), 1);
+        assert_eq!(parts(1 << 20, 1024), 1);
+        // few workgroups: parts of 2048 elements, up to 512 in all
+        assert_eq!(parts(1_000_000, 1), 488);
+        assert_eq!(parts(3_000_000, 1), 512);
+        assert_eq!(parts(100_000, 16), 32);
+        // enough already: a part per 8192 elements
+        assert_eq!(parts(1080 * 1920, 16), 254);
+        assert_eq!(parts(6_000_000, 1), 733);
+        // past a wave: whole waves, at most 4096
+        assert_eq!(parts(10_000_000, 1), 1024);
+        assert_eq!(parts(30_000_000, 1), 3072);
+        assert_eq!(parts(100_000_000, 1), 4096);
     }
 }
 
