@@ -69,17 +69,96 @@ fn repeated_work_writes_its_parameters_once() {
         0,
         "the same kernels with the same parameters write nothing"
     );
-    // Other constants are written, and used: the sums follow them.
-    for c in [3, 2, 5] {
+    // Other constants are written, and used: the sums follow them. Going back to 2 writes
+    // nothing: another parameter buffer still holds them.
+    for (c, writes) in [(3, 1), (2, 0), (5, 1)] {
         let before = matfuse::gpu::batch::param_writes();
         run(&mut i, &sink(c));
-        assert_eq!(matfuse::gpu::batch::param_writes() - before, 1);
+        assert_eq!(
+            matfuse::gpu::batch::param_writes() - before,
+            writes,
+            "constant {c}"
+        );
         let out = run(
             &mut i,
             &format!("fprintf('%d\\n', v == sum(mod((1:300000)' * 7, 5) * {c} + 1))"),
         );
         assert_eq!(out, "1\n", "constant {c}");
     }
+}
+
+/// Sets `MATFUSE_EARLY_BYTES` for one test and puts the default back when it ends, failed or
+/// not (the setting is the process's).
+struct EarlyBytes;
+
+impl EarlyBytes {
+    fn set(i: &mut Interp, bytes: u64) -> EarlyBytes {
+        run(i, &format!("setenv('MATFUSE_EARLY_BYTES', '{bytes}');"));
+        EarlyBytes
+    }
+}
+
+impl Drop for EarlyBytes {
+    fn drop(&mut self) {
+        // SAFETY: the tests that read settings take turns (TURN), and this one holds it.
+        unsafe { std::env::remove_var("MATFUSE_EARLY_BYTES") };
+        matfuse::settings::changed();
+    }
+}
+
+#[test]
+fn a_large_kernel_goes_to_an_idle_device_as_soon_as_it_is_recorded() {
+    let Some((mut i, _turn)) = session() else {
+        return;
+    };
+    // Large here is 1 MB and up (the default, 64 MB, would take lavapipe long).
+    let _early = EarlyBytes::set(&mut i, 1_000_000);
+    run(
+        &mut i,
+        "x = gpuArray(single(mod((1:300000)' * 7, 13) / 13 - 0.5));",
+    );
+    let sink = "y = sin(x).*x + 0.5; m = mean(y); v = gather(m); clear y m";
+    run(&mut i, sink);
+    run(&mut i, sink);
+    let writes = matfuse::gpu::batch::param_writes();
+    for _ in 0..3 {
+        let before = matfuse::gpu::device::submits();
+        run(&mut i, sink);
+        // The fused map and fold (1.2 MB read) goes at once; the fold of its parts and the
+        // copy back follow in a second submit.
+        assert_eq!(matfuse::gpu::device::submits() - before, 2);
+    }
+    assert_eq!(
+        matfuse::gpu::batch::param_writes() - writes,
+        0,
+        "each of the sink's two batches finds its parameters already written"
+    );
+    let out = run(
+        &mut i,
+        "h = double(gather(x)); d = abs(double(v) - mean(double(single(sin(single(h)) .* single(h) + 0.5)))); \
+         fprintf('%d\\n', d < 1e-6);",
+    );
+    assert_eq!(out, "1\n");
+    // Two large kernels (each image's moments, then the normalised images): only the first
+    // goes early, since the device is busy once it has.
+    run(
+        &mut i,
+        "X = gpuArray(single(reshape(mod((1:600000)' * 7919, 10007) / 10007, [], 4)));",
+    );
+    let sink =
+        "mu = mean(X); sd = std(X); Y = (X - mu) ./ sd * 1.5 + 0.25; q = gather(Y(7)); clear mu sd";
+    run(&mut i, sink);
+    for _ in 0..2 {
+        let before = matfuse::gpu::device::submits();
+        run(&mut i, sink);
+        assert_eq!(matfuse::gpu::device::submits() - before, 2);
+    }
+    let out = run(
+        &mut i,
+        "H = double(gather(X)); E = (H - mean(H)) ./ std(H) * 1.5 + 0.25; \
+         fprintf('%d %d\\n', max(abs(double(gather(Y(:))) - E(:))) < 1e-4, abs(double(q) - E(7)) < 1e-5);",
+    );
+    assert_eq!(out, "1 1\n");
 }
 
 #[test]

@@ -32,6 +32,9 @@ struct Batch {
     records: usize,
     /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
     params: Vec<u8>,
+    /// Which of the parameter buffers the batch binds (`PARAMS`), and that buffer.
+    params_slot: usize,
+    params_buffer: wgpu::Buffer,
     since: Instant,
     /// The batch's pair of GPU timestamps, where batches are timed.
     stamps: Option<u32>,
@@ -57,33 +60,58 @@ pub fn param_writes() -> u64 {
 
 /// Whether BATCH holds work: read between statements without taking the lock.
 static PENDING: AtomicBool = AtomicBool::new(false);
-/// The parameter buffer every batch binds (rewritten, in queue order, at each submit).
+/// A parameter buffer (rewritten, in queue order, at the submit of a batch that binds it).
 struct Params {
     buffer: wgpu::Buffer,
     /// What the buffer holds once the submitted work's writes are done: a batch whose
     /// parameters it starts with (a loop running the same statements) writes nothing, which
     /// saves the upload and its command buffer.
     written: Vec<u8>,
+    /// When a batch last chose it (a count of choices).
+    chosen: u64,
 }
 
-static PARAMS: Mutex<Option<Params>> = Mutex::new(None);
+/// Parameter buffers at most: a sink whose work goes in two submits (`submit_if_idle`) has two
+/// batches, each binding a buffer that still holds its parameters from the last time round.
+const PARAM_BUFFERS: usize = 4;
 
-/// Runs `f` on the parameter buffer, made on first use.
-fn with_params<R>(g: &Gpu, f: impl FnOnce(&mut Params) -> R) -> R {
+static PARAMS: Mutex<Vec<Params>> = Mutex::new(Vec::new());
+static CHOICES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Runs `f` on parameter buffer `slot`.
+fn with_params<R>(slot: usize, f: impl FnOnce(&mut Params) -> R) -> Option<R> {
     let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
-    f(p.get_or_insert_with(|| Params {
-        buffer: g.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("matfuse kernel parameters"),
-            size: PARAMS_BYTES as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        }),
-        written: Vec::new(),
-    }))
+    p.get_mut(slot).map(f)
 }
 
-fn params_buffer(g: &Gpu) -> wgpu::Buffer {
-    with_params(g, |p| p.buffer.clone())
+/// The parameter buffer for a batch whose first record's parameters are `first` (as placed
+/// from offset 0): one that holds them already, else a new one while there are fewer than
+/// `PARAM_BUFFERS`, else the one chosen longest ago.
+fn choose_params(g: &Gpu, first: &[u8]) -> (usize, wgpu::Buffer) {
+    let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
+    let tick = CHOICES.fetch_add(1, Ordering::Relaxed) + 1;
+    let holding = (!first.is_empty())
+        .then(|| p.iter().position(|b| b.written.starts_with(first)))
+        .flatten();
+    let slot = match holding {
+        Some(k) => k,
+        None if p.len() < PARAM_BUFFERS => {
+            p.push(Params {
+                buffer: g.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("matfuse kernel parameters"),
+                    size: PARAMS_BYTES as u64,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                written: Vec::new(),
+                chosen: 0,
+            });
+            p.len() - 1
+        }
+        None => (0..p.len()).min_by_key(|&k| p[k].chosen).unwrap_or(0),
+    };
+    p[slot].chosen = tick;
+    (slot, p[slot].buffer.clone())
 }
 
 /// Upload buffers for the parameters, mapped and ready for the next submit. A buffer is
@@ -224,7 +252,6 @@ fn record_with<R>(
     if full {
         submit(g)?;
     }
-    let params = params_buffer(g);
     let (r, records) = {
         let mut b = batch();
         let batch = b.get_or_insert_with(|| {
@@ -232,11 +259,14 @@ fn record_with<R>(
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
             let stamps = super::timing::begin(g, &mut encoder);
+            let (params_slot, params_buffer) = choose_params(g, &placed(blocks, align));
             Batch {
                 pass: None,
                 encoder,
                 records: 0,
                 params: Vec::new(),
+                params_slot,
+                params_buffer,
                 since: Instant::now(),
                 stamps,
             }
@@ -247,6 +277,7 @@ fn record_with<R>(
             batch.params.extend_from_slice(block);
         }
         let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+        let params = batch.params_buffer.clone();
         let r = f(batch, &params, &offsets);
         batch.records += 1;
         PENDING.store(true, Ordering::Relaxed);
@@ -256,6 +287,37 @@ fn record_with<R>(
         submit(g)?;
     }
     Ok(r)
+}
+
+/// `blocks` as a batch's first record places them: from offset 0, each on `align`.
+fn placed(blocks: &[&[u8]], align: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for (block, at) in blocks
+        .iter()
+        .zip(place(0, blocks, align).unwrap_or_default())
+    {
+        bytes.resize(at, 0);
+        bytes.extend_from_slice(block);
+    }
+    bytes
+}
+
+/// Bytes a kernel must move before it is submitted as soon as it is recorded
+/// (`MATFUSE_EARLY_BYTES`): about 20 us of an H100's time, more than the host takes to
+/// record and submit what follows it.
+fn early_bytes() -> u64 {
+    crate::settings::parsed("MATFUSE_EARLY_BYTES").unwrap_or(64 << 20)
+}
+
+/// Submits the batch now if the kernel just recorded into it moves `bytes` (at least
+/// `early_bytes`) and the device has nothing else to do: the device starts on it while the
+/// host records and submits the rest of the sink's work, instead of after (workload 6's four
+/// kernels and copy took 26 us of the sink's host time to finish and submit on the H100).
+pub fn submit_if_idle(g: &Gpu, bytes: u64) -> MResult<()> {
+    if bytes >= early_bytes() && super::device::idle() {
+        submit(g)?;
+    }
+    Ok(())
 }
 
 /// Submits the recorded work (nothing when there is none).
@@ -278,7 +340,7 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     if !batch.params.is_empty() {
         let mut bytes = batch.params;
         bytes.resize(bytes.len().next_multiple_of(4), 0);
-        upload = with_params(g, |p| {
+        upload = with_params(batch.params_slot, |p| {
             if p.written.starts_with(&bytes) {
                 return None;
             }
@@ -286,7 +348,8 @@ pub fn submit(g: &Gpu) -> MResult<()> {
             let upload = upload_params(g, &p.buffer, &bytes);
             p.written = bytes;
             upload
-        });
+        })
+        .flatten();
     }
     super::trace("batch: parameters written");
     let work = batch.encoder.finish();

@@ -170,6 +170,12 @@ pub fn note_submit() {
     SUBMITS.fetch_add(1, Ordering::SeqCst);
 }
 
+/// Whether everything submitted has been waited for (the device may still be busy with work
+/// submitted since).
+pub fn idle() -> bool {
+    WAITED.load(Ordering::SeqCst) >= SUBMITS.load(Ordering::SeqCst)
+}
+
 /// Waits for all submitted work, unless none was submitted since the last wait.
 pub fn wait_all(g: &Gpu) {
     if WAITED.load(Ordering::SeqCst) < SUBMITS.load(Ordering::SeqCst) {

@@ -186,6 +186,12 @@ pub fn window_elements(g: &Gpu) -> usize {
     ((binding_limit(g) / 8) as usize / 4096 * 4096).max(4096)
 }
 
+/// Bytes a binding spans.
+fn bound_bytes(b: &Binding) -> u64 {
+    b.size
+        .map_or(b.buffer.size().saturating_sub(b.offset), |s| s.get())
+}
+
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
 fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<Binding> {
     let raw = b.raw()?;
@@ -255,6 +261,7 @@ pub(super) fn launch_into(
         windows.push(window(b, part)?);
     }
     let out = window(out, launch.out)?;
+    let bytes: u64 = windows.iter().chain([&out]).map(bound_bytes).sum();
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = launch.workgroups.max(1);
     let (x, y) = if groups <= max {
@@ -283,6 +290,7 @@ pub(super) fn launch_into(
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(gpu_error("a kernel could not run", e));
     }
+    super::batch::submit_if_idle(g, bytes)?;
     super::stats::add_kernel(gr.steps.len(), hit);
     Ok(())
 }
