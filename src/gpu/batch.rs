@@ -4,8 +4,9 @@
 //! own cost each kernel about 5 us of host time and as much of GPU time. The batch is
 //! submitted when a value is read back (the sink), before host data is written to the device
 //! (a pooled buffer the write reuses may still be read by a recorded kernel), when a
-//! top-level input ends or the batch has waited `MAX_AGE`, and after `MAX_RECORDS` kernels
-//! and copies. The kernels of a batch keep their parameters (shape table, constants) in one
+//! top-level input ends or the batch has waited `MAX_AGE`, after `MAX_RECORDS` kernels
+//! and copies, and as soon as a large kernel is recorded while the device is idle (so that
+//! the device works while the host records the rest). The kernels of a batch keep their parameters (shape table, constants) in one
 //! buffer, written just before the submit unless it holds them already (a loop running the
 //! same statements).
 
