@@ -6,9 +6,9 @@
 //! (a pooled buffer the write reuses may still be read by a recorded kernel), when a
 //! top-level input ends or the batch has waited `MAX_AGE`, after `MAX_RECORDS` kernels
 //! and copies, and as soon as a large kernel is recorded while the device is idle (so that
-//! the device works while the host records the rest). The kernels of a batch keep their parameters (shape table, constants) in one
-//! buffer, written just before the submit unless it holds them already (a loop running the
-//! same statements).
+//! the device works while the host records the rest). The kernels of a batch keep their
+//! parameters (shape table, constants) in one of a few buffers, written just before the
+//! submit unless it holds them already (a loop running the same statements).
 
 use super::device::Gpu;
 use crate::interp::error::{MError, MResult};
