@@ -273,10 +273,7 @@ fn record_with<R>(
             }
         });
         let offsets = place(batch.params.len(), blocks, align).unwrap_or_default();
-        for (block, &at) in blocks.iter().zip(&offsets) {
-            batch.params.resize(at, 0);
-            batch.params.extend_from_slice(block);
-        }
+        put(&mut batch.params, blocks, &offsets);
         let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
         let params = batch.params_buffer.clone();
         let r = f(batch, &params, &offsets);
@@ -290,16 +287,22 @@ fn record_with<R>(
     Ok(r)
 }
 
+/// Writes `blocks` into `params` at `offsets` (from `place`), zeros between them.
+fn put(params: &mut Vec<u8>, blocks: &[&[u8]], offsets: &[usize]) {
+    for (block, &at) in blocks.iter().zip(offsets) {
+        params.resize(at, 0);
+        params.extend_from_slice(block);
+    }
+}
+
 /// `blocks` as a batch's first record places them: from offset 0, each on `align`.
 fn placed(blocks: &[&[u8]], align: usize) -> Vec<u8> {
     let mut bytes = Vec::new();
-    for (block, at) in blocks
-        .iter()
-        .zip(place(0, blocks, align).unwrap_or_default())
-    {
-        bytes.resize(at, 0);
-        bytes.extend_from_slice(block);
-    }
+    put(
+        &mut bytes,
+        blocks,
+        &place(0, blocks, align).unwrap_or_default(),
+    );
     bytes
 }
 

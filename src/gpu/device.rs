@@ -178,7 +178,7 @@ pub fn idle() -> bool {
 
 /// Waits for all submitted work, unless none was submitted since the last wait.
 pub fn wait_all(g: &Gpu) {
-    if WAITED.load(Ordering::SeqCst) < SUBMITS.load(Ordering::SeqCst) {
+    if !idle() {
         wait_mapped(g);
     }
 }
