@@ -97,28 +97,54 @@ fn sin_cos_of(x: f32, r: f32, r_lo: f32, quadrant: u32, cosine: bool) -> f32 {
     return select(s, x, !cosine && abs(x) < 2.44140625e-4);
 }
 
-// sin or cos: r = x - n pi/2 as a sum of two singles: below 1024,
+// x - n pi/2 = r + r_lo for |x| < 1024, whatever the driver does with multiply-adds:
 // n = round(x 2/pi) by adding 1.5 2^23 (whose low bits then hold the quadrant), pi/2 in three
 // parts (the first two of 14 bits, so n times them is exact; x less the first is exact by
-// Sterbenz's lemma; a two-sum keeps what the second's subtraction rounds off). Past it,
-// `reduce_large32`; NaN and infinities give NaN.
+// Sterbenz's lemma; a two-sum keeps what the second's subtraction rounds off).
+fn reduce_medium32(x: f32) -> Reduced32 {
+    let t = keep32(x * 0.6366197466850281 + 12582912.0);
+    let n = t - 12582912.0;
+    let r1 = keep32(x - n * 1.57080078125);
+    let b = -n * -4.454515874385834e-06;
+    let r = keep32(r1 + b);
+    let bb = keep32(r - r1);
+    let r_lo = fma(-n, 6.07710062827671e-11, (r1 - keep32(r - bb)) + (b - bb));
+    return Reduced32(r, r_lo, bitcast<u32>(t));
+}
+
+// sin or cos: below 1024 with `reduce_medium32`, past it with `reduce_large32`; NaN and
+// infinities give NaN.
 fn f_sin_cos(x: f32, cosine: bool) -> f32 {
     let a = abs(x);
     if (a < 1024.0) {
-        let t = keep32(x * 0.6366197466850281 + 12582912.0);
-        let n = t - 12582912.0;
-        let r1 = keep32(x - n * 1.57080078125);
-        let b = -n * -4.454515874385834e-06;
-        let r = keep32(r1 + b);
-        let bb = keep32(r - r1);
-        let r_lo = fma(-n, 6.07710062827671e-11, (r1 - keep32(r - bb)) + (b - bb));
-        return sin_cos_of(x, r, r_lo, bitcast<u32>(t), cosine);
+        let reduced = reduce_medium32(x);
+        return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, cosine);
     }
     if (a <= 3.4028234663852886e38) {
         let reduced = reduce_large32(x);
         return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, cosine);
     }
     return bitcast<f32>(0x7fc00000u);
+}
+
+// Speculative forms, for reductions that fold a thread's values with them first and again
+// with the general functions when FAST_OK has turned false (src/codegen/vector.rs): no
+// branch, only the reduction below 1024 (`reduce_fast32`: sin_reduce_fma.wgsl on devices
+// whose fma is fused, else `reduce_medium32`), and FAST_OK cleared for any other argument
+// (NaN and infinities included). A branch per element, with the large reduction beside it,
+// cost workload 1 (a mean of sines) 11% of its GPU time on an H100.
+var<private> FAST_OK: bool;
+
+fn m_sin_fast(x: f32) -> f32 {
+    FAST_OK = FAST_OK && abs(x) < 1024.0;
+    let reduced = reduce_fast32(x);
+    return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, false);
+}
+
+fn m_cos_fast(x: f32) -> f32 {
+    FAST_OK = FAST_OK && abs(x) < 1024.0;
+    let reduced = reduce_fast32(x);
+    return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, true);
 }
 
 fn m_sin(x: f32) -> f32 {

@@ -212,3 +212,36 @@ fn single_sqrt_is_correctly_rounded_and_its_fast_path_is_checked() {
         assert!(sample.is_some_and(|n| n > 0), "{sample:?}");
     }
 }
+
+/// Single sines and cosines in vector kernels are speculative (src/codegen/vector.rs): a
+/// thread computes its vectors with the branch-free forms, and again with the general
+/// functions when an argument was out of their range. Sums, means, standard deviations and
+/// elementwise results agree with the host's where every argument is in range, where a few
+/// are large (the thread starts over from its saved state), and where one is infinite.
+#[test]
+fn speculative_sines_start_over_when_an_argument_is_out_of_range() {
+    let gpu = has_gpu();
+    let text = out(
+        "x = single(linspace(-300, 300, 100003)); big = x; big(1:997:end) = 5e4 + (1:101); \
+         inf = x; inf(50001) = Inf; \
+         for c = {x, big} \
+           a = c{1}; g = gpuArray(a); h = double(a); \
+           s = [gather(sum(sin(g))), gather(mean(cos(g))), gather(std(sin(g)))]; \
+           e = [sum(sin(h)), mean(cos(h)), std(sin(h))]; \
+           y = gather(sin(g) .* 2); \
+           fprintf('%d %d ', all(abs(double(s) - e) <= [0.02, 1e-6, 1e-6]), \
+             all(abs(double(y) - 2 * sin(h)) <= 4 * eps(single(2 * sin(h))))); \
+         end; \
+         fprintf('%d', isnan(gather(sum(sin(gpuArray(inf))))));",
+    );
+    assert_eq!(text, "1 1 1 1 1");
+    if gpu {
+        let k = out("G = gpuArray(single(1:1e6)); explain -wgsl y = sum(sin(G) .* 2)");
+        assert!(
+            k.contains("value_vector_fast(first + r)") && k.contains("if (!FAST_OK)"),
+            "{k}"
+        );
+        let k = out("G = gpuArray(1:1e6); explain -wgsl y = sum(sin(G) .* 2)");
+        assert!(!k.contains("FAST_OK"), "doubles do not speculate: {k}");
+    }
+}

@@ -25,6 +25,8 @@ const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
 const SQRT_F32_WIDE: &str = include_str!("../../shaders/sqrt_f32_wide.wgsl");
 const SQRT_F32_FMA: &str = include_str!("../../shaders/sqrt_f32_fma.wgsl");
+const SIN_REDUCE_SPLIT: &str = include_str!("../../shaders/sin_reduce_split.wgsl");
+const SIN_REDUCE_FMA: &str = include_str!("../../shaders/sin_reduce_fma.wgsl");
 const SQRT_CHECK: &str = include_str!("../../shaders/sqrt_check.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
@@ -82,8 +84,15 @@ fn library_text(line: &str) -> Option<&'static str> {
         let base = match k / 2 {
             0 => f64_text.clone(),
             1 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_EXACT}", via_f64()),
-            2 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}", via_f64()),
-            4 => format!("{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}", via_f64()),
+            2 => format!(
+                "{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}\n{SIN_REDUCE_SPLIT}",
+                via_f64()
+            ),
+            // Devices whose fma is fused (they passed the sqrt check) reduce speculative sines with it.
+            4 => format!(
+                "{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{SIN_REDUCE_FMA}",
+                via_f64()
+            ),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
         // Only kernels that draw random numbers carry the generator.
@@ -309,7 +318,14 @@ pub fn reduce(g: &Group, form: &ReduceForm, per_thread: bool) -> String {
         (REDUCE_LANES, String::new())
     } else {
         let fold = |v: &str| format!("acc = combine(acc, m_map({v}));");
-        (REDUCE, vector::reduce_loop(vector::width(g), &fold))
+        (
+            REDUCE,
+            vector::reduce_loop(
+                vector::width(g),
+                &fold,
+                vector::speculates(g).then_some("acc"),
+            ),
+        )
     };
     let text = reduction_text(g, template, &vector_loop, form.combine)
         .replace("{{IDENTITY}}", &form.identity.to_string())
@@ -361,7 +377,14 @@ pub fn moments(g: &Group, fold: bool) -> String {
         (MOMENTS_FOLD, String::new())
     } else {
         let add = |v: &str| format!("st = add(st, {v});");
-        (MOMENTS, vector::reduce_loop(vector::width(g), &add))
+        (
+            MOMENTS,
+            vector::reduce_loop(
+                vector::width(g),
+                &add,
+                vector::speculates(g).then_some("st"),
+            ),
+        )
     };
     let template = format!("{MOMENTS_COMMON}\n{template}");
     let text = reduction_text(g, &template, &vector_loop, "a + b");

@@ -5,7 +5,8 @@
 //! Elementwise kernels use them for whole results in one binding; reductions fold contiguous
 //! lanes a vector at a time and their remainders element by element.
 
-use super::{Access, Group, Precision, Step, init, step_lines_reading};
+use super::{Access, Group, Precision, SingleMath, Step, init, single_math, step_lines_reading};
+use crate::values::ops::Un;
 
 const ELEMENTWISE_VECTOR: &str = include_str!("../../shaders/elementwise_vector.wgsl");
 
@@ -107,6 +108,46 @@ fn value_vector(g: &Group, width: u32) -> String {
     f
 }
 
+/// The functions with a speculative form in math_f32_fast.wgsl: no branch, right for the
+/// usual arguments, and FAST_OK cleared for the others.
+const FAST_FORMS: [(&str, &str); 2] = [("m_sin(", "m_sin_fast("), ("m_cos(", "m_cos_fast(")];
+
+/// Whether a reduction thread of `g` folds its vectors speculatively: single sines and
+/// cosines in f32 arithmetic. It folds them with the fast forms first, and again with the
+/// general functions when any argument was out of their range (|x| >= 1024, Inf, NaN), so no
+/// element pays for a branch or for the rare path's code beside it.
+pub fn speculates(g: &Group) -> bool {
+    g.precision == Precision::F32
+        && single_math() == SingleMath::Fast
+        && g.steps
+            .iter()
+            .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos, _)))
+}
+
+/// `fn value_vector_fast(j)`: `value_vector` with the fast forms.
+fn value_vector_fast(g: &Group, width: u32) -> String {
+    let mut f = value_vector(g, width).replacen("fn value_vector(", "fn value_vector_fast(", 1);
+    for (general, fast) in FAST_FORMS {
+        f = f.replace(general, fast);
+    }
+    f
+}
+
+/// The vector functions a reduction of `g` needs: `value_vector`, and `value_vector_fast`
+/// where it speculates.
+fn vector_functions(g: &Group, width: u32) -> String {
+    if speculates(g) {
+        value_vector(g, width) + "\n" + &value_vector_fast(g, width)
+    } else {
+        value_vector(g, width)
+    }
+}
+
+/// `text` with every line moved right by four spaces.
+fn indented(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
 /// Vectors one thread of a vector elementwise kernel computes (`MATFUSE_UNROLL`).
 pub fn unroll() -> u32 {
     static U: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
@@ -129,7 +170,9 @@ fn unroll_setting(name: &str) -> u32 {
         .unwrap_or(2)
 }
 
-/// The elementwise kernel of `g` at `width` elements per vector (after the prelude).
+/// The elementwise kernel of `g` at `width` elements per vector (after the prelude). It does
+/// not speculate: on the H100 that made a kernel of sines 1.5% faster and workload 2's
+/// kernel, with a cosine among exp, sqrt and powers, 5% slower.
 pub fn elementwise(g: &Group, width: u32) -> String {
     let u = unroll();
     let loads: String = (0..u)
@@ -150,8 +193,15 @@ pub fn elementwise(g: &Group, width: u32) -> String {
 
 /// The part of a reduction's thread loop that folds whole vectors of a contiguous lane that
 /// starts on a vector boundary; the scalar loop after it takes the lane's remainder (and
-/// every other lane). `fold_one` is the statement that folds one element. Empty at width 1.
-pub fn reduce_loop(width: u32, fold_one: &dyn Fn(&str) -> String) -> String {
+/// every other lane). `fold_one` is the statement that folds one element. With `speculate`
+/// (the variable the fold keeps its state in, for a group that `speculates`), the loops run
+/// with `value_vector_fast` first, and again from the same start with `value_vector` when
+/// any argument was out of the fast forms' range. Empty at width 1.
+pub fn reduce_loop(
+    width: u32,
+    fold_one: &dyn Fn(&str) -> String,
+    speculate: Option<&str>,
+) -> String {
     if width == 1 {
         return String::new();
     }
@@ -161,17 +211,14 @@ pub fn reduce_loop(width: u32, fold_one: &dyn Fn(&str) -> String) -> String {
             .map(|c| format!("                {}\n", fold_one(&format!("{v}[{c}]"))))
             .collect()
     };
-    let loads: String = (0..u)
-        .map(|c| format!("                let v{c} = value_vector(first + r + {c}u * stride);\n"))
-        .collect();
     let folds: String = (0..u).map(|c| fold(&format!("v{c}"))).collect();
     let one = fold("v");
-    format!(
-        "        if (l.inner == 1u && (l.shift + base) % {width}u == 0u) {{
-            let first = (l.shift + base) / {width}u;
-            let whole = l.len / {width}u;
-            let stride = l.parts * 256u;
-            loop {{
+    let loops = |name: &str| -> String {
+        let loads: String = (0..u)
+            .map(|c| format!("                let v{c} = {name}(first + r + {c}u * stride);\n"))
+            .collect();
+        format!(
+            "            loop {{
                 if (r + {last}u * stride >= whole) {{
                     break;
                 }}
@@ -181,13 +228,36 @@ pub fn reduce_loop(width: u32, fold_one: &dyn Fn(&str) -> String) -> String {
                 if (r >= whole) {{
                     break;
                 }}
-                let v = value_vector(first + r);
+                let v = {name}(first + r);
 {one}                r = r + stride;
             }}
-            r = whole * {width}u + part * 256u + lid.x;
-        }}
 ",
-        last = u - 1
+            last = u - 1
+        )
+    };
+    let body = match speculate {
+        None => loops("value_vector"),
+        Some(state) => format!(
+            "            FAST_OK = true;
+            let r_start = r;
+            let {state}_start = {state};
+{}            if (!FAST_OK) {{
+                r = r_start;
+                {state} = {state}_start;
+{}            }}
+",
+            loops("value_vector_fast"),
+            indented(&loops("value_vector"))
+        ),
+    };
+    format!(
+        "        if (l.inner == 1u && (l.shift + base) % {width}u == 0u) {{
+            let first = (l.shift + base) / {width}u;
+            let whole = l.len / {width}u;
+            let stride = l.parts * 256u;
+{body}            r = whole * {width}u + part * 256u + lid.x;
+        }}
+"
     )
 }
 
@@ -196,6 +266,6 @@ pub fn reduce_functions(g: &Group, width: u32) -> String {
     if width == 1 {
         String::new()
     } else {
-        value_vector(g, width)
+        vector_functions(g, width)
     }
 }

@@ -24,18 +24,29 @@ fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
 }
 
 /// Writes a compiled kernel's WGSL to `$MATFUSE_WGSL_DIR/kernel-N.wgsl` when that is set
-/// (for reading and for probing kernels outside matfuse).
-fn dump(text: &str) {
+/// (for reading and for probing kernels outside matfuse), and returns the text to compile:
+/// `$MATFUSE_WGSL_REPLACE/kernel-N.wgsl` instead where that exists (N counts the kernels
+/// compiled in this process), so an edited kernel can be timed in place of the generated one.
+fn dump_or_replace(text: String) -> String {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let name = format!("kernel-{n}.wgsl");
     if let Some(dir) = std::env::var_os("MATFUSE_WGSL_DIR") {
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let path = std::path::Path::new(&dir).join(format!("kernel-{n}.wgsl"));
-        let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
+        let path = std::path::Path::new(&dir).join(&name);
+        let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &text));
         if let Err(e) = written {
             eprintln!("matfuse: cannot write {}: {e}", path.display());
         }
     }
+    if let Some(dir) = std::env::var_os("MATFUSE_WGSL_REPLACE") {
+        let path = std::path::Path::new(&dir).join(&name);
+        if let Ok(edited) = std::fs::read_to_string(&path) {
+            eprintln!("matfuse: {name} replaced by {}", path.display());
+            return edited;
+        }
+    }
+    text
 }
 
 /// The compiled pipeline for the kernel `key` names, generating its text (`source`, in
@@ -52,8 +63,7 @@ pub(super) fn compiled(
     {
         return Ok((p, true));
     }
-    let text = crate::codegen::expand(&source());
-    dump(&text);
+    let text = dump_or_replace(crate::codegen::expand(&source()));
     let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = shader_module(&g.device, "matfuse elementwise", text);
     let pipe = g
