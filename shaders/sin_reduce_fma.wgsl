@@ -10,8 +10,8 @@
 // - n C2 is exact (n has at most 10 bits);
 // - the difference of those two, r, leaves its rounding error in a fast two-sum: either
 //   |r_hi| >= |n C2|, or both are below 2^-14 and multiples of 2^-38, so r is exact.
-// Within 1 ulp with sin_cos_of, checked on the host for every single below 1024 (fused
-// multiply-adds, the magic rounding fused or not).
+// Within 1 ulp with sin_cos_of for every single below 1024 (fused multiply-adds, the magic
+// rounding fused or not), checked on the host by tests/sin_reduction.rs.
 fn reduce_fast32(x: f32) -> Reduced32 {
     let t = keep32(x * 0.6366197466850281 + 12582912.0);
     let n = t - 12582912.0;
