@@ -163,6 +163,10 @@ fn m_exp(x: f32) -> f32 {
     if (!(abs(x) < 87.0)) {
         return f32(d_exp(wide(x)));
     }
+    return exp_in_range(x);
+}
+
+fn exp_in_range(x: f32) -> f32 {
     let t = keep32(x * 1.4426950408889634 + 12582912.0);
     let n = t - 12582912.0;
     let r = fma(-n, -2.12194440e-4, keep32(x - n * 0.693359375));
@@ -170,4 +174,10 @@ fn m_exp(x: f32) -> f32 {
         4.1665795894e-2), r, 1.6666665459e-1), r, 5.0000001201e-1);
     let e = keep32(fma(p * r, r, r)) + 1.0;
     return e * bitcast<f32>((bitcast<u32>(t) - 0x4b400000u + 127u) << 23u);
+}
+
+// exp's speculative form (see m_sin_fast): no branch to the f64 function.
+fn m_exp_fast(x: f32) -> f32 {
+    FAST_OK = FAST_OK && abs(x) < 87.0;
+    return exp_in_range(x);
 }

@@ -213,11 +213,12 @@ fn single_sqrt_is_correctly_rounded_and_its_fast_path_is_checked() {
     }
 }
 
-/// Single sines and cosines in vector kernels are speculative (src/codegen/vector.rs): a
-/// thread computes its vectors with the branch-free forms, and again with the general
-/// functions when an argument was out of their range. Sums, means, standard deviations and
-/// elementwise results agree with the host's where every argument is in range, where a few
-/// are large (the thread starts over from its saved state), and where one is infinite.
+/// Reductions of single sines, cosines and exponentials are speculative
+/// (src/codegen/vector.rs): a thread folds its vectors with the branch-free forms, and again
+/// with the general functions when an argument was out of their range. Sums, means and
+/// standard deviations agree with the host's where every argument is in range, where a few
+/// are out of it (the thread starts over from its saved state), and where one is infinite
+/// or overflows; elementwise results (not speculative) too.
 #[test]
 fn speculative_sines_start_over_when_an_argument_is_out_of_range() {
     let gpu = has_gpu();
@@ -232,9 +233,15 @@ fn speculative_sines_start_over_when_an_argument_is_out_of_range() {
            fprintf('%d %d ', all(abs(double(s) - e) <= [0.02, 1e-6, 1e-6]), \
              all(abs(double(y) - 2 * sin(h)) <= 4 * eps(single(2 * sin(h))))); \
          end; \
-         fprintf('%d', isnan(gather(sum(sin(gpuArray(inf))))));",
+         fprintf('%d ', isnan(gather(sum(sin(gpuArray(inf)))))); \
+         e = single(linspace(-20, 20, 100003)); ebig = e; ebig(1:997:end) = -100 - (1:101); \
+         for c = {e, ebig} \
+           g = gpuArray(c{1}); h = exp(double(c{1})); \
+           fprintf('%d ', abs(double(gather(sum(exp(g)))) / sum(h) - 1) < 1e-5); \
+         end; \
+         fprintf('%d', isequal(gather(sum(exp(gpuArray(single([1 2 100 3]))))), single(Inf)));",
     );
-    assert_eq!(text, "1 1 1 1 1");
+    assert_eq!(text, "1 1 1 1 1 1 1 1");
     if gpu {
         let k = out("G = gpuArray(single(1:1e6)); explain -wgsl y = sum(sin(G) .* 2)");
         assert!(

@@ -110,18 +110,23 @@ fn value_vector(g: &Group, width: u32) -> String {
 
 /// The functions with a speculative form in math_f32_fast.wgsl: no branch, right for the
 /// usual arguments, and FAST_OK cleared for the others.
-const FAST_FORMS: [(&str, &str); 2] = [("m_sin(", "m_sin_fast("), ("m_cos(", "m_cos_fast(")];
+const FAST_FORMS: [(&str, &str); 3] = [
+    ("m_sin(", "m_sin_fast("),
+    ("m_cos(", "m_cos_fast("),
+    ("m_exp(", "m_exp_fast("),
+];
 
-/// Whether a reduction thread of `g` folds its vectors speculatively: single sines and
-/// cosines in f32 arithmetic. It folds them with the fast forms first, and again with the
-/// general functions when any argument was out of their range (|x| >= 1024, Inf, NaN), so no
-/// element pays for a branch or for the rare path's code beside it.
+/// Whether a reduction thread of `g` folds its vectors speculatively: single sines, cosines
+/// and exponentials in f32 arithmetic. It folds them with the fast forms first, and again
+/// with the general functions when any argument was out of their range (sines and cosines
+/// |x| >= 1024, exp |x| >= 87, Inf, NaN), so no element pays for a branch or for the rare
+/// path's code beside it.
 pub fn speculates(g: &Group) -> bool {
     g.precision == Precision::F32
         && single_math() == SingleMath::Fast
         && g.steps
             .iter()
-            .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos, _)))
+            .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos | Un::Exp, _)))
 }
 
 /// `fn value_vector_fast(j)`: `value_vector` with the fast forms.
