@@ -135,16 +135,18 @@ fn f_sin_cos(x: f32, cosine: bool) -> f32 {
 // cost workload 1 (a mean of sines) 11% of its GPU time on an H100.
 var<private> FAST_OK: bool;
 
-fn m_sin_fast(x: f32) -> f32 {
+fn f_sin_cos_fast(x: f32, cosine: bool) -> f32 {
     FAST_OK = FAST_OK && abs(x) < 1024.0;
     let reduced = reduce_fast32(x);
-    return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, false);
+    return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, cosine);
+}
+
+fn m_sin_fast(x: f32) -> f32 {
+    return f_sin_cos_fast(x, false);
 }
 
 fn m_cos_fast(x: f32) -> f32 {
-    FAST_OK = FAST_OK && abs(x) < 1024.0;
-    let reduced = reduce_fast32(x);
-    return sin_cos_of(x, reduced.r, reduced.r_lo, reduced.q, true);
+    return f_sin_cos_fast(x, true);
 }
 
 fn m_sin(x: f32) -> f32 {

@@ -3,8 +3,9 @@
 // src/gpu/sqrt_check.rs): five operations fewer than `reduce_medium32`, which made
 // workload 1 (a mean of sines of 1e8 singles) 11% faster on an H100. (The general functions
 // keep `reduce_medium32`: with this one behind their branch, workload 2's kernel, which has
-// a cosine, was 4% slower there.) n = round(x 2/pi) by adding 1.5 2^23 (whose low bits then hold the
-// quadrant); pi/2 = C1 + C2 + C3 with C1 the nearest single (24 bits) and C2 of 14 bits:
+// a cosine, was 4% slower there.) n = round(x 2/pi) by adding 1.5 2^23 (whose low bits then
+// hold the quadrant); pi/2 = C1 + C2 + C3 with C1 the nearest single (24 bits) and C2 of 14
+// bits:
 // - fma(-n, C1, x) is exact: x and n C1 are multiples of 2^-24 once |x| >= pi/4 (n = 0
 //   below), and the difference is below 1;
 // - n C2 is exact (n has at most 10 bits);

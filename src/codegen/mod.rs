@@ -88,7 +88,8 @@ fn library_text(line: &str) -> Option<&'static str> {
                 "{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}\n{SIN_REDUCE_SPLIT}",
                 via_f64()
             ),
-            // Devices whose fma is fused (they passed the sqrt check) reduce speculative sines with it.
+            // Devices whose fma is fused (they passed the sqrt check) reduce speculative
+            // sines with it.
             4 => format!(
                 "{}\n{SQRT_F32_FMA}\n{MATH_F32_FAST}\n{SIN_REDUCE_FMA}",
                 via_f64()

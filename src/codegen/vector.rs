@@ -138,16 +138,6 @@ fn value_vector_fast(g: &Group, width: u32) -> String {
     f
 }
 
-/// The vector functions a reduction of `g` needs: `value_vector`, and `value_vector_fast`
-/// where it speculates.
-fn vector_functions(g: &Group, width: u32) -> String {
-    if speculates(g) {
-        value_vector(g, width) + "\n" + &value_vector_fast(g, width)
-    } else {
-        value_vector(g, width)
-    }
-}
-
 /// `text` with every line moved right by four spaces.
 fn indented(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
@@ -266,11 +256,14 @@ pub fn reduce_loop(
     )
 }
 
-/// The functions a vector reduction needs beside `value_at`.
+/// The functions a vector reduction needs beside `value_at`: `value_vector`, and
+/// `value_vector_fast` where it speculates.
 pub fn reduce_functions(g: &Group, width: u32) -> String {
     if width == 1 {
         String::new()
+    } else if speculates(g) {
+        value_vector(g, width) + "\n" + &value_vector_fast(g, width)
     } else {
-        vector_functions(g, width)
+        value_vector(g, width)
     }
 }
