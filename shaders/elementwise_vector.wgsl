@@ -3,13 +3,14 @@
 // or is one scalar, and the output is one binding, so inputs load and the result stores as
 // whole vectors (16-byte accesses), and each thread has {{UNROLL}} vectors' loads in flight
 // before it stores any. A workgroup covers 256 x {{UNROLL}} consecutive vectors, each pass
-// of its threads 256 of them side by side.
+// of its threads 256 of them side by side. Workgroups take their blocks from the end first
+// when {{GROUP}} says so (`gpu::order`).
 
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     // Every binding is used, so the derived layout matches the bind group.
     _ = consts[0];
-{{INIT}}    let j = (wid.x + wid.y * nwg.x) * (256u * {{UNROLL}}u) + lid.x;
+{{INIT}}    let j = ({{GROUP}}) * (256u * {{UNROLL}}u) + lid.x;
     let n = shape_table[0];
     // The last vector may run past the end: buffers are whole powers of two of at least 256
     // bytes, so those lanes read and write padding.

@@ -101,6 +101,11 @@ fn m_exp(x: f64) -> f64 {
     if (x < -745.1332191019412) {
         return f64(0.0);
     }
+    return exp_of_finite(x);
+}
+
+// exp of an x within [-745.13, 709.78] (m_exp's range checks passed).
+fn exp_of_finite(x: f64) -> f64 {
     let k = floor(x * 1.4426950408889634 + 0.5);
     let hi = x - k * LN2_HI;
     let lo = k * LN2_LO;

@@ -186,3 +186,35 @@ fn gpu_array_of_pending_work_computes_it_once() {
     );
     assert!(out.contains("gpuArray"), "{out}");
 }
+
+/// A large kernel over an array that the sink's previous large kernel streamed (the
+/// normalisation after a mean) takes its blocks from the end first, where the cache holds
+/// them, and computes the same values; after a read-back the next one runs forward again.
+#[test]
+fn a_kernel_after_a_pass_over_its_input_starts_from_the_end() {
+    let Some((mut i, _turn)) = session() else {
+        return;
+    };
+    // 16.8 MB of singles (just past the size that turns) and a last block cut short.
+    run(
+        &mut i,
+        "x = gpuArray(single(mod((1:4200001)' * 7919, 10007) / 10007)); h = gather(x);",
+    );
+    let before = matfuse::gpu::order::reversed_runs();
+    let same = run(
+        &mut i,
+        "mu = mean(x); y = (x - mu) * 3; v = gather(y); \
+         fprintf('%d', isequal(v, (h - gather(mu)) * 3));",
+    );
+    assert_eq!(same, "1");
+    assert_eq!(matfuse::gpu::order::reversed_runs() - before, 1);
+    // The mean read back in between: the sink's work starts afresh, forward.
+    let before = matfuse::gpu::order::reversed_runs();
+    let same = run(
+        &mut i,
+        "mu = mean(x); m = gather(mu); y = (x - mu) * 5; \
+         fprintf('%d', isequal(gather(y), (h - m) * 5));",
+    );
+    assert_eq!(same, "1");
+    assert_eq!(matfuse::gpu::order::reversed_runs(), before);
+}

@@ -105,7 +105,7 @@ fn describe(root: &Rc<Node>, wgsl: bool) -> String {
                     crate::plan::reduce::per_thread(inner, len),
                 )
             }
-            _ => crate::codegen::elementwise(&g, true),
+            _ => crate::codegen::elementwise(&g, true, false),
         };
         out.push_str("\n");
         out.push_str(&crate::codegen::expand(&source));

@@ -36,7 +36,7 @@ pub fn main(args: Vec<String>) -> i32 {
     interp.term_width = terminal_width();
     let mut it = args.into_iter().skip(1);
     let first = it.next();
-    match first.as_deref() {
+    let code = match first.as_deref() {
         Some("--help") | Some("-h") => {
             print!("{USAGE}");
             0
@@ -109,7 +109,9 @@ pub fn main(args: Vec<String>) -> i32 {
                 run_stdin(&mut interp)
             }
         }
-    }
+    };
+    crate::gpu::trace_report();
+    code
 }
 
 /// For a file whose code starts with `function` (a function file, not a script), the call

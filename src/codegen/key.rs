@@ -14,6 +14,8 @@ use crate::values::ops::Red;
 pub enum Kind {
     Elementwise {
         vector: bool,
+        /// Blocks taken from the end first (`gpu::order`; vector kernels only).
+        reversed: bool,
     },
     Reduce {
         op: Red,
@@ -22,9 +24,7 @@ pub enum Kind {
         per_thread: bool,
     },
     /// `gpu::moments`: the partial moments of lane parts, or (`fold`) their fold.
-    Moments {
-        fold: bool,
-    },
+    Moments { fold: bool },
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
@@ -40,7 +40,9 @@ fn precision_word(p: Precision) -> u32 {
 pub fn key(g: &Group, kind: Kind) -> KernelKey {
     let mut w = Vec::with_capacity(8 + 2 * g.inputs.len() + 4 * g.steps.len());
     match kind {
-        Kind::Elementwise { vector } => w.extend([0, u32::from(vector), 0]),
+        Kind::Elementwise { vector, reversed } => {
+            w.extend([0, u32::from(vector), u32::from(reversed)])
+        }
         Kind::Reduce {
             op,
             omitnan,

@@ -23,6 +23,7 @@ const SINGLE: &str = include_str!("../../shaders/single.wgsl");
 const MATH_F32_VIA_F64: &str = include_str!("../../shaders/math_f32_via_f64.wgsl");
 const MATH_F32_EXACT: &str = include_str!("../../shaders/math_f32_exact.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
+const MATH_F64_FAST: &str = include_str!("../../shaders/math_f64_fast.wgsl");
 const SQRT_F32_WIDE: &str = include_str!("../../shaders/sqrt_f32_wide.wgsl");
 const SQRT_F32_FMA: &str = include_str!("../../shaders/sqrt_f32_fma.wgsl");
 const SIN_REDUCE_SPLIT: &str = include_str!("../../shaders/sin_reduce_split.wgsl");
@@ -82,7 +83,8 @@ fn library_text(line: &str) -> Option<&'static str> {
             )
         };
         let base = match k / 2 {
-            0 => f64_text.clone(),
+            // Doubles' speculative forms (the singles' libraries carry their own FAST_OK).
+            0 => format!("{f64_text}\n{MATH_F64_FAST}"),
             1 => format!("{}\n{SQRT_F32_WIDE}\n{MATH_F32_EXACT}", via_f64()),
             2 => format!(
                 "{}\n{SQRT_F32_WIDE}\n{MATH_F32_FAST}\n{SIN_REDUCE_SPLIT}",
@@ -261,11 +263,12 @@ fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) ->
 }
 
 /// The WGSL of an elementwise group; with `vector`, a kernel of `vector_width(g)` elements
-/// per thread where the group allows one.
-pub fn elementwise(g: &Group, vector: bool) -> String {
+/// per thread where the group allows one, whose workgroups (with `reversed`) take their
+/// blocks from the end first.
+pub fn elementwise(g: &Group, vector: bool, reversed: bool) -> String {
     let width = if vector { vector::width(g) } else { 1 };
     if width > 1 {
-        return prelude(g, width, width) + "\n" + &vector::elementwise(g, width);
+        return prelude(g, width, width) + "\n" + &vector::elementwise(g, width, reversed);
     }
     let body = format!(
         "{}    out[i] = v{};",
@@ -453,7 +456,7 @@ mod tests {
                 n = graph::intern(Op::Binary(op), vec![n, rhs], Shape::matrix(3, 4), class);
             }
             let g = crate::plan::group(&n);
-            let src = super::elementwise(&g, true);
+            let src = super::elementwise(&g, true, false);
             assert!(
                 src.contains("bcast(gi, 1u)"),
                 "the row input is broadcast:\n{src}"
@@ -481,7 +484,7 @@ mod tests {
             let n = graph::intern(Op::Binary(Bin::Add), vec![s, x], shape.clone(), class);
             let g = crate::plan::group(&n);
             assert_eq!(super::vector_width(&g), width);
-            let src = super::elementwise(&g, true);
+            let src = super::elementwise(&g, true, false);
             assert!(
                 src.contains(&format!("out: array<vec{width}<T>>"))
                     && src.contains(&format!("in0: array<vec{width}<"))
@@ -489,7 +492,15 @@ mod tests {
                 "{src}"
             );
             validate(&src);
-            assert!(!super::elementwise(&g, false).contains("value_vector"));
+            // Reversed (`gpu::order`): the same kernel taking its blocks from the end.
+            let reversed = super::elementwise(&g, true, true);
+            assert!(
+                reversed.contains("let j = (nwg.x * nwg.y - 1u - (wid.x + wid.y * nwg.x)) *")
+                    && !src.contains("nwg.x * nwg.y - 1u"),
+                "{reversed}"
+            );
+            validate(&reversed);
+            assert!(!super::elementwise(&g, false, false).contains("value_vector"));
             for op in [crate::values::ops::Red::Sum, crate::values::ops::Red::Max] {
                 let form = super::reduce_form(op, true, true, g.consts.len());
                 let src = super::reduce(&g, &form, false);
@@ -557,7 +568,7 @@ mod tests {
         assert_eq!(g.bindings[0], planned);
         for (binding, ty) in [(Precision::F32, "f32"), (Precision::F64, "f64")] {
             g.bindings[0] = binding;
-            let src = super::elementwise(&g, true);
+            let src = super::elementwise(&g, true, false);
             assert!(
                 src.contains(&format!("in0: array<{ty}>"))
                     && src.contains("in1: array<f32>")

@@ -108,22 +108,22 @@ fn value_vector(g: &Group, width: u32) -> String {
     f
 }
 
-/// The functions with a speculative form in math_f32_fast.wgsl: no branch, right for the
-/// usual arguments, and FAST_OK cleared for the others.
+/// The functions with a speculative form in math_f32_fast.wgsl and math_f64_fast.wgsl: no
+/// branch, right for the usual arguments, and FAST_OK cleared for the others.
 const FAST_FORMS: [(&str, &str); 3] = [
     ("m_sin(", "m_sin_fast("),
     ("m_cos(", "m_cos_fast("),
     ("m_exp(", "m_exp_fast("),
 ];
 
-/// Whether a reduction thread of `g` folds its vectors speculatively: single sines, cosines
-/// and exponentials in f32 arithmetic. It folds them with the fast forms first, and again
-/// with the general functions when any argument was out of their range (sines and cosines
-/// |x| >= 1024, exp |x| >= 87, Inf, NaN), so no element pays for a branch or for the rare
-/// path's code beside it.
+/// Whether a reduction thread of `g` folds its vectors speculatively: sines, cosines and
+/// exponentials of doubles, and of singles in f32 arithmetic. It folds them with the fast
+/// forms first, and again with the general functions when any argument was out of their
+/// range (singles' sines and cosines |x| >= 1024, exp |x| >= 87; doubles' |x| >= 1e5 and
+/// near multiples of pi/2, exp |x| >= 708; Inf, NaN), so no element pays for a branch or
+/// for the rare path's code beside it.
 pub fn speculates(g: &Group) -> bool {
-    g.precision == Precision::F32
-        && single_math() == SingleMath::Fast
+    (g.precision == Precision::F64 || single_math() == SingleMath::Fast)
         && g.steps
             .iter()
             .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos | Un::Exp, _)))
@@ -168,7 +168,16 @@ fn unroll_setting(name: &str) -> u32 {
 /// The elementwise kernel of `g` at `width` elements per vector (after the prelude). It does
 /// not speculate: on the H100 that made a kernel of sines 1.5% faster and workload 2's
 /// kernel, with a cosine among exp, sqrt and powers, 5% slower.
-pub fn elementwise(g: &Group, width: u32) -> String {
+/// The workgroup's block, counted from the start or (`reversed`) from the end.
+fn block(reversed: bool) -> &'static str {
+    if reversed {
+        "nwg.x * nwg.y - 1u - (wid.x + wid.y * nwg.x)"
+    } else {
+        "wid.x + wid.y * nwg.x"
+    }
+}
+
+pub fn elementwise(g: &Group, width: u32, reversed: bool) -> String {
     let u = unroll();
     let loads: String = (0..u)
         .map(|c| format!("        let r{c} = value_vector(j + {}u);\n", 256 * c))
@@ -183,6 +192,7 @@ pub fn elementwise(g: &Group, width: u32) -> String {
             .replace("{{STORES}}", &stores)
             .replace("{{UNROLL}}", &u.to_string())
             .replace("{{WIDTH}}", &width.to_string())
+            .replace("{{GROUP}}", block(reversed))
             .replace("{{INIT}}", init(g))
 }
 

@@ -224,6 +224,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
         enc.copy_buffer_to_buffer(from, start as u64 * size, &staging.0, 0, bytes);
     })?;
     super::trace("download: copy recorded");
+    super::order::restart();
     super::batch::submit(g)?;
     super::trace("download: submitted");
     let slice = staging.0.slice(..bytes);

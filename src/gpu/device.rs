@@ -226,9 +226,11 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>) {
         }
         if start.elapsed() >= spin {
             let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+            super::trace("wait: blocked");
             break;
         }
         let status = g.device.poll(wgpu::PollType::Poll);
+        super::trace("wait: poll");
         if done.is_none() && status.is_ok_and(|s| s.is_queue_empty()) {
             break;
         }

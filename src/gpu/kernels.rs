@@ -202,14 +202,25 @@ fn bound_bytes(b: &Binding) -> u64 {
         .map_or(b.buffer.size().saturating_sub(b.offset), |s| s.get())
 }
 
+/// The size of a binding of all of a buffer's values (`values` bytes in a buffer of `buffer`):
+/// the whole buffer (None), unless its size class is past what one binding may span (a 2 GiB
+/// buffer holding 1.6 GB, where bindings stop one byte short of 2 GiB); then the values'
+/// whole 256 bytes.
+fn whole_binding(buffer: u64, values: u64, limit: u64) -> Option<std::num::NonZeroU64> {
+    if buffer <= limit {
+        return None;
+    }
+    std::num::NonZeroU64::new(values.next_multiple_of(256).min(buffer))
+}
+
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
-fn window(b: &DeviceBuffer, part: Option<(usize, usize)>) -> MResult<Binding> {
+fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64) -> MResult<Binding> {
     let raw = b.raw()?;
     Ok(match part {
         None => Binding {
             buffer: raw.clone(),
             offset: 0,
-            size: None,
+            size: whole_binding(raw.size(), b.bytes(), limit),
         },
         Some((start, len)) => {
             let size = b.precision.bytes() as u64;
@@ -268,9 +279,9 @@ pub(super) fn launch_into(
             Access::Same => launch.inputs,
             _ => None,
         };
-        windows.push(window(b, part)?);
+        windows.push(window(b, part, g.info.max_storage_binding)?);
     }
-    let out = window(out, launch.out)?;
+    let out = window(out, launch.out, g.info.max_storage_binding)?;
     let bytes: u64 = windows.iter().chain([&out]).map(bound_bytes).sum();
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = launch.workgroups.max(1);
@@ -318,9 +329,14 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     } else {
         1
     };
-    let kind = crate::codegen::Kind::Elementwise { vector: width > 1 };
+    let bytes = (n * gr.precision.bytes()) as u64;
+    let reversed = width > 1 && super::order::reverse(bytes);
+    let kind = crate::codegen::Kind::Elementwise {
+        vector: width > 1,
+        reversed,
+    };
     let kernel = compiled(g, crate::codegen::key(gr, kind), || {
-        crate::codegen::elementwise(gr, width > 1)
+        crate::codegen::elementwise(gr, width > 1, reversed)
     })?;
     super::trace("launch: kernel");
     // Vector kernels compute `unroll` vectors per thread.
@@ -345,10 +361,27 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
             workgroups: (len.div_ceil(width) as u32).div_ceil(WORKGROUP * unroll),
         };
         launch_into(g, gr, &kernel, &out, &launch)?;
+        super::order::ran(bytes, reversed);
         start += len;
         if start >= n {
             break;
         }
     }
     Ok(Rc::new(out))
+}
+
+#[cfg(test)]
+mod whole_binding_tests {
+    use super::whole_binding;
+
+    #[test]
+    fn a_binding_of_all_values_stays_within_the_device_limit() {
+        let limit = (1u64 << 31) - 1;
+        // within the limit: the whole buffer
+        assert_eq!(whole_binding(1 << 30, 800_000_000, limit), None);
+        // a 2 GiB size class for 1.6e9 bytes: the values, on 256 bytes
+        let b = whole_binding(1 << 31, 1_600_000_004, limit).map(|s| s.get());
+        assert_eq!(b, Some(1_600_000_256));
+        assert!(b.is_some_and(|b| b <= limit && b % 256 == 0));
+    }
 }

@@ -8,10 +8,12 @@ pub mod calibrate;
 pub mod device;
 pub mod kernels;
 pub mod moments;
+pub mod order;
 pub mod reduce;
 pub mod sqrt_check;
 pub mod stats;
 pub mod timing;
+mod trace;
 
 /// How work is placed: `MATFUSE_OFFLOAD=never` keeps every array on the host, `always` sends
 /// all graph work to the device, `auto` (the default) offloads large work.
@@ -88,22 +90,4 @@ pub fn banner_summary() -> String {
     }
 }
 
-/// `MATFUSE_TRACE=1` prints, to standard error, the microseconds since the previous mark at
-/// each step of running work on the device (where a statement's time goes), not counting
-/// the printing.
-pub fn trace(what: &str) {
-    use std::sync::{Mutex, OnceLock};
-    use std::time::Instant;
-    static ON: OnceLock<bool> = OnceLock::new();
-    static LAST: Mutex<Option<Instant>> = Mutex::new(None);
-    if !*ON.get_or_init(|| std::env::var("MATFUSE_TRACE").is_ok_and(|v| v == "1")) {
-        return;
-    }
-    let now = Instant::now();
-    if let Ok(mut last) = LAST.lock() {
-        let us = last.map_or(0.0, |t| (now - t).as_secs_f64() * 1e6);
-        eprintln!("{us:>9.1} us  {what}");
-        // From after the print: its own cost goes into no step.
-        *last = Some(Instant::now());
-    }
-}
+pub use trace::{trace, trace_report};

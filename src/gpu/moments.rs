@@ -45,6 +45,7 @@ pub fn run(
         workgroups: (nout * parts) as u32,
     };
     launch_into(g, gr, &kernel, &partial, &launch)?;
+    super::order::ran((nout * len * gr.precision.bytes()) as u64, false);
     let folded = super::reduce::partials_group(partial, planes, gr);
     let fold = compiled(g, crate::codegen::key(&folded, moments(true)), || {
         crate::codegen::moments(&folded, true)

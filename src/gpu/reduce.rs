@@ -238,5 +238,6 @@ fn pass(
         },
     };
     launch_into(g, gr, &kernel, &out, &launch)?;
+    super::order::ran((elements * gr.precision.bytes()) as u64, false);
     Ok(Rc::new(out))
 }
