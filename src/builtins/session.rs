@@ -341,6 +341,7 @@ fn exit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         _ => 0,
     };
     output::flush();
+    crate::gpu::trace_report();
     std::process::exit(code);
 }
 
