@@ -165,9 +165,6 @@ fn unroll_setting(name: &str) -> u32 {
         .unwrap_or(2)
 }
 
-/// The elementwise kernel of `g` at `width` elements per vector (after the prelude). It does
-/// not speculate: on the H100 that made a kernel of sines 1.5% faster and workload 2's
-/// kernel, with a cosine among exp, sqrt and powers, 5% slower.
 /// The workgroup's block, counted from the start or (`reversed`) from the end.
 fn block(reversed: bool) -> &'static str {
     if reversed {
@@ -177,6 +174,10 @@ fn block(reversed: bool) -> &'static str {
     }
 }
 
+/// The elementwise kernel of `g` at `width` elements per vector (after the prelude), its
+/// blocks taken from the end first with `reversed` (`gpu::order`). It does not speculate: on
+/// the H100 that made a kernel of sines 1.5% faster and workload 2's kernel, with a cosine
+/// among exp, sqrt and powers, 5% slower.
 pub fn elementwise(g: &Group, width: u32, reversed: bool) -> String {
     let u = unroll();
     let loads: String = (0..u)
