@@ -30,6 +30,15 @@ pub enum Kind {
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct KernelKey(Vec<u32>);
 
+impl KernelKey {
+    /// The key of a matrix product kernel (its form's words after a kind no group key has).
+    pub fn matmul(form: &super::MatmulForm) -> KernelKey {
+        let mut w = vec![3];
+        w.extend(form.words());
+        KernelKey(w)
+    }
+}
+
 fn precision_word(p: Precision) -> u32 {
     match p {
         Precision::F32 => 0,

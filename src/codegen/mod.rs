@@ -10,8 +10,10 @@ use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
 mod key;
+mod matmul;
 mod vector;
 pub use key::{KernelKey, Kind, key};
+pub use matmul::{BK as MATMUL_BK, MatmulForm, matmul};
 use vector::lanes as vector_lanes;
 pub use vector::{unroll as vector_unroll, width as vector_width};
 

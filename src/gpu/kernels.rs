@@ -214,7 +214,7 @@ fn whole_binding(buffer: u64, values: u64, limit: u64) -> Option<std::num::NonZe
 }
 
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
-fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64) -> MResult<Binding> {
+pub(super) fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64) -> MResult<Binding> {
     let raw = b.raw()?;
     Ok(match part {
         None => Binding {

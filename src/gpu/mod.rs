@@ -7,6 +7,7 @@ pub mod buffers;
 pub mod calibrate;
 pub mod device;
 pub mod kernels;
+pub mod matmul;
 pub mod moments;
 pub mod order;
 pub mod reduce;

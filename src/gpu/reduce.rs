@@ -137,6 +137,15 @@ fn copy_into(g: &Gpu, out: &DeviceBuffer, pieces: &[(Rc<DeviceBuffer>, usize)]) 
 
 /// A group reading a buffer of partial results as they are.
 pub(super) fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> Group {
+    values_group(buffer, n, gr.precision)
+}
+
+/// A group reading the first `n` values of a buffer as they are, in `precision`.
+pub(super) fn values_group(
+    buffer: Rc<DeviceBuffer>,
+    n: usize,
+    precision: crate::graph::Precision,
+) -> Group {
     let shape = crate::values::shape::Shape::col(n);
     let leaf = crate::graph::leaf(
         crate::graph::Data::Device(buffer),
@@ -145,11 +154,11 @@ pub(super) fn partials_group(buffer: Rc<DeviceBuffer>, n: usize, gr: &Group) -> 
     );
     Group {
         shape,
-        precision: gr.precision,
+        precision,
         uniform_precision: true,
         leaves: vec![leaf],
         inputs: vec![Access::Same],
-        bindings: vec![gr.precision],
+        bindings: vec![precision],
         consts: Vec::new(),
         rands: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],

@@ -82,6 +82,11 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
             return Ok(v);
         }
     }
+    if op == BinOp::Mul {
+        if let Some(product) = super::product::mtimes(a, b) {
+            return product;
+        }
+    }
     if matches!(a, Value::Device(_)) || matches!(b, Value::Device(_)) {
         return super::lower::on_host(&[a, b], |h| binary_op(op, &h[0], &h[1]));
     }
@@ -134,9 +139,11 @@ fn scalar_binary(op: BinOp, x: f64, y: f64) -> Option<Value> {
 }
 
 pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
-    let lazy = match op {
-        UnOp::Neg => super::lower::unary(Un::Neg, a),
-        UnOp::Not => super::lower::unary(Un::Not, a),
+    let lazy = match (op, a) {
+        (UnOp::Neg, _) => super::lower::unary(Un::Neg, a),
+        (UnOp::Not, _) => super::lower::unary(Un::Not, a),
+        // A graph value's transpose is a view (its values are real: ' and .' agree).
+        (UnOp::Transpose | UnOp::CTranspose, Value::Device(d)) => super::views::transposed(d),
         _ => None,
     };
     if let Some(v) = lazy {
@@ -167,13 +174,6 @@ pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
                 ),
             )),
         },
-        // A graph value's transpose is a view (its values are real: ' and .' agree).
-        UnOp::Transpose | UnOp::CTranspose
-            if let Value::Device(d) = a
-                && let Some(v) = super::views::transposed(d) =>
-        {
-            Ok(v)
-        }
         UnOp::Transpose => shape_ops::transpose_value(a),
         UnOp::CTranspose => {
             let t = shape_ops::transpose_value(a)?;

@@ -14,6 +14,7 @@ pub mod objects;
 pub mod output;
 mod outputs;
 mod part_read;
+pub mod product;
 pub mod scalar;
 mod settle;
 pub mod spread;

@@ -194,6 +194,19 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     if let Op::Reshape = n.op {
         if !n.is_realised() {
             let input = &n.inputs[0];
+            // One that the group broadcasts (a row made of a column, added to a matrix) is
+            // read as its computed input's data under its own shape.
+            if n.numel() != g.shape.numel() {
+                if !input.is_realised() {
+                    first(input, g);
+                }
+                let data = input.data.borrow().clone();
+                if let Some(data) = data {
+                    let view = graph::leaf(data, n.shape.clone(), n.class);
+                    let step = input_step(g, &view, access(&n.shape, &g.shape));
+                    return push_step(g, n, step, numeric, seen);
+                }
+            }
             if !aligned(input, n.numel()) {
                 first(input, g);
             }
@@ -260,6 +273,17 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             }
         }
     };
+    push_step(g, n, step, numeric, seen)
+}
+
+/// Appends `n`'s step to the group; its index.
+fn push_step(
+    g: &mut Group,
+    n: &Rc<Node>,
+    step: Step,
+    numeric: bool,
+    seen: &mut HashMap<*const Node, usize>,
+) -> usize {
     g.steps.push(step);
     // Host evaluation rounds single results to single; logical and constant values keep
     // their exact 0/1 or literal value.

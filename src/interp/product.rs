@@ -1,0 +1,122 @@
+//! `A * B` of gpuArrays on the device (`gpu::matmul`). The product is recorded into the batch
+//! like any kernel and its result stays there, so the elementwise work that follows
+//! (`max(A*B*0.5 + bias, 0)`) joins the lazy graph over it and the whole statement reads
+//! nothing back. A transposed operand (`Xc' * Xc`) is read transposed where it is stored,
+//! not copied. Anything else (host operands, integers, mixed classes, N-D or empty arrays,
+//! no GPU) returns None and the host computes it as before.
+
+use crate::graph::{self, Data, Node, Op};
+use crate::interp::error::MResult;
+use crate::values::class::Class;
+use crate::values::device::DeviceValue;
+use crate::values::value::Value;
+use std::rc::Rc;
+
+/// The node to read for an operand and whether to read it transposed.
+fn operand(v: &Value) -> Option<(Rc<Node>, bool)> {
+    let Value::Device(d) = v else {
+        return None;
+    };
+    let node = graph::memory::settled(&d.node);
+    if !matches!(node.class, Class::Single | Class::Double) || node.shape.ndims() != 2 {
+        return None;
+    }
+    // A pending transpose of a matrix is read through: the kernel indexes the stored one.
+    if node.op == Op::Transpose && !node.is_realised() {
+        let stored = node.inputs.first()?;
+        if stored.shape.ndims() == 2 && stored.class == node.class {
+            return Some((stored.clone(), true));
+        }
+    }
+    Some((node, false))
+}
+
+/// The device data of a node, computing it first (host data is uploaded and kept).
+fn device_data(
+    g: &crate::gpu::device::Gpu,
+    n: &Rc<Node>,
+) -> MResult<Option<Rc<crate::gpu::buffers::DeviceBuffer>>> {
+    crate::plan::realise(n)?;
+    let data = n.data.borrow().clone();
+    Ok(match data {
+        Some(Data::Device(b)) => Some(b),
+        Some(Data::Host(t)) => {
+            let b = Rc::new(crate::gpu::buffers::upload(g, &t.to_f64(), n.precision())?);
+            *n.data.borrow_mut() = Some(Data::Device(b.clone()));
+            Some(b)
+        }
+        None => None,
+    })
+}
+
+/// `a * b` (a matrix product: neither is a scalar) on the device, or None when the host
+/// computes it.
+pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
+    if !crate::gpu::offload_allowed() {
+        return None;
+    }
+    let (na, trans_a) = operand(a)?;
+    let (nb, trans_b) = operand(b)?;
+    if na.class != nb.class {
+        return None;
+    }
+    let (rows_a, cols_a) = (na.shape.dim(0), na.shape.dim(1));
+    let (rows_b, cols_b) = (nb.shape.dim(0), nb.shape.dim(1));
+    let (m, k) = if trans_a {
+        (cols_a, rows_a)
+    } else {
+        (rows_a, cols_a)
+    };
+    let (kb, n) = if trans_b {
+        (cols_b, rows_b)
+    } else {
+        (rows_b, cols_b)
+    };
+    if k != kb {
+        // The host reports the dimension error, with MATLAB's message.
+        return None;
+    }
+    let g = crate::gpu::device::ready()?;
+    let precision = na.precision();
+    if !crate::gpu::matmul::fits(g, m, n, k, precision) {
+        return None;
+    }
+    Some(product(g, &na, trans_a, &nb, trans_b, (m, n, k)).map(|data| {
+        let shape = crate::values::shape::Shape::new(&[m, n]);
+        let node = graph::leaf(Data::Device(data), shape, na.class);
+        Value::Device(Rc::new(DeviceValue {
+            node,
+            explicit: super::lower::explicit(&[a, b]),
+        }))
+    }))
+}
+
+fn product(
+    g: &crate::gpu::device::Gpu,
+    na: &Rc<Node>,
+    trans_a: bool,
+    nb: &Rc<Node>,
+    trans_b: bool,
+    (m, n, k): (usize, usize, usize),
+) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
+    let missing = || {
+        crate::interp::error::MError::new("matfuse:internal", "A product operand was not computed.")
+    };
+    let a = device_data(g, na)?.ok_or_else(missing)?;
+    let b = device_data(g, nb)?.ok_or_else(missing)?;
+    use crate::gpu::matmul::{Operand, run};
+    run(
+        &Operand {
+            buffer: a,
+            trans: trans_a,
+        },
+        &Operand {
+            buffer: b,
+            trans: trans_b,
+        },
+        m,
+        n,
+        k,
+        na.precision(),
+    )
+}

@@ -1,0 +1,102 @@
+//! `A * B` of gpuArrays runs on the device (`gpu::matmul`): within rounding of the host's
+//! product for every pair of layouts (`A*B`, `A'*B`, `A*B'`, `A'*B'`), in single and double,
+//! at sizes that are no multiple of the tiles; a long inner dimension split along k; the
+//! result resident (nothing read back) and the elementwise work after it fused into one
+//! kernel. Must run on the device where an adapter exists; it must exist under
+//! MATFUSE_REQUIRE_GPU=1.
+
+mod common;
+use common::{err, has_gpu, out as run};
+
+/// Values the test products use: whole-number arithmetic, so every session makes the same.
+const MAKE: &str = "mk = @(r, c, s) reshape(mod((1:r*c)' * s, 10007) / 10007 - 0.5, r, c);";
+
+#[test]
+fn products_of_every_layout_match_the_host_in_both_classes() {
+    if !has_gpu() {
+        return;
+    }
+    for (class, tol) in [("single", "2e-6"), ("double", "1e-14")] {
+        // 131 x 77 times 77 x 45 (odd sizes: partial tiles in every direction), and the
+        // transposed forms of the same products through pending transposes.
+        let code = format!(
+            "{MAKE} a = {class}(mk(131, 77, 7919)); b = {class}(mk(77, 45, 104729)); \
+             at = {class}(mk(77, 131, 7919)); bt = {class}(mk(45, 77, 104729)); \
+             A = gpuArray(a); B = gpuArray(b); AT = gpuArray(at); BT = gpuArray(bt); \
+             gpuStats reset; \
+             C1 = A * B; C2 = AT' * B; C3 = A * BT'; C4 = AT' * BT'; \
+             s = gpuStats; k = s.Session.Kernels; d = s.Session.BytesDownloaded; \
+             r = @(C, H) norm(double(gather(C)) - double(H), 'fro') / norm(double(H), 'fro'); \
+             e = [r(C1, a*b), r(C2, at'*b), r(C3, a*bt'), r(C4, at'*bt')]; \
+             s = gpuStats; \
+             fprintf('%d %d %d %d %s %s %d\\n', k, d, all(e < {tol}), ~any(isnan(e)), \
+               class(C4), classUnderlying(C4), s.Session.Fallbacks); \
+             disp(size(C4));"
+        );
+        let out = run(&code);
+        // Four kernels, one a product; nothing read back until the checks gather.
+        let want = format!("4 0 1 1 gpuArray {class} 0\n   131    45\n");
+        assert_eq!(out, want, "{class}: {out}");
+    }
+}
+
+#[test]
+fn a_long_inner_dimension_is_split_and_summed() {
+    if !has_gpu() {
+        return;
+    }
+    // The covariance of a tall matrix: one 64 x 64 tile over 20000 rows, split along k.
+    let out = run(&format!(
+        "{MAKE} x = single(mk(20000, 7, 7919) + 0.25); X = gpuArray(x); \
+         gpuStats reset; Xc = X - mean(X); C = Xc' * Xc / (20000 - 1); c = gather(C); \
+         s = gpuStats; xc = x - mean(x); h = xc' * xc / (20000 - 1); \
+         e = norm(double(c) - double(h), 'fro') / norm(double(h), 'fro'); \
+         fprintf('%d %d %d\\n', e < 1e-5, s.Session.Kernels > 3, s.Session.Fallbacks);"
+    ));
+    assert_eq!(out.trim(), "1 1 0", "{out}");
+    // Doubles, where a wrong slice boundary would show far above rounding.
+    let out = run(&format!(
+        "{MAKE} x = mk(9001, 5, 7919); y = mk(9001, 3, 104729); \
+         C = gpuArray(x)' * gpuArray(y); h = x' * y; \
+         fprintf('%d\\n', norm(gather(C) - h, 'fro') / norm(h, 'fro') < 1e-14);"
+    ));
+    assert_eq!(out.trim(), "1", "{out}");
+}
+
+#[test]
+fn the_work_after_a_product_fuses_and_nothing_is_read_back() {
+    if !has_gpu() {
+        return;
+    }
+    let out = run(&format!(
+        "{MAKE} a = single(mk(100, 60, 7919)); b = single(mk(60, 90, 104729)); \
+         bias = single(mod((1:90) * 31, 101) / 101 - 0.5); \
+         A = gpuArray(a); B = gpuArray(b); Bias = gpuArray(bias); gpuStats reset; \
+         C = max(A*B*0.5 + Bias, 0); s = gpuStats; k1 = s.Session.Kernels; \
+         c = gather(C); s = gpuStats; h = max(a*b*0.5 + bias, 0); \
+         fprintf('%d %d %d\\n', k1, s.Session.Kernels, max(abs(c(:) - h(:))) < 1e-5);"
+    ));
+    // The product is recorded when typed; the epilogue is one fused kernel at the gather.
+    assert_eq!(out.trim(), "1 2 1", "{out}");
+}
+
+#[test]
+fn what_the_device_does_not_take_goes_to_the_host_with_matlab_errors() {
+    if !has_gpu() {
+        return;
+    }
+    // Mixed classes and empty operands: the host's product, still a gpuArray.
+    let out = run(
+        "A = gpuArray(single(magic(4))); B = gpuArray(magic(4)); C = A * B; \
+         E = gpuArray(zeros(3, 0)) * gpuArray(zeros(0, 2)); \
+         fprintf('%s %s %d %s %d\\n', class(C), classUnderlying(C), \
+           isequal(gather(C), single(magic(4) * magic(4))), mat2str(size(E)), \
+           isequal(gather(E), zeros(3, 2)));",
+    );
+    assert_eq!(out.trim(), "gpuArray single 1 [3 2] 1", "{out}");
+    // Integers are not multiplied as matrices, on the device or off it.
+    let (id, _) = err("D = gpuArray(int32(magic(3))) * gpuArray(int32(eye(3)));");
+    assert_eq!(id, "MATLAB:mixedClasses");
+    let (id, _) = err("A = gpuArray(rand(3, 4)); B = gpuArray(rand(3, 4)); C = A * B;");
+    assert_eq!(id, "MATLAB:innerdim");
+}
