@@ -1,16 +1,14 @@
 // C = op(A) * op(B) for column-major matrices (op: as stored, or transposed), one tile of C
 // per workgroup, or one slice of the inner dimension of it where the product is split along
-// K (`splits` > 1: each slice's partial tile goes to its own block of `c_out`, and
-// matmul_splits.wgsl adds them up).
+// K (`splits` > 1: each slice's partial tile goes to its own block of `c_out`, and the
+// reduction kernels add them up).
 //
-// 256 threads as 16 x 16; thread (tx, ty) keeps TM x TN sums for the rows tx * TM + r and the
-// columns ty * TN + s of the tile. The tiles are kept as 16-byte vectors (V: four singles or
-// two doubles), so the inner loop reads a thread's rows and columns a vector at a time: a
-// quarter (or half) of the shared-memory loads that scalar reads take, which bound the loop
-// on the H100 (one load per four multiply-adds). Each thread fills whole vectors of the tiles
-// from values next to each other in the op(A) or op(B) tile. The generator (codegen::matmul)
-// fills in the element type, the tile sizes and the unrolled blocks: sums are plain
-// variables, so the driver keeps them in registers.
+// 256 threads as 16 x 16; thread (tx, ty) keeps TM x TN sums. The tiles are kept as vectors
+// of W values (16 bytes, or one value): a thread's rows are the W values of the tile vectors
+// tx, tx + 16, tx + 32, ... and its columns likewise from ty, so in the inner loop a half warp
+// reads 16 consecutive vectors of the A tile (no bank conflict) and one broadcast vector of
+// the B tile. The generator (codegen::matmul) fills in the element type, the tile sizes and
+// the unrolled blocks: sums are plain variables, so the driver keeps them in registers.
 //
 // Table: m, n, k (op(A) is m x k, op(B) k x n), lda, ldb (stored rows of A and B), the
 // slice length along k (a multiple of BK), and the number of slices.

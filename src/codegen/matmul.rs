@@ -8,8 +8,6 @@ use std::fmt::Write;
 
 const MATMUL: &str = include_str!("../../shaders/matmul.wgsl");
 
-/// Values along k that each tile load covers.
-pub const BK: usize = 8;
 
 /// What a product kernel's text depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,12 +16,13 @@ pub struct MatmulForm {
     /// Sums a thread keeps per row block and per column block (tiles of 16 * tm by 16 * tn).
     pub tm: usize,
     pub tn: usize,
+    /// Values along k each tile holds (a multiple of 8: whole tile rows per load).
+    pub bk: usize,
     /// A and B are read transposed (stored k x m and n x k).
     pub trans_a: bool,
     pub trans_b: bool,
-    /// The tiles are read as 16-byte vectors, a thread's rows and columns next to each other
-    /// (singles: fewer shared-memory loads); else one value at a time, a thread's rows and
-    /// columns 16 apart (doubles: on the H100 the vector reads made them 10-30% slower).
+    /// The tiles are read as 16-byte vectors (fewer shared-memory loads), else one value at
+    /// a time.
     pub vector: bool,
 }
 
@@ -35,8 +34,9 @@ impl MatmulForm {
         16 * self.tn
     }
     /// The pipeline-cache key's words (`KernelKey::matmul`).
-    pub fn words(&self) -> [u32; 6] {
+    pub fn words(&self) -> [u32; 7] {
         [
+            self.bk as u32,
             u32::from(self.precision == Precision::F64),
             self.tm as u32,
             self.tn as u32,
@@ -153,7 +153,7 @@ pub fn matmul(f: &MatmulForm) -> String {
     // A is stored down its rows unless transposed; B along k unless transposed.
     let a = TileMove {
         w,
-        count: bm * BK / w,
+        count: bm * f.bk / w,
         vectors: "BM / W",
         tile: "a_tile",
         reg: "ra",
@@ -161,7 +161,7 @@ pub fn matmul(f: &MatmulForm) -> String {
     };
     let b = TileMove {
         w,
-        count: bn * BK / w,
+        count: bn * f.bk / w,
         vectors: "BN / W",
         tile: "b_tile",
         reg: "rb",
@@ -175,20 +175,10 @@ pub fn matmul(f: &MatmulForm) -> String {
         a.fetch(k_start, indent, a_at) + &b.fetch(k_start, indent, b_at)
     };
     let put = a.put() + &b.put();
-    // Where a thread's r-th row and s-th column sit in the tiles, and the value read for
-    // them in the inner loop.
-    let (rows, cols) = if f.vector {
-        (format!("tx * {}u", f.tm), format!("ty * {}u", f.tn))
-    } else {
-        ("tx".to_string(), "ty".to_string())
-    };
-    let place = |first: &str, k: usize| {
-        if f.vector {
-            format!("{first} + {k}u")
-        } else {
-            format!("{first} + {}u", 16 * k)
-        }
-    };
+    // A thread's vectors of each tile are `W` values 16 vectors apart: its r-th row is lane
+    // r % W of vector tx + 16 (r / W). So the 16 threads of a half warp read 16 consecutive
+    // vectors (no bank conflict), and a thread's rows are as far apart as the vectors allow.
+    let place = |first: &str, k: usize| format!("{w}u * {first} + {}u", w * 16 * (k / w) + k % w);
     let lane = |name: &str, k: usize| {
         if w == 1 {
             format!("{name}{k}")
@@ -200,19 +190,18 @@ pub fn matmul(f: &MatmulForm) -> String {
     let reads = |name: &str, tile: &str, side: &str, first: &str, count: usize| {
         let mut text = String::new();
         for v in 0..count / w {
-            let at = if f.vector {
-                format!("{first} + {v}u")
-            } else {
-                format!("{first} + {}u", 16 * v)
-            };
-            let _ = writeln!(text, "            let {name}{v} = {tile}[p * ({side} / W) + {at}];");
+            let _ = writeln!(
+                text,
+                "            let {name}{v} = {tile}[p * ({side} / W) + {first} + {}u];",
+                16 * v
+            );
         }
         text
     };
-    let a_first = if f.vector { format!("tx * {}u", f.tm / w) } else { "tx".to_string() };
-    let b_first = if f.vector { format!("ty * {}u", f.tn / w) } else { "ty".to_string() };
-    step.push_str(&reads(if w == 1 { "a" } else { "av" }, "a_tile", "BM", &a_first, f.tm));
-    step.push_str(&reads(if w == 1 { "b" } else { "bv" }, "b_tile", "BN", &b_first, f.tn));
+    let (a_first, b_first) = ("tx", "ty");
+    let (rows, cols) = (a_first, b_first);
+    step.push_str(&reads(if w == 1 { "a" } else { "av" }, "a_tile", "BM", a_first, f.tm));
+    step.push_str(&reads(if w == 1 { "b" } else { "bv" }, "b_tile", "BN", b_first, f.tn));
     for r in 0..f.tm {
         for s in 0..f.tn {
             let _ = writeln!(
@@ -230,8 +219,8 @@ pub fn matmul(f: &MatmulForm) -> String {
                 store,
                 "    {{\n        let i = row0 + {};\n        let j = col0 + {};\n        \
                  if (i < m && j < n) {{\n            c_out[base + i + j * m] = c_{r}_{s};\n        }}\n    }}",
-                place(&rows, r),
-                place(&cols, s)
+                place(rows, r),
+                place(cols, s)
             );
         }
     }
@@ -243,9 +232,9 @@ pub fn matmul(f: &MatmulForm) -> String {
         .replace("{W}", &w.to_string())
         .replace("{BM}", &bm.to_string())
         .replace("{BN}", &bn.to_string())
-        .replace("{BK}", &BK.to_string())
-        .replace("{A_TILE}", &(bm * BK / w).to_string())
-        .replace("{B_TILE}", &(bn * BK / w).to_string())
+        .replace("{BK}", &f.bk.to_string())
+        .replace("{A_TILE}", &(bm * f.bk / w).to_string())
+        .replace("{B_TILE}", &(bn * f.bk / w).to_string())
         .replace("{A_INDEX}", a_index)
         .replace("{B_INDEX}", b_index)
         .replace("{DECLARE}", declare.trim_end())
@@ -286,6 +275,7 @@ mod tests {
                                 trans_a,
                                 trans_b,
                                 vector,
+                                bk: 8 * (1 + usize::from(vector)),
                             };
                             let text = matmul(&f);
                             assert!(!text.contains("{T}") && !text.contains("{STEP}"));

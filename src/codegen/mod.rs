@@ -13,7 +13,7 @@ mod key;
 mod matmul;
 mod vector;
 pub use key::{KernelKey, Kind, key};
-pub use matmul::{BK as MATMUL_BK, MatmulForm, matmul};
+pub use matmul::{MatmulForm, matmul};
 use vector::lanes as vector_lanes;
 pub use vector::{unroll as vector_unroll, width as vector_width};
 

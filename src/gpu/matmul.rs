@@ -7,7 +7,7 @@
 use super::bind_cache::Binding;
 use super::buffers::{self, DeviceBuffer};
 use super::device::{self, Gpu};
-use crate::codegen::{KernelKey, MATMUL_BK, MatmulForm};
+use crate::codegen::{KernelKey, MatmulForm};
 use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
 use std::rc::Rc;
@@ -27,8 +27,9 @@ const MIN_SLICE: usize = 1024;
 
 /// The kernel form for a product of `m x n` in `precision`: 128 x 128 tiles (8 x 8 sums a
 /// thread), or 64 x 64 for small products (a 64 x 64 covariance would leave three quarters of
-/// a larger tile idle). On the H100, 4096^2 singles took 4.68 ms with vector tile reads and
-/// 4.77 without; doubles 8.1 ms without, 12.6 with, and 10.3 with 64 x 64 tiles.
+/// a larger tile idle). Vector tile reads and tiles 8 deep along k: on the H100, 4096^2
+/// singles took 4.2 ms with vector reads and 4.7 without; doubles 8.2 and 8.3 (10.3 with 64 x
+/// 64 tiles); 16 deep gave 4.4 and 8.0 ms.
 fn form(precision: Precision, m: usize, n: usize, trans_a: bool, trans_b: bool) -> MatmulForm {
     let t = match crate::settings::parsed::<usize>("MATFUSE_MATMUL_TILE") {
         // For measuring: sums a thread keeps per side (4 or 8) in every product.
@@ -42,10 +43,11 @@ fn form(precision: Precision, m: usize, n: usize, trans_a: bool, trans_b: bool) 
         tn: t,
         trans_a,
         trans_b,
-        vector: match crate::settings::parsed::<u8>("MATFUSE_MATMUL_VECTOR") {
-            // For measuring: vector tile reads (1) or not (0) in every product.
-            Some(v) => v == 1,
-            None => precision == Precision::F32,
+        // For measuring: vector tile reads (1) or not (0), and the tiles' depth along k.
+        vector: crate::settings::parsed::<u8>("MATFUSE_MATMUL_VECTOR") != Some(0),
+        bk: match crate::settings::parsed::<usize>("MATFUSE_MATMUL_BK") {
+            Some(bk @ (8 | 16)) => bk,
+            _ => 8,
         },
     }
 }
@@ -68,7 +70,7 @@ fn grid(f: &MatmulForm, m: usize, n: usize, k: usize) -> Grid {
     } else {
         1
     };
-    let slice = k.div_ceil(wanted).next_multiple_of(MATMUL_BK).max(MATMUL_BK);
+    let slice = k.div_ceil(wanted).next_multiple_of(f.bk).max(f.bk);
     Grid {
         tiles_m,
         tiles_n,
@@ -181,7 +183,7 @@ mod tests {
         let g = grid(&f, 64, 64, 1_000_000);
         assert_eq!(g.tiles_m * g.tiles_n, 1);
         assert!(g.splits > 100 && g.splits <= TARGET_WORKGROUPS);
-        assert_eq!(g.slice % MATMUL_BK, 0);
+        assert_eq!(g.slice % f.bk, 0);
         assert!(g.slice * g.splits >= 1_000_000 && g.slice * (g.splits - 1) < 1_000_000);
         // A large square product has tiles enough.
         let f = form(Precision::F32, 4096, 4096, false, false);
