@@ -30,6 +30,17 @@ fn residency(n: &Node) -> &'static str {
 }
 
 fn describe(root: &Rc<Node>, wgsl: bool) -> String {
+    // Work that runs as it is typed (a matrix product is its own kernel, recorded then)
+    // leaves nothing pending to plan.
+    if root.op == Op::Leaf {
+        return format!(
+            "  value: {} {} ({}), already computed: nothing is pending (a matrix product runs \
+             as its own kernel as soon as it is typed)\n",
+            root.shape.size_text(),
+            root.class.name(),
+            residency(root)
+        );
+    }
     let (producer, reduction) = match &root.op {
         Op::Reduce {
             op,
