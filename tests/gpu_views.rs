@@ -192,6 +192,30 @@ fn element_and_column_reads_download_only_what_they_select() {
     );
 }
 
+#[test]
+fn columns_starting_on_256_bytes_are_views_of_the_matrix() {
+    if !has_gpu() {
+        return;
+    }
+    // 64 singles a column (256 bytes): each column is a view, no device memory of its own;
+    // 100 (400 bytes) puts some columns off the boundary, so those are copied.
+    let out = run(
+        "X = single(reshape(mod((1:64*40)' * 7919, 10007) / 10007, 64, 40)); G = gpuArray(X); \
+         s = gpuStats; before = s.DeviceBytes; c = G(:, 7); s = gpuStats; \
+         fprintf('%d ', s.DeviceBytes - before); \
+         y = zeros(64, 1, 'single', 'gpuArray'); h = zeros(64, 1, 'single'); \
+         for t = 1:40, y = 0.05 * G(:, t) + 0.95 * y; h = 0.05 * X(:, t) + 0.95 * h; end; \
+         fprintf('%d %d ', isequal(gather(c), X(:, 7)), max(abs(gather(y) - h)) < 1e-6); \
+         Z = gpuArray(rand(100, 9)); s = gpuStats; before = s.DeviceBytes; d = Z(:, 2); \
+         s = gpuStats; fprintf('%d ', s.DeviceBytes - before); \
+         e = Z(:, 2:3); f = Z(:, 9) + sum(Z(:, 8)); g = gather(Z); \
+         fprintf('%d %d', isequal(gather(d), g(:, 2)), \
+           max(abs(gather(f) - (g(:, 9) + sum(g(:, 8))))) < 1e-12);",
+    );
+    // The view adds nothing; the copied column of 100 doubles its 1024-byte size class.
+    assert_eq!(out, "0 1 1 1024 1 1", "{out}");
+}
+
 /// var and std of device arrays are two reductions on the device (mean, then the sum of
 /// squared deviations), equal to the host's, and only their results are downloaded.
 #[test]

@@ -6,6 +6,7 @@ use super::device::{self, Gpu};
 use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Mutex;
 
 /// Pooled bytes kept at most (more is released to the driver): a quarter of device memory,
@@ -52,12 +53,16 @@ pub fn held_bytes() -> u64 {
     HELD.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// A storage buffer holding `len` elements of `precision`.
+/// A storage buffer holding `len` elements of `precision`, from byte `offset` on: an array of
+/// its own (offset 0), or a view of part of another (`view`).
 #[derive(Debug)]
 pub struct DeviceBuffer {
     pub buffer: Option<wgpu::Buffer>,
     pub len: usize,
     pub precision: Precision,
+    pub offset: u64,
+    /// The array a view reads, kept alive (and out of the pool) while the view lives.
+    pub parent: Option<Rc<DeviceBuffer>>,
 }
 
 impl DeviceBuffer {
@@ -73,6 +78,10 @@ impl DeviceBuffer {
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
+        // A view's storage is its parent's: nothing to return.
+        if self.parent.is_some() {
+            return;
+        }
         if let Some(b) = self.buffer.take() {
             HELD.fetch_sub(b.size(), std::sync::atomic::Ordering::Relaxed);
             if let Some(released) = pool_put(&POOL, b, pool_limit()) {
@@ -149,6 +158,8 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
         buffer: Some(buffer),
         len,
         precision,
+        offset: 0,
+        parent: None,
     })
 }
 
@@ -192,6 +203,25 @@ pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
     download_range(buf, 0, buf.len)
 }
 
+/// Elements `start..start + len` of a device array as an array of their own that shares its
+/// storage (nothing is copied, nothing waits), where they start on a 256-byte boundary (the
+/// strictest offset alignment bindings need); None otherwise. Arrays on the device are never
+/// written once computed, so the view keeps its values. A column `X(:, k)` of a matrix whose
+/// columns are whole 256 bytes is one: a loop over the columns reads the matrix in place.
+pub fn view(buf: &Rc<DeviceBuffer>, start: usize, len: usize) -> Option<DeviceBuffer> {
+    let offset = buf.offset + (start * buf.precision.bytes()) as u64;
+    if offset % 256 != 0 || start + len > buf.len || len == 0 {
+        return None;
+    }
+    Some(DeviceBuffer {
+        buffer: Some(buf.raw().ok()?.clone()),
+        len,
+        precision: buf.precision,
+        offset,
+        parent: Some(buf.parent.clone().unwrap_or_else(|| buf.clone())),
+    })
+}
+
 /// Elements `start..start + len` of a device buffer copied into a new one on the device
 /// (queued behind the work that computes them; nothing waits).
 pub fn copy_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<DeviceBuffer> {
@@ -202,7 +232,13 @@ pub fn copy_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Devic
     let out = allocate(g, len, buf.precision)?;
     let (from, to) = (buf.raw()?, out.raw()?);
     super::batch::record(g, &[], |enc, _, _| {
-        enc.copy_buffer_to_buffer(from, start as u64 * size, to, 0, len as u64 * size);
+        enc.copy_buffer_to_buffer(
+            from,
+            buf.offset + start as u64 * size,
+            to,
+            0,
+            len as u64 * size,
+        );
     })?;
     Ok(out)
 }
@@ -221,7 +257,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     let mut staging = Staging::take(g, bytes);
     let from = buf.raw()?;
     super::batch::record(g, &[], |enc, _, _| {
-        enc.copy_buffer_to_buffer(from, start as u64 * size, &staging.0, 0, bytes);
+        enc.copy_buffer_to_buffer(from, buf.offset + start as u64 * size, &staging.0, 0, bytes);
     })?;
     super::trace("download: copy recorded");
     super::order::restart();

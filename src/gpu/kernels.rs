@@ -217,6 +217,14 @@ fn whole_binding(buffer: u64, values: u64, limit: u64) -> Option<std::num::NonZe
 pub(super) fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64) -> MResult<Binding> {
     let raw = b.raw()?;
     Ok(match part {
+        // A view binds its own values (whole 16-byte vectors, as windows below).
+        None if b.offset > 0 => Binding {
+            buffer: raw.clone(),
+            offset: b.offset,
+            size: std::num::NonZeroU64::new(
+                b.bytes().max(1).next_multiple_of(16).min(raw.size() - b.offset),
+            ),
+        },
         None => Binding {
             buffer: raw.clone(),
             offset: 0,
@@ -224,7 +232,7 @@ pub(super) fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64)
         },
         Some((start, len)) => {
             let size = b.precision.bytes() as u64;
-            let offset = start as u64 * size;
+            let offset = b.offset + start as u64 * size;
             // Whole 16-byte vectors, so vector kernels see a window's last elements (buffers
             // are powers of two of at least 256 bytes and windows start on 256 bytes).
             let bytes = (len.max(1) as u64 * size).next_multiple_of(16);

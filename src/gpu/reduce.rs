@@ -129,7 +129,13 @@ fn copy_into(g: &Gpu, out: &DeviceBuffer, pieces: &[(Rc<DeviceBuffer>, usize)]) 
     for (piece, at) in pieces {
         let from = piece.raw()?;
         super::batch::record(g, &[], |enc, _, _| {
-            enc.copy_buffer_to_buffer(from, 0, to, *at as u64 * size, piece.len as u64 * size);
+            enc.copy_buffer_to_buffer(
+                from,
+                piece.offset,
+                to,
+                out.offset + *at as u64 * size,
+                piece.len as u64 * size,
+            );
         })?;
     }
     Ok(())

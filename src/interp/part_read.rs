@@ -1,6 +1,7 @@
 //! Reading part of a computed device array: `x(k)` and `X(i, j, ...)` with scalar
-//! subscripts read back only that element, and a column `X(:, k)` is copied into a buffer of
-//! its own on the device (a loop over columns moves nothing to the host). Other forms read
+//! subscripts read back only that element, and a column `X(:, k)` stays on the device, a view
+//! of the array (or a copy where the column does not start on 256 bytes), so a loop over
+//! columns moves nothing to the host. Other forms read
 //! the array back and index on the host.
 
 use crate::graph::Data;
@@ -71,8 +72,12 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<MResult<Value>> {
         _ => return None,
     };
     if len > 1 {
-        // A column stays on the device: copied there (no wait), a leaf of its own.
-        let copy = crate::gpu::buffers::copy_range(&buf, start, len);
+        // A column stays on the device: a view of the array where it starts on a 256-byte
+        // boundary, else copied there (no wait); a leaf of its own either way.
+        let copy = match crate::gpu::buffers::view(&buf, start, len) {
+            Some(view) => Ok(view),
+            None => crate::gpu::buffers::copy_range(&buf, start, len),
+        };
         return Some(copy.map(|b| {
             let node = crate::graph::leaf(Data::Device(std::rc::Rc::new(b)), shape, n.class);
             Value::Device(std::rc::Rc::new(DeviceValue {
