@@ -50,6 +50,16 @@ fn filled(args: &[Value], value: f64, default_class: Class) -> MResult<Value> {
     let sa = size_args(args)?;
     let class = sa.class.unwrap_or(default_class);
     let n = sa.shape.numel();
+    // On the device, a fill needs no values on the host (the caller keeps it there).
+    let on_device = matches!(&sa.like, Some(Value::Device(_)))
+        || args
+            .iter()
+            .any(|a| a.is_text() && a.text().is_ok_and(|s| s == "gpuArray"));
+    if on_device {
+        if let Some(v) = crate::interp::lower::device_fill(value, &sa.shape, class) {
+            return Ok(v);
+        }
+    }
     let mut t = Tensor::new(sa.shape, Data::from_f64(class, vec![value; n]));
     if let Some(p) = &sa.like {
         if p.is_complex() {
