@@ -107,6 +107,34 @@ impl Drop for EarlyBytes {
 }
 
 #[test]
+fn a_long_chain_of_arithmetic_goes_to_the_device_as_soon_as_it_is_recorded() {
+    let Some((mut i, _turn)) = session() else {
+        return;
+    };
+    // Workload 4's loop, smaller: the chain budget cuts it into kernels of many steps each,
+    // and each is submitted when it is recorded, however busy the device (one submit for
+    // the whole input, or one per 2 ms of age, without).
+    let before = matfuse::gpu::device::submits();
+    run(
+        &mut i,
+        "rng(3); gpuStats reset; S = ones(100000, 1, 'single', 'gpuArray'); \
+         for s = 1:120, S = S .* exp(0.001 + 0.01 * randn(100000, 1, 'single', 'gpuArray')); end; \
+         st = gpuStats;",
+    );
+    let submitted = matfuse::gpu::device::submits() - before;
+    let out = run(
+        &mut i,
+        "rng(3); h = ones(100000, 1, 'single'); \
+         for s = 1:120, h = h .* exp(0.001 + 0.01 * randn(100000, 1, 'single')); end; \
+         fprintf('%d %d\\n', st.Session.Kernels, max(abs(gather(S) - h) ./ h) < 1e-4);",
+    );
+    let kernels: u64 = out.split_whitespace().next().and_then(|k| k.parse().ok()).unwrap_or(0);
+    assert!(kernels >= 3, "{out}");
+    assert!(submitted >= kernels, "{submitted} submits for {kernels} kernels");
+    assert!(out.ends_with(" 1\n"), "{out}");
+}
+
+#[test]
 fn a_large_kernel_goes_to_an_idle_device_as_soon_as_it_is_recorded() {
     let Some((mut i, _turn)) = session() else {
         return;

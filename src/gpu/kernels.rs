@@ -13,6 +13,11 @@ use std::sync::{Arc, Mutex};
 
 pub(super) const WORKGROUP: u32 = 256;
 
+/// Steps of a fused group, and element-steps in all, past which its kernel is submitted as
+/// soon as it is recorded (memory-bound kernels have a few tens of steps at most).
+const LONG_CHAIN: u64 = 64;
+const LONG_WORK: u64 = 1 << 24;
+
 /// A compiled kernel and whether the cache already held it.
 pub(super) type Compiled = (Arc<wgpu::ComputePipeline>, bool);
 
@@ -319,7 +324,15 @@ pub(super) fn launch_into(
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(gpu_error("a kernel could not run", e));
     }
-    super::batch::submit_if_idle(g, bytes)?;
+    // A long chain of arithmetic (random draws and exponentials step after step over a
+    // million paths: workload 4's kernels compute for a millisecond each on the H100) goes to
+    // the device at once, busy or not: the host records the next while it runs.
+    let steps = gr.steps.len() as u64;
+    if steps >= LONG_CHAIN && (gr.shape.numel() as u64).saturating_mul(steps) >= LONG_WORK {
+        super::batch::submit(g)?;
+    } else {
+        super::batch::submit_if_idle(g, bytes)?;
+    }
     super::stats::add_kernel(gr.steps.len(), hit);
     Ok(())
 }
