@@ -85,6 +85,22 @@ fn the_work_after_a_product_fuses_and_nothing_is_read_back() {
 }
 
 #[test]
+fn a_host_matrix_times_a_gpu_array_is_uploaded_not_the_other_way() {
+    if !has_gpu() {
+        return;
+    }
+    let out = run(&format!(
+        "{MAKE} w = mk(40, 30, 7919); h = mk(30, 20, 104729); W = gpuArray(w); gpuStats reset; \
+         C = W * h; D = h' * W'; s = gpuStats; \
+         fprintf('%d %d %d %s %s %d %d\\n', s.Session.Kernels, s.Session.BytesUploaded, \
+           s.Session.BytesDownloaded, class(C), class(D), \
+           norm(gather(C) - w * h, 'fro') < 1e-12, norm(gather(D) - h' * w', 'fro') < 1e-12);"
+    ));
+    // Two products; h (and h', made on the host) go up, W never comes down.
+    assert_eq!(out.trim(), "2 9600 0 gpuArray gpuArray 1 1", "{out}");
+}
+
+#[test]
 fn what_the_device_does_not_take_goes_to_the_host_with_matlab_errors() {
     if !has_gpu() {
         return;

@@ -2,8 +2,8 @@
 //! like any kernel and its result stays there, so the elementwise work that follows
 //! (`max(A*B*0.5 + bias, 0)`) joins the lazy graph over it and the whole statement reads
 //! nothing back. A transposed operand (`Xc' * Xc`) is read transposed where it is stored,
-//! not copied. Anything else (host operands, integers, mixed classes, N-D or empty arrays,
-//! no GPU) returns None and the host computes it as before.
+//! not copied; a host matrix times a gpuArray is uploaded. Anything else (integers, mixed
+//! classes, N-D or empty arrays, no GPU) returns None and the host computes it as before.
 
 use crate::graph::{self, Data, Node, Op};
 use crate::interp::error::MResult;
@@ -12,12 +12,14 @@ use crate::values::device::DeviceValue;
 use crate::values::value::Value;
 use std::rc::Rc;
 
-/// The node to read for an operand and whether to read it transposed.
+/// The node to read for an operand and whether to read it transposed. A host matrix times a
+/// gpuArray is uploaded (the product is a gpuArray, as in MATLAB).
 fn operand(v: &Value) -> Option<(Rc<Node>, bool)> {
-    let Value::Device(d) = v else {
-        return None;
+    let node = match v {
+        Value::Device(d) => graph::memory::settled(&d.node),
+        Value::Tensor(t) if !t.is_complex() && t.numel() > 0 => graph::memory::host_leaf(t),
+        _ => return None,
     };
-    let node = graph::memory::settled(&d.node);
     if !matches!(node.class, Class::Single | Class::Double) || node.shape.ndims() != 2 {
         return None;
     }
@@ -52,7 +54,8 @@ fn device_data(
 /// `a * b` (a matrix product: neither is a scalar) on the device, or None when the host
 /// computes it.
 pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
-    if !crate::gpu::offload_allowed() {
+    let device = |v: &Value| matches!(v, Value::Device(_));
+    if !crate::gpu::offload_allowed() || !(device(a) || device(b)) {
         return None;
     }
     let (na, trans_a) = operand(a)?;
