@@ -105,15 +105,20 @@ fn what_the_device_does_not_take_goes_to_the_host_with_matlab_errors() {
     if !has_gpu() {
         return;
     }
-    // Mixed classes and empty operands: the host's product, still a gpuArray.
-    let out = run(
-        "A = gpuArray(single(magic(4))); B = gpuArray(magic(4)); C = A * B; \
-         E = gpuArray(zeros(3, 0)) * gpuArray(zeros(0, 2)); \
-         fprintf('%s %s %d %s %d\\n', class(C), classUnderlying(C), \
-           isequal(gather(C), single(magic(4) * magic(4))), mat2str(size(E)), \
-           isequal(gather(E), zeros(3, 2)));",
-    );
-    assert_eq!(out.trim(), "gpuArray single 1 [3 2] 1", "{out}");
+    // Single times double is a single product on the device (the double converted first);
+    // empty operands are the host's product, still a gpuArray.
+    let out = run(&format!(
+        "{MAKE} a = single(mk(50, 40, 7919)); b = mk(40, 30, 104729); \
+         gpuStats reset; C = gpuArray(a) * gpuArray(b); D = gpuArray(b') * a'; s = gpuStats; \
+         E = gpuArray(zeros(3, 0)) * gpuArray(zeros(0, 2)); h = double(a) * double(single(b)); \
+         fprintf('%s %s %s %d %d %d %s %d\\n', class(C), classUnderlying(C), \
+           classUnderlying(D), s.Session.Kernels, \
+           norm(double(gather(C)) - h, 'fro') / norm(h, 'fro') < 1e-6, \
+           norm(double(gather(D)) - h', 'fro') / norm(h, 'fro') < 1e-6, \
+           mat2str(size(E)), isequal(gather(E), zeros(3, 2)));"
+    ));
+    // Two conversions and two products.
+    assert_eq!(out.trim(), "gpuArray single single 4 1 1 [3 2] 1", "{out}");
     // Integers are not multiplied as matrices, on the device or off it.
     let (id, _) = err("D = gpuArray(int32(magic(3))) * gpuArray(int32(eye(3)));");
     assert_eq!(id, "MATLAB:mixedClasses");

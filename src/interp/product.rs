@@ -2,8 +2,9 @@
 //! like any kernel and its result stays there, so the elementwise work that follows
 //! (`max(A*B*0.5 + bias, 0)`) joins the lazy graph over it and the whole statement reads
 //! nothing back. A transposed operand (`Xc' * Xc`) is read transposed where it is stored,
-//! not copied; a host matrix times a gpuArray is uploaded. Anything else (integers, mixed
-//! classes, N-D or empty arrays, no GPU) returns None and the host computes it as before.
+//! not copied; a host matrix times a gpuArray is uploaded; single times double is single.
+//! Anything else (integers, N-D or empty arrays, no GPU) returns None and the host computes
+//! it as before.
 
 use crate::graph::{self, Data, Node, Op};
 use crate::interp::error::MResult;
@@ -60,9 +61,15 @@ pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
     }
     let (na, trans_a) = operand(a)?;
     let (nb, trans_b) = operand(b)?;
-    if na.class != nb.class {
-        return None;
-    }
+    // Single times double is single, as in MATLAB: the double operand is converted first.
+    let single = |n: Rc<Node>| match n.class {
+        Class::Double => graph::intern(Op::Cast, vec![n.clone()], n.shape.clone(), Class::Single),
+        _ => n,
+    };
+    let (na, nb) = match (na.class, nb.class) {
+        (x, y) if x == y => (na, nb),
+        _ => (single(na), single(nb)),
+    };
     let (rows_a, cols_a) = (na.shape.dim(0), na.shape.dim(1));
     let (rows_b, cols_b) = (nb.shape.dim(0), nb.shape.dim(1));
     let (m, k) = if trans_a {
