@@ -128,9 +128,16 @@ fn a_long_chain_of_arithmetic_goes_to_the_device_as_soon_as_it_is_recorded() {
          for s = 1:120, h = h .* exp(0.001 + 0.01 * randn(100000, 1, 'single')); end; \
          fprintf('%d %d\\n', st.Session.Kernels, max(abs(gather(S) - h) ./ h) < 1e-4);",
     );
-    let kernels: u64 = out.split_whitespace().next().and_then(|k| k.parse().ok()).unwrap_or(0);
+    let kernels: u64 = out
+        .split_whitespace()
+        .next()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(0);
     assert!(kernels >= 3, "{out}");
-    assert!(submitted >= kernels, "{submitted} submits for {kernels} kernels");
+    assert!(
+        submitted >= kernels,
+        "{submitted} submits for {kernels} kernels"
+    );
     assert!(out.ends_with(" 1\n"), "{out}");
 }
 

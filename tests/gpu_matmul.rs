@@ -80,7 +80,10 @@ fn the_work_after_a_product_fuses_and_nothing_is_read_back() {
     assert_eq!(out.trim(), "1 2 1", "{out}");
     // explain says so rather than planning a group for it.
     let plan = run("A = gpuArray(rand(20)); explain F = A * A");
-    assert!(plan.contains("already computed: nothing is pending"), "{plan}");
+    assert!(
+        plan.contains("already computed: nothing is pending"),
+        "{plan}"
+    );
     assert!(!plan.contains("fused group"), "{plan}");
 }
 

@@ -43,7 +43,10 @@ fn transposes_reshapes_and_casts_match_the_host() {
         ("max(G', [], 'all')", "max(X', [], 'all')"),
         ("(G(:, 2))'", "(X(:, 2))'"),
         // A reshape the group broadcasts (a row made of a column, against a matrix).
-        ("reshape(G(:, 1), 1, []) + G'", "reshape(X(:, 1), 1, []) + X'"),
+        (
+            "reshape(G(:, 1), 1, []) + G'",
+            "reshape(X(:, 1), 1, []) + X'",
+        ),
         ("reshape(G, 1, [])", "reshape(X, 1, [])"),
         ("reshape(G * 2, [], 3)", "reshape(X * 2, [], 3)"),
         ("single(G)", "single(X)"),

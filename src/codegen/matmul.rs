@@ -8,7 +8,6 @@ use std::fmt::Write;
 
 const MATMUL: &str = include_str!("../../shaders/matmul.wgsl");
 
-
 /// What a product kernel's text depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatmulForm {
@@ -81,7 +80,10 @@ impl TileMove<'_> {
     /// The vector's place along the side (v) and k (p) for thread element `e`.
     fn place(&self) -> String {
         if self.stored_along {
-            format!("let v = e % ({}); let p = e / ({});", self.vectors, self.vectors)
+            format!(
+                "let v = e % ({}); let p = e / ({});",
+                self.vectors, self.vectors
+            )
         } else {
             "let p = e % BK; let v = e / BK;".to_string()
         }
@@ -200,8 +202,20 @@ pub fn matmul(f: &MatmulForm) -> String {
     };
     let (a_first, b_first) = ("tx", "ty");
     let (rows, cols) = (a_first, b_first);
-    step.push_str(&reads(if w == 1 { "a" } else { "av" }, "a_tile", "BM", a_first, f.tm));
-    step.push_str(&reads(if w == 1 { "b" } else { "bv" }, "b_tile", "BN", b_first, f.tn));
+    step.push_str(&reads(
+        if w == 1 { "a" } else { "av" },
+        "a_tile",
+        "BM",
+        a_first,
+        f.tm,
+    ));
+    step.push_str(&reads(
+        if w == 1 { "b" } else { "bv" },
+        "b_tile",
+        "BN",
+        b_first,
+        f.tn,
+    ));
     for r in 0..f.tm {
         for s in 0..f.tn {
             let _ = writeln!(
@@ -224,8 +238,16 @@ pub fn matmul(f: &MatmulForm) -> String {
             );
         }
     }
-    let a_index = if f.trans_a { "p + i * lda" } else { "i + p * lda" };
-    let b_index = if f.trans_b { "j + p * ldb" } else { "p + j * ldb" };
+    let a_index = if f.trans_a {
+        "p + i * lda"
+    } else {
+        "i + p * lda"
+    };
+    let b_index = if f.trans_b {
+        "j + p * ldb"
+    } else {
+        "p + j * ldb"
+    };
     MATMUL
         .replace("{T}", ty)
         .replace("{V}", &vector)

@@ -219,7 +219,11 @@ fn whole_binding(buffer: u64, values: u64, limit: u64) -> Option<std::num::NonZe
 }
 
 /// The part of a buffer one dispatch binds: elements `start..start + len`, or all of it.
-pub(super) fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64) -> MResult<Binding> {
+pub(super) fn window(
+    b: &DeviceBuffer,
+    part: Option<(usize, usize)>,
+    limit: u64,
+) -> MResult<Binding> {
     let raw = b.raw()?;
     Ok(match part {
         // A view binds its own values (whole 16-byte vectors, as windows below).
@@ -227,7 +231,10 @@ pub(super) fn window(b: &DeviceBuffer, part: Option<(usize, usize)>, limit: u64)
             buffer: raw.clone(),
             offset: b.offset,
             size: std::num::NonZeroU64::new(
-                b.bytes().max(1).next_multiple_of(16).min(raw.size() - b.offset),
+                b.bytes()
+                    .max(1)
+                    .next_multiple_of(16)
+                    .min(raw.size() - b.offset),
             ),
         },
         None => Binding {

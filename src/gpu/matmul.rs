@@ -120,9 +120,7 @@ pub fn run(
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
     let f = form(precision, m, n, a.trans, b.trans);
     let gr = grid(&f, m, n, k);
-    let kernel = super::kernels::compiled(g, KernelKey::matmul(&f), || {
-        crate::codegen::matmul(&f)
-    })?;
+    let kernel = super::kernels::compiled(g, KernelKey::matmul(&f), || crate::codegen::matmul(&f))?;
     let out = buffers::allocate(g, m * n * gr.splits, precision)?;
     let lda = if a.trans { k } else { m };
     let ldb = if b.trans { n } else { k };

@@ -509,7 +509,10 @@ fn uniform_fill(t: &crate::values::tensor::Tensor) -> Option<Value> {
         T::F64(v) => v.iter().all(|x| x.to_bits() == v[0].to_bits()),
         T::F32(v) => v.iter().all(|x| x.to_bits() == v[0].to_bits()),
         T::Bool(v) => v.iter().all(|&x| x == v[0]),
-        _ => t.to_f64().iter().all(|x| x.to_bits() == t.get_f64(0).to_bits()),
+        _ => t
+            .to_f64()
+            .iter()
+            .all(|x| x.to_bits() == t.get_f64(0).to_bits()),
     };
     if !uniform {
         return None;

@@ -91,14 +91,16 @@ pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
     if !crate::gpu::matmul::fits(g, m, n, k, precision) {
         return None;
     }
-    Some(product(g, &na, trans_a, &nb, trans_b, (m, n, k)).map(|data| {
-        let shape = crate::values::shape::Shape::new(&[m, n]);
-        let node = graph::leaf(Data::Device(data), shape, na.class);
-        Value::Device(Rc::new(DeviceValue {
-            node,
-            explicit: super::lower::explicit(&[a, b]),
-        }))
-    }))
+    Some(
+        product(g, &na, trans_a, &nb, trans_b, (m, n, k)).map(|data| {
+            let shape = crate::values::shape::Shape::new(&[m, n]);
+            let node = graph::leaf(Data::Device(data), shape, na.class);
+            Value::Device(Rc::new(DeviceValue {
+                node,
+                explicit: super::lower::explicit(&[a, b]),
+            }))
+        }),
+    )
 }
 
 fn product(
