@@ -188,7 +188,8 @@ pub fn matmul(f: &MatmulForm) -> String {
             format!("{name}{}.{}", k / w, LANES[k % w])
         }
     };
-    let mut step = String::new();
+    // The values a thread reads from the tiles for one step along k: `av0`, `av1`, ... and
+    // `bv0`, ... (vectors of W values, or single values).
     let reads = |name: &str, tile: &str, side: &str, first: &str, count: usize| {
         let mut text = String::new();
         for v in 0..count / w {
@@ -200,29 +201,15 @@ pub fn matmul(f: &MatmulForm) -> String {
         }
         text
     };
-    let (a_first, b_first) = ("tx", "ty");
-    let (rows, cols) = (a_first, b_first);
-    step.push_str(&reads(
-        if w == 1 { "a" } else { "av" },
-        "a_tile",
-        "BM",
-        a_first,
-        f.tm,
-    ));
-    step.push_str(&reads(
-        if w == 1 { "b" } else { "bv" },
-        "b_tile",
-        "BN",
-        b_first,
-        f.tn,
-    ));
+    let mut step =
+        reads("av", "a_tile", "BM", "tx", f.tm) + &reads("bv", "b_tile", "BN", "ty", f.tn);
     for r in 0..f.tm {
         for s in 0..f.tn {
             let _ = writeln!(
                 step,
                 "            c_{r}_{s} = fma({}, {}, c_{r}_{s});",
-                lane(if w == 1 { "a" } else { "av" }, r),
-                lane(if w == 1 { "b" } else { "bv" }, s)
+                lane("av", r),
+                lane("bv", s)
             );
         }
     }
@@ -233,8 +220,8 @@ pub fn matmul(f: &MatmulForm) -> String {
                 store,
                 "    {{\n        let i = row0 + {};\n        let j = col0 + {};\n        \
                  if (i < m && j < n) {{\n            c_out[base + i + j * m] = c_{r}_{s};\n        }}\n    }}",
-                place(rows, r),
-                place(cols, s)
+                place("tx", r),
+                place("ty", s)
             );
         }
     }

@@ -160,7 +160,7 @@ pub(super) fn shape_table(gr: &Group) -> Vec<u32> {
 }
 
 /// The device copy of a group input (uploading host data in the group's precision).
-fn device_input(
+pub(crate) fn device_input(
     g: &Gpu,
     n: &crate::graph::Node,
     precision: crate::graph::Precision,

@@ -494,53 +494,13 @@ pub fn device_storable(v: &Value) -> bool {
     }
 }
 
-/// A large array of one value (`zeros(n, 1, 'gpuArray')`, `5 * ones(..., 'like', g)`) as a
-/// pending fill, made where it is used (fused into the kernel that reads it), instead of
-/// uploaded: `v .* 1` over the array's shape, two constants and no input. -0 and NaN keep
-/// their bits.
-fn uniform_fill(t: &crate::values::tensor::Tensor) -> Option<Value> {
-    use crate::values::tensor::Data as T;
-    if t.numel() < 4096 || t.is_complex() {
-        return None;
-    }
-    // Compared as stored: a fill is known before any value is converted or copied (zeros
-    // of a million singles took 6 to 14 ms through a double copy of them).
-    let uniform = match &t.data {
-        T::F64(v) => v.iter().all(|x| x.to_bits() == v[0].to_bits()),
-        T::F32(v) => v.iter().all(|x| x.to_bits() == v[0].to_bits()),
-        T::Bool(v) => v.iter().all(|&x| x == v[0]),
-        _ => t
-            .to_f64()
-            .iter()
-            .all(|x| x.to_bits() == t.get_f64(0).to_bits()),
-    };
-    if !uniform {
-        return None;
-    }
-    Some(fill_node(t.get_f64(0), t.shape.clone(), t.class()))
-}
-
-/// `value` over `shape` as a pending fill: `value .* 1`, two constants and no input.
-fn fill_node(value: f64, shape: crate::values::shape::Shape, class: Class) -> Value {
-    let node = graph::intern(
-        Op::Binary(Bin::Mul),
-        vec![constant(value, class), constant(1.0, class)],
-        shape,
-        class,
-    );
-    pending(node, true)
-}
-
-/// A constructor's array of one value asked for on the device (`zeros(n, 1, 'gpuArray')`)
-/// as a pending fill, made without a host copy of its values; None where `to_device` would
-/// not make it one (small or empty, no device, doubles without f64, offload off).
-pub fn device_fill(value: f64, shape: &crate::values::shape::Shape, class: Class) -> Option<Value> {
-    let dev = crate::gpu::device::ready()?;
-    let fits = graph_class(class)
-        && (class != Class::Double || dev.info.supports_double)
+/// Whether `dev` takes an array of `class` with `numel` elements: a class the graph holds, in
+/// a precision the device has, offload allowed, not empty.
+pub(super) fn device_takes(dev: &crate::gpu::device::Gpu, class: Class, numel: usize) -> bool {
+    graph_class(class)
+        && (graph::Precision::of(class) == graph::Precision::F32 || dev.info.supports_double)
         && crate::gpu::offload_allowed()
-        && shape.numel() >= 4096;
-    fits.then(|| fill_node(value, shape.clone(), class))
+        && numel > 0
 }
 
 /// A block of random numbers as a pending value (generated where it is used).
@@ -597,18 +557,13 @@ pub fn to_device(v: Value) -> MResult<Value> {
     };
     if let (Value::Device(d), Some(dev)) = (&g, crate::gpu::device::ready()) {
         let n = &d.node;
-        let precision = n.precision();
-        let fits = graph_class(n.class)
-            && (precision == graph::Precision::F32 || dev.info.supports_double)
-            && crate::gpu::offload_allowed()
-            && n.numel() > 0;
-        if fits {
+        if device_takes(dev, n.class, n.numel()) {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
-                if let Some(filled) = uniform_fill(&t) {
+                if let Some(filled) = super::fill::uniform(&t) {
                     return Ok(filled);
                 }
-                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), precision)?;
+                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), n.precision())?;
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
         }

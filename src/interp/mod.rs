@@ -8,6 +8,7 @@ mod dispersion;
 pub mod error;
 pub mod eval;
 pub mod exec;
+pub mod fill;
 pub mod function;
 pub mod lower;
 pub mod objects;

@@ -34,24 +34,6 @@ fn operand(v: &Value) -> Option<(Rc<Node>, bool)> {
     Some((node, false))
 }
 
-/// The device data of a node, computing it first (host data is uploaded and kept).
-fn device_data(
-    g: &crate::gpu::device::Gpu,
-    n: &Rc<Node>,
-) -> MResult<Option<Rc<crate::gpu::buffers::DeviceBuffer>>> {
-    crate::plan::realise(n)?;
-    let data = n.data.borrow().clone();
-    Ok(match data {
-        Some(Data::Device(b)) => Some(b),
-        Some(Data::Host(t)) => {
-            let b = Rc::new(crate::gpu::buffers::upload(g, &t.to_f64(), n.precision())?);
-            *n.data.borrow_mut() = Some(Data::Device(b.clone()));
-            Some(b)
-        }
-        None => None,
-    })
-}
-
 /// `a * b` (a matrix product: neither is a scalar) on the device, or None when the host
 /// computes it.
 pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
@@ -111,11 +93,12 @@ fn product(
     trans_b: bool,
     (m, n, k): (usize, usize, usize),
 ) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
-    let missing = || {
-        crate::interp::error::MError::new("matfuse:internal", "A product operand was not computed.")
+    // Each operand computed first; host data is uploaded and kept as the node's.
+    let data = |n: &Rc<Node>| {
+        crate::plan::realise(n)?;
+        crate::gpu::kernels::device_input(g, n, n.precision())
     };
-    let a = device_data(g, na)?.ok_or_else(missing)?;
-    let b = device_data(g, nb)?.ok_or_else(missing)?;
+    let (a, b) = (data(na)?, data(nb)?);
     use crate::gpu::matmul::{Operand, run};
     run(
         &Operand {
