@@ -72,22 +72,53 @@ fn m_hypot(x: T, y: T) -> T {
     return m * sqrt(T(1) + r * r);
 }
 
-// The linear index of input `k`'s element for output element `i` under implicit expansion:
-// the output's subscripts with broadcast dimensions (stride 0) dropped.
+// The linear index of input `k`'s element for output element `i` under implicit expansion
+// and views: the input's first element plus the output's subscripts times its strides
+// (0 for broadcast dimensions; two's complement for views that step back, so the sum wraps
+// to the element). Each input's words: `rank` strides, then the first element.
 fn bcast(i: u32, k: u32) -> u32 {
     let rank = shape_table[1];
+    let base = 2u + rank + k * (rank + 1u);
+    var at = shape_table[base + rank];
     if (rank == 0u) {
-        return 0u;
+        return at;
     }
     var rem = i;
-    var at = 0u;
     // The last subscript is what remains (a division costs the GPU tens of operations).
     for (var d = 0u; d + 1u < rank; d = d + 1u) {
         let size = shape_table[2u + d];
-        at = at + (rem % size) * shape_table[2u + rank * (k + 1u) + d];
+        at = at + (rem % size) * shape_table[base + d];
         rem = rem / size;
     }
-    return at + rem * shape_table[2u + rank * (k + 1u) + rank - 1u];
+    return at + rem * shape_table[base + rank - 1u];
+}
+
+// Whether output element `i` is in the region whose words start at `p` (x: 1 or 0), and its
+// place in the region's column-major order (y). The words: the number of subscripts, then
+// per subscript the array's size along it (the last folds the rest), the first position,
+// the step (two's complement) and the count.
+fn m_region(i: u32, p: u32) -> vec2<u32> {
+    let k = shape_table[p];
+    var rem = i;
+    var j = 0u;
+    var scale = 1u;
+    for (var d = 0u; d < k; d = d + 1u) {
+        let q = p + 1u + 4u * d;
+        var s = rem;
+        if (d + 1u < k) {
+            s = rem % shape_table[q];
+            rem = rem / shape_table[q];
+        }
+        let off = i32(s) - i32(shape_table[q + 1u]);
+        let step = bitcast<i32>(shape_table[q + 2u]);
+        let at = off / step;
+        if (off - at * step != 0 || at < 0 || u32(at) >= shape_table[q + 3u]) {
+            return vec2<u32>(0u, 0u);
+        }
+        j = j + u32(at) * scale;
+        scale = scale * shape_table[q + 3u];
+    }
+    return vec2<u32>(1u, j);
 }
 
 // The 1-based subscript of output element `i` along dimension `d`.

@@ -21,7 +21,7 @@ struct LaneParams {
 }
 
 fn lane_params() -> LaneParams {
-    let p = 2u + shape_table[1] * ({{NINPUTS}}u + 1u);
+    let p = 2u + shape_table[1] * ({{NINPUTS}}u + 1u) + {{NINPUTS}}u;
     return LaneParams(shape_table[p], shape_table[p + 1u], shape_table[p + 2u],
         shape_table[p + 3u], shape_table[p + 4u]);
 }

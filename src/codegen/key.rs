@@ -75,9 +75,10 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
         let access = match (a, super::vector_lanes(g, a)) {
             (Access::Same, _) => 0,
             (Access::Scalar, _) => 1,
-            (Access::Strided(_), None) => 2,
-            (Access::Strided(_), Some(super::vector::Lanes::Splat)) => 3,
-            (Access::Strided(_), Some(super::vector::Lanes::Run)) => 4,
+            (Access::Strided(..), None) => 2,
+            (Access::Strided(..), Some(super::vector::Lanes::Splat)) => 3,
+            (Access::Strided(..), Some(super::vector::Lanes::Run)) => 4,
+            (Access::Region(r), _) => 5 | (*r as u32) << 8,
         };
         let binding = precision_word(g.bindings.get(k).copied().unwrap_or(g.precision));
         w.push(access | binding << 3);
@@ -98,6 +99,10 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
                     RandKind::Int { .. } => 2,
                 };
                 w.extend([7, j as u32, kind, *at as u32]);
+            }
+            Step::Embed(old, new, r) => {
+                let subscripts = g.regions.get(r).map_or(0, |(region, _)| region.dims.len());
+                w.extend([8, old as u32, new as u32, r as u32, subscripts as u32]);
             }
         }
     }

@@ -220,8 +220,30 @@ fn step_lines(g: &Group, params: usize) -> String {
     step_lines_reading(g, params, &|k, access| match access {
         Access::Same => format!("in{k}[i]"),
         Access::Scalar => format!("in{k}[0u]"),
-        Access::Strided(_) => format!("in{k}[bcast(gi, {k}u)]"),
+        Access::Strided(..) => format!("in{k}[bcast(gi, {k}u)]"),
+        Access::Region(r) => region_read(g, params, k, *r),
     })
+}
+
+/// Where region `r`'s words start in the shape table: after the inputs' strides and
+/// offsets, the kernel's `params` words and the random blocks' words, and the regions
+/// before it (a count, then four words per subscript).
+fn region_base(g: &Group, params: usize, r: usize) -> String {
+    let n = g.inputs.len();
+    let before: usize = g.regions[..r.min(g.regions.len())]
+        .iter()
+        .map(|(region, _)| 1 + 4 * region.dims.len())
+        .sum();
+    format!(
+        "2u + shape_table[1] * {}u + {}u",
+        n + 1,
+        n + params + 4 * g.rands.len() + before
+    )
+}
+
+/// Input `k` read at the output element's place in region `r` (its first value outside).
+fn region_read(g: &Group, params: usize, k: usize, r: usize) -> String {
+    format!("in{k}[m_region(gi, {}).y]", region_base(g, params, r))
 }
 
 /// `step_lines` with each input read as `read(k, access)` says.
@@ -243,11 +265,15 @@ fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) ->
             Step::Iota(None) => "T(gi + 1u)".to_string(),
             Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(gi, {d}u)"),
             Step::Iota(Some(_)) => "T(1)".to_string(),
+            Step::Embed(old, new, r) => format!(
+                "select(v{old}, v{new}, m_region(gi, {}).x == 1u)",
+                region_base(g, params, *r)
+            ),
             Step::Rand(j) => {
                 let bits = format!(
                     "m_rand_bits(2u + shape_table[1] * {}u + {}u, gi)",
                     g.inputs.len() + 1,
-                    params + 4 * j
+                    g.inputs.len() + params + 4 * j
                 );
                 let (spec, at) = &g.rands[*j];
                 match spec.kind {
@@ -356,8 +382,9 @@ fn reduction_text(g: &Group, template: &str, vector_loop: &str, combine: &str) -
     let lines = if width > 1 {
         step_lines_reading(g, 5, &|k, access| match access {
             Access::Same => format!("in{k}[i / {width}u][i % {width}u]"),
-            Access::Strided(_) => format!("in{k}[bcast(gi, {k}u)]"),
+            Access::Strided(..) => format!("in{k}[bcast(gi, {k}u)]"),
             Access::Scalar => format!("in{k}[0u]"),
+            Access::Region(r) => region_read(g, 5, k, *r),
         })
     } else {
         step_lines(g, 5)

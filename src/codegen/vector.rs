@@ -30,7 +30,7 @@ fn natural_width(p: Precision) -> u32 {
 /// How a vector of `g` reads input access `a` when it is broadcast; None when it cannot be
 /// read a vector at a time (transposed, or the result's columns split vectors).
 pub fn lanes(g: &Group, a: &Access) -> Option<Lanes> {
-    let Access::Strided(strides) = a else {
+    let Access::Strided(strides, _) = a else {
         return None;
     };
     let rows = *g.shape.dims().first()?;
@@ -50,11 +50,12 @@ pub fn width(g: &Group) -> u32 {
     let positional = g
         .steps
         .iter()
-        .any(|s| matches!(s, Step::Rand(_) | Step::Iota(_)));
-    let strided = g
-        .inputs
-        .iter()
-        .any(|a| matches!(a, Access::Strided(_)) && lanes(g, a).is_none());
+        .any(|s| matches!(s, Step::Rand(_) | Step::Iota(_) | Step::Embed(..)));
+    let strided = g.inputs.iter().any(|a| match a {
+        Access::Strided(..) => lanes(g, a).is_none(),
+        Access::Region(_) => true,
+        _ => false,
+    });
     if positional || strided || vectors_off() {
         return 1;
     }
@@ -72,7 +73,7 @@ fn vectors_off() -> bool {
 /// steps sit in a block of their own.
 fn value_vector(g: &Group, width: u32) -> String {
     let mut f = format!("fn value_vector(j: u32) -> vec{width}<T> {{\n");
-    if g.inputs.iter().any(|a| matches!(a, Access::Strided(_))) {
+    if g.inputs.iter().any(|a| matches!(a, Access::Strided(..))) {
         // The vector's first element in the whole result (the table's last word is where
         // the bindings start).
         f.push_str(&format!(

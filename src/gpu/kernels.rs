@@ -133,27 +133,44 @@ pub fn cached_pipelines() -> usize {
         .unwrap_or(0)
 }
 
-/// The random blocks' seeds and offsets (low and high words), after the kernel's parameters.
+/// The words after the kernel's parameters: the random blocks' seeds and offsets (low and
+/// high words), then the regions embeds write (`m_region` in common.wgsl reads them).
 pub(super) fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
-    gr.rands.iter().flat_map(|(r, _)| {
+    let rands = gr.rands.iter().flat_map(|(r, _)| {
         [
             r.seed as u32,
             (r.seed >> 32) as u32,
             r.offset as u32,
             (r.offset >> 32) as u32,
         ]
-    })
+    });
+    let regions = gr.regions.iter().flat_map(|(region, sizes)| {
+        let subscripts = region.dims.iter().zip(sizes).flat_map(|(p, &size)| {
+            [
+                size as u32,
+                p.start as u32,
+                p.step as i32 as u32,
+                p.count as u32,
+            ]
+        });
+        std::iter::once(region.dims.len() as u32).chain(subscripts)
+    });
+    rands.chain(regions)
 }
 
-/// The shape table: element count, rank, output dims, then each input's strides.
+/// The shape table: element count, rank, output dims, then each input's strides and first
+/// element.
 pub(super) fn shape_table(gr: &Group) -> Vec<u32> {
     let rank = gr.shape.ndims();
     let mut t = vec![gr.shape.numel() as u32, rank as u32];
     t.extend(gr.shape.dims().iter().map(|&d| d as u32));
     for a in &gr.inputs {
         match a {
-            Access::Strided(s) => t.extend(s.iter().copied()),
-            _ => t.extend(std::iter::repeat_n(0u32, rank)),
+            Access::Strided(s, offset) => {
+                t.extend(s.iter().copied());
+                t.push(*offset);
+            }
+            _ => t.extend(std::iter::repeat_n(0u32, rank + 1)),
         }
     }
     t

@@ -167,6 +167,7 @@ pub(super) fn values_group(
         bindings: vec![precision],
         consts: Vec::new(),
         rands: Vec::new(),
+        regions: Vec::new(),
         steps: vec![crate::plan::Step::Input(0)],
         single: vec![false],
         error: None,

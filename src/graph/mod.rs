@@ -64,6 +64,84 @@ pub enum Op {
         all: bool,
         omitnan: bool,
     },
+    /// Elements of the computed input at affine addresses (`u(2:end-1)`, `A(i, :)`,
+    /// `x(end:-1:1)`, `flip`): read where they are stored, never copied.
+    View(Affine),
+    /// The first input with the elements of a region replaced by the second input's (one
+    /// value, or one per region element in column-major order): indexed assignment
+    /// `x(a:b) = v` as a new value, so whatever holds the old array never sees the write.
+    Embed(Region),
+}
+
+/// Where a view's elements sit in its input: the element with 0-based subscripts `s` (over
+/// the view's shape) is input element `offset + sum(s[d] * strides[d])`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Affine {
+    pub offset: i64,
+    pub strides: Vec<i64>,
+}
+
+/// One subscript of a region: `count` positions from `start` (0-based) in steps of `step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Progression {
+    pub start: i64,
+    pub step: i64,
+    pub count: usize,
+}
+
+/// The elements an indexed assignment writes: one progression per subscript, the last
+/// subscript running over the array's remaining dimensions folded into one (as MATLAB
+/// folds them); a single subscript is a linear index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    pub dims: Vec<Progression>,
+}
+
+impl Region {
+    pub fn count(&self) -> usize {
+        self.dims.iter().map(|p| p.count).product()
+    }
+    /// The sizes of the array's dimensions as the region's subscripts see them.
+    pub fn folded_sizes(&self, shape: &Shape) -> Vec<usize> {
+        let k = self.dims.len().max(1);
+        let dims = shape.dims();
+        (0..k)
+            .map(|d| {
+                if d + 1 == k {
+                    dims.get(d..).map_or(1, |r| r.iter().product::<usize>())
+                } else {
+                    dims.get(d).copied().unwrap_or(1)
+                }
+            })
+            .collect()
+    }
+    /// The region element (column-major over the region) at array element `i`, if `i` is in
+    /// the region.
+    pub fn index_of(&self, i: usize, sizes: &[usize]) -> Option<usize> {
+        let mut rem = i;
+        let mut j = 0usize;
+        let mut scale = 1usize;
+        for (d, p) in self.dims.iter().enumerate() {
+            let size = sizes.get(d).copied().unwrap_or(1).max(1);
+            let s = if d + 1 == self.dims.len() {
+                rem
+            } else {
+                rem % size
+            };
+            rem /= size;
+            let off = s as i64 - p.start;
+            if p.step == 0 || off % p.step != 0 {
+                return None;
+            }
+            let q = off / p.step;
+            if q < 0 || q as usize >= p.count {
+                return None;
+            }
+            j += q as usize * scale;
+            scale *= p.count;
+        }
+        Some(j)
+    }
 }
 
 /// Which random numbers a `Rand` node holds.
@@ -202,29 +280,42 @@ struct InternKey {
 }
 
 /// `Op` in a hashable form: its variant and payload as words (constants by their bits).
-type OpKey = (std::mem::Discriminant<Op>, [u64; 5]);
+type OpKey = (std::mem::Discriminant<Op>, smallvec::SmallVec<[u64; 5]>);
 
 fn op_key(op: &Op) -> OpKey {
-    let words = match *op {
-        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose => [0; 5],
-        Op::Const(x) => [x.to_bits(), 0, 0, 0, 0],
-        Op::Unary(u) => [u as u64, 0, 0, 0, 0],
-        Op::Binary(b) => [b as u64, 0, 0, 0, 0],
-        Op::Iota(d) => [u64::from(d.is_some()), d.unwrap_or(0) as u64, 0, 0, 0],
+    let words: smallvec::SmallVec<[u64; 5]> = match op {
+        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose => smallvec::smallvec![],
+        Op::Const(x) => smallvec::smallvec![x.to_bits()],
+        Op::Unary(u) => smallvec::smallvec![*u as u64],
+        Op::Binary(b) => smallvec::smallvec![*b as u64],
+        Op::Iota(d) => smallvec::smallvec![u64::from(d.is_some()), d.unwrap_or(0) as u64],
         Op::Rand(r) => {
             let (kind, lo, span) = match r.kind {
                 RandKind::Uniform => (0, 0, 0),
                 RandKind::Normal => (1, 0, 0),
                 RandKind::Int { lo, span } => (2, lo.to_bits(), span.to_bits()),
             };
-            [kind, lo, span, r.seed, r.offset]
+            smallvec::smallvec![kind, lo, span, r.seed, r.offset]
         }
         Op::Reduce {
             op,
             dim,
             all,
             omitnan,
-        } => [op as u64, dim as u64, u64::from(all), u64::from(omitnan), 0],
+        } => smallvec::smallvec![
+            *op as u64,
+            *dim as u64,
+            u64::from(*all),
+            u64::from(*omitnan)
+        ],
+        Op::View(a) => std::iter::once(a.offset as u64)
+            .chain(a.strides.iter().map(|&s| s as u64))
+            .collect(),
+        Op::Embed(r) => r
+            .dims
+            .iter()
+            .flat_map(|p| [p.start as u64, p.step as u64, p.count as u64])
+            .collect(),
     };
     (std::mem::discriminant(op), words)
 }

@@ -41,7 +41,8 @@ fn derive(n: &Node) -> Option<bool> {
             RandKind::Normal => false,
             RandKind::Int { lo, .. } => lo >= 0.0,
         },
-        Op::Reshape | Op::Transpose | Op::Cast => arg(0),
+        Op::Reshape | Op::Transpose | Op::Cast | Op::View(_) => arg(0),
+        Op::Embed(_) => arg(0) && arg(1),
         Op::Unary(op) => match op {
             Un::Abs | Un::Exp | Un::Cosh | Un::Sqrt => true,
             Un::Floor | Un::Ceil | Un::Round | Un::Fix | Un::Sign | Un::Expm1 => arg(0),

@@ -36,8 +36,9 @@ impl Interp {
         let slot = lhs.var.slot.get() as usize;
         // Phase 1: evaluate the subscripts against the current value.
         let mut cur = self.read_slot(f, slot);
-        // Indexed assignment works on host data (a graph value is computed first).
-        if !lhs.steps.is_empty() && matches!(cur, Some(Value::Device(_))) {
+        // Nested indexed assignment works on host data (a graph value is computed first);
+        // one level of subscripts needs only the value's shape.
+        if lhs.steps.len() > 1 && matches!(cur, Some(Value::Device(_))) {
             cur = cur.map(Value::host).transpose()?;
         }
         let mut steps = Vec::with_capacity(lhs.steps.len());
@@ -108,8 +109,24 @@ impl Interp {
                 _ => None,
             }
         };
-        // Indexed assignment into a graph value works on its host data; a gpuArray stays a
-        // gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
+        // A range of a graph value assigned: a pending embed, nothing read back.
+        if let (Some(Value::Device(d)), [Step::Paren(args)], false) = (&old, &steps[..], delete) {
+            match super::slices::assign(d, args, &rhs) {
+                Some(Ok(v)) => {
+                    self.store(f, slot, v);
+                    return Ok(());
+                }
+                Some(Err(e)) => {
+                    if let Some(v) = old {
+                        self.store(f, slot, v);
+                    }
+                    return Err(e);
+                }
+                None => {}
+            }
+        }
+        // Other indexed assignment into a graph value works on its host data; a gpuArray
+        // stays a gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
         let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]));
         let (old, rhs) = if matches!(old, Some(Value::Device(_))) || matches!(rhs, Value::Device(_))
         {

@@ -517,6 +517,10 @@ impl Interp {
             if let Some(part) = super::part_read::read(d, args) {
                 return part;
             }
+            // Ranges in every subscript: a view, read where the data is.
+            if let Some(view) = super::slices::view(d, args) {
+                return Ok(view);
+            }
             return super::lower::on_host(&[v], |h| access::paren(&h[0], args));
         }
         access::paren(v, args)

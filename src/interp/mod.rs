@@ -18,6 +18,7 @@ mod part_read;
 pub mod product;
 pub mod scalar;
 mod settle;
+mod slices;
 pub mod spread;
 pub mod views;
 pub mod warning;

@@ -34,20 +34,27 @@ fn leaf_values(d: &Data) -> MResult<Vec<f64>> {
     })
 }
 
-fn index_of(access: &Access, i: usize, out: &Shape) -> usize {
+fn index_of(access: &Access, i: usize, g: &Program<'_>) -> usize {
     match access {
         Access::Same => i,
         Access::Scalar => 0,
-        Access::Strided(strides) => {
+        // The device's arithmetic: 32-bit words, wrapping (strides that step back are two's
+        // complement).
+        Access::Strided(strides, offset) => {
             let mut rem = i;
-            let mut at = 0;
+            let mut at = *offset;
             for (d, s) in strides.iter().enumerate() {
-                let n = out.dim(d).max(1);
-                at += (rem % n) * *s as usize;
+                let n = g.shape.dim(d).max(1);
+                at = at.wrapping_add(((rem % n) as u32).wrapping_mul(*s));
                 rem /= n;
             }
-            at
+            at as usize
         }
+        Access::Region(r) => g
+            .regions
+            .get(*r)
+            .and_then(|(region, sizes)| region.index_of(i, sizes))
+            .unwrap_or(0),
     }
 }
 
@@ -70,6 +77,7 @@ struct Program<'a> {
     rands: &'a [(crate::graph::RandSpec, usize)],
     steps: &'a [Step],
     single: &'a [bool],
+    regions: &'a [(crate::graph::Region, Vec<usize>)],
 }
 
 /// Elements evaluated together: each step runs over a block before the next, so the step
@@ -98,7 +106,8 @@ fn eval_range(
                     Access::Scalar => dst.fill(leaves[*j][0]),
                     access => {
                         for (e, d) in dst.iter_mut().enumerate() {
-                            *d = leaves[*j][index_of(access, start + e, g.shape)];
+                            let at = index_of(access, start + e, g);
+                            *d = leaves[*j].get(at).copied().unwrap_or(f64::NAN);
                         }
                     }
                 },
@@ -121,6 +130,14 @@ fn eval_range(
                 Step::Iota(dim) => {
                     for (e, d) in dst.iter_mut().enumerate() {
                         *d = subscript(g.shape, start + e, *dim);
+                    }
+                }
+                Step::Embed(old, new, r) => {
+                    let (region, sizes) = &g.regions[*r];
+                    let (old, new) = (block(*old), block(*new));
+                    for (e, d) in dst.iter_mut().enumerate() {
+                        let inside = region.index_of(start + e, sizes).is_some();
+                        *d = if inside { new[e] } else { old[e] };
                     }
                 }
             }
@@ -167,6 +184,7 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
         rands: &g.rands,
         steps: &g.steps,
         single: &g.single,
+        regions: &g.regions,
     };
     let g = &prog;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());

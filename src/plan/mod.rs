@@ -30,9 +30,12 @@ pub enum Access {
     Same,
     /// One element, used everywhere.
     Scalar,
-    /// Strides per output dimension: implicit expansion (0 where the input has size 1) and
-    /// transposed views.
-    Strided(Vec<u32>),
+    /// Strides per output dimension and the first element's place: implicit expansion (0
+    /// where the input has size 1), transposed and affine views. Strides are two's
+    /// complement (a reversed view steps back); addresses wrap to the element.
+    Strided(Vec<u32>, u32),
+    /// Region `r`'s element at the output element (the values an embed writes there).
+    Region(usize),
 }
 
 /// One operation of a group; operands are earlier steps.
@@ -46,6 +49,8 @@ pub enum Step {
     Rand(usize),
     /// The element's 1-based subscript along a dimension (linear index + 1 without one).
     Iota(Option<usize>),
+    /// The second step's value where the element is in region `r`, else the first's.
+    Embed(usize, usize, usize),
 }
 
 /// A fused elementwise group: computes `root` from realised leaves and constants.
@@ -61,6 +66,9 @@ pub struct Group {
     pub consts: Vec<f64>,
     /// The random blocks the group draws from, with the constant index of randi's bounds.
     pub rands: Vec<(graph::RandSpec, usize)>,
+    /// The regions embeds write, with the output's sizes as each region's subscripts see
+    /// them.
+    pub regions: Vec<(graph::Region, Vec<usize>)>,
     pub steps: Vec<Step>,
     /// Per step: whether its result is single precision (rounded to f32).
     pub single: Vec<bool>,
@@ -85,7 +93,7 @@ fn access(input: &Shape, out: &Shape) -> Access {
         strides.push(if n == 1 { 0 } else { stride });
         stride = stride.saturating_mul(n as u32);
     }
-    Access::Strided(strides)
+    Access::Strided(strides, 0)
 }
 
 /// How a transposed view of a computed `m`×`n` matrix is read for an output of shape `out`.
@@ -102,7 +110,30 @@ fn transposed_access(input: &Shape, out: &Shape) -> Access {
             _ => 0,
         })
         .collect();
-    Access::Strided(strides)
+    Access::Strided(strides, 0)
+}
+
+/// How an affine view of shape `view` is read for an output of shape `out`: its strides
+/// where its dimensions are the output's, 0 where it is broadcast. None when the view is
+/// read under another shape of the same size (through a reshape): it is computed first.
+fn view_access(affine: &graph::Affine, view: &Shape, out: &Shape) -> Option<Access> {
+    if view.ndims() > out.ndims() || (view.numel() == out.numel() && view != out) {
+        return None;
+    }
+    let mut strides = Vec::with_capacity(out.ndims());
+    for d in 0..out.ndims() {
+        let (v, o) = (view.dim(d), out.dim(d));
+        strides.push(if v == o && v > 1 {
+            // Two's complement: a view that steps back wraps to its element.
+            affine.strides.get(d).copied().unwrap_or(0) as u32
+        } else if v == 1 || v == o {
+            0
+        } else {
+            return None;
+        });
+    }
+    let offset = u32::try_from(affine.offset).ok()?;
+    Some(Access::Strided(strides, offset))
 }
 
 /// The element type a leaf is bound as in a kernel of `precision`: device data as it is
@@ -157,6 +188,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         bindings: Vec::new(),
         consts: Vec::new(),
         rands: Vec::new(),
+        regions: Vec::new(),
         steps: Vec::new(),
         single: Vec::new(),
         error: None,
@@ -215,6 +247,52 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             return k;
         }
     }
+    // A view reads its computed input at affine addresses; read under another shape of its
+    // size (through a reshape), it is computed first.
+    if let Op::View(affine) = &n.op {
+        if !n.is_realised() {
+            let input = &n.inputs[0];
+            if !input.is_realised() {
+                first(input, g);
+            }
+            let step = match view_access(affine, &n.shape, &g.shape) {
+                Some(how) => input_step(g, input, how),
+                None => {
+                    first(n, g);
+                    input_step(g, n, access(&n.shape, &g.shape))
+                }
+            };
+            return push_step(g, n, step, numeric, seen);
+        }
+    }
+    // An embed reads the array it writes into element for element and its values at their
+    // place in the region (one value: everywhere); under another shape it is computed first.
+    if let Op::Embed(region) = &n.op {
+        if !n.is_realised() {
+            if n.shape != g.shape {
+                first(n, g);
+                let step = input_step(g, n, access(&n.shape, &g.shape));
+                return push_step(g, n, step, numeric, seen);
+            }
+            let old = visit(&n.inputs[0], g, seen);
+            let values = &n.inputs[1];
+            let r = g.regions.len();
+            g.regions
+                .push((region.clone(), region.folded_sizes(&g.shape)));
+            let new = if values.numel() == 1 {
+                visit(values, g, seen)
+            } else {
+                if !values.is_realised() {
+                    first(values, g);
+                }
+                let step = input_step(g, values, Access::Region(r));
+                g.steps.push(step);
+                g.single.push(false);
+                g.steps.len() - 1
+            };
+            return push_step(g, n, Step::Embed(old, new, r), numeric, seen);
+        }
+    }
     // A cast between values of one precision (or of logical values) changes nothing the
     // kernel computes; from another precision, its input is computed first and converted as
     // it is read.
@@ -266,9 +344,10 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 };
                 input_step(g, input, how)
             }
-            // A leaf always has data; a reduction was computed above and a reshape returned;
-            // one that could not be computed is read as an (empty) input and fails later.
-            Op::Leaf | Op::Reduce { .. } | Op::Reshape => {
+            // A leaf always has data; a reduction was computed above, a reshape, view or embed
+            // returned; one that could not be computed is read as an (empty) input and fails
+            // later.
+            Op::Leaf | Op::Reduce { .. } | Op::Reshape | Op::View(_) | Op::Embed(_) => {
                 input_step(g, n, access(&n.shape, &g.shape))
             }
         }

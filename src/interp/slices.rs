@@ -1,0 +1,281 @@
+//! Range subscripts of graph values as views, and indexed assignment over ranges as embeds.
+//!
+//! `u(2:end-1)`, `A(i, :)`, `A(r1:r2, c1:c2)`, `x(end:-1:1)` select elements at affine
+//! addresses: a `View` node that kernels read where the data is stored, so
+//! `u(1:end-2) - 2*u(2:end-1) + u(3:end)` is one kernel reading `u` three times and nothing
+//! moves to the host. `u(a:b) = v` is an `Embed`: a new pending value that is the old one with
+//! the region's elements replaced, so another variable holding the old array never sees the
+//! write and the right-hand side reads the old values. Forms these do not take (index
+//! vectors, masks, out-of-range subscripts, growth, deletion) go the general way, which
+//! reports MATLAB's errors.
+
+use super::error::MResult;
+use crate::graph::{self, Affine, Op, Progression, Region};
+use crate::values::class::Class;
+use crate::values::device::DeviceValue;
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::rc::Rc;
+
+/// One subscript as positions `start + k * step` (0-based) for `k < count`, all within
+/// `0..extent`: a colon, a whole scalar, or a numeric vector in arithmetic progression.
+/// None for any other form (and for empty selections).
+fn progression(v: &Value, extent: usize) -> Option<Progression> {
+    if v.is_char() {
+        return v
+            .text()
+            .ok()
+            .filter(|t| t == ":" && extent > 0)
+            .map(|_| Progression {
+                start: 0,
+                step: 1,
+                count: extent,
+            });
+    }
+    let whole = |x: f64| x >= 1.0 && x <= extent as f64 && x.fract() == 0.0;
+    match v {
+        Value::Num(x) if whole(*x) => Some(Progression {
+            start: *x as i64 - 1,
+            step: 1,
+            count: 1,
+        }),
+        Value::Tensor(t) => {
+            if t.class() == Class::Logical || t.class() == Class::Char || t.is_complex() {
+                return None;
+            }
+            let values = t.to_f64();
+            let (&first, &last) = (values.first()?, values.last()?);
+            if !whole(first) || !whole(last) {
+                return None;
+            }
+            let step = values.get(1).map_or(1.0, |&x| x - first);
+            if step == 0.0 && values.len() > 1 {
+                return None;
+            }
+            // Every position must follow (the ends are in range, so all are).
+            let exact = values
+                .iter()
+                .enumerate()
+                .all(|(k, &x)| x == first + k as f64 * step);
+            exact.then(|| Progression {
+                start: first as i64 - 1,
+                step: step as i64,
+                count: values.len(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The array's dimensions as `k` subscripts see them (the last folds the rest).
+fn extents(shape: &Shape, k: usize) -> Vec<usize> {
+    let region = Region {
+        dims: vec![
+            Progression {
+                start: 0,
+                step: 1,
+                count: 1
+            };
+            k
+        ],
+    };
+    region.folded_sizes(shape)
+}
+
+/// The subscripts `args` as progressions over an array of `shape`, with the result's shape;
+/// None when some subscript is not one.
+fn region_of(shape: &Shape, args: &[Value]) -> Option<(Region, Shape)> {
+    if args.is_empty() {
+        return None;
+    }
+    let sizes = extents(shape, args.len());
+    let dims: Vec<Progression> = args
+        .iter()
+        .zip(&sizes)
+        .map(|(a, &extent)| progression(a, extent))
+        .collect::<Option<_>>()?;
+    let out = if let [only] = args {
+        // One subscript: the index's shape, but a vector indexed by a vector keeps its own
+        // orientation; a colon gives a column.
+        let count = dims[0].count;
+        match only {
+            _ if only.is_char() => Shape::col(count),
+            _ if shape.is_vector() && only.shape().is_vector() => {
+                if shape.dim(0) == 1 {
+                    Shape::row(count)
+                } else {
+                    Shape::col(count)
+                }
+            }
+            _ => only.shape(),
+        }
+    } else {
+        Shape::new(&dims.iter().map(|p| p.count).collect::<Vec<_>>())
+    };
+    Some((Region { dims }, out))
+}
+
+/// The affine map of a region's elements laid out in `out` (column-major over the region).
+fn affine_of(region: &Region, sizes: &[usize], out: &Shape) -> Affine {
+    // Element strides of the array along the region's subscripts.
+    let mut offset = 0i64;
+    let mut along = Vec::with_capacity(region.dims.len());
+    let mut stride = 1i64;
+    for (p, &size) in region.dims.iter().zip(sizes) {
+        offset += p.start * stride;
+        along.push(p.step * stride);
+        stride *= size as i64;
+    }
+    if let [p] = region.dims.as_slice() {
+        // One subscript laid out in the index's shape: the k-th element in column-major
+        // order is `k` steps along.
+        let mut strides = Vec::with_capacity(out.ndims());
+        let mut below = 1i64;
+        for d in 0..out.ndims() {
+            strides.push(p.step * below);
+            below *= out.dim(d) as i64;
+        }
+        return Affine {
+            offset,
+            strides: if region.count() == 1 {
+                vec![0; out.ndims()]
+            } else {
+                strides
+            },
+        };
+    }
+    Affine {
+        offset,
+        strides: along,
+    }
+}
+
+fn wrap(d: &DeviceValue, node: Rc<graph::Node>) -> Value {
+    Value::Device(Rc::new(DeviceValue {
+        node,
+        explicit: d.explicit,
+    }))
+}
+
+/// `d(args)` as a view when every subscript is a range within bounds; None otherwise.
+pub fn view(d: &DeviceValue, args: &[Value]) -> Option<Value> {
+    let n = graph::memory::settled(&d.node);
+    if n.numel() == 0 || n.numel() > u32::MAX as usize {
+        return None;
+    }
+    let (region, out) = region_of(&n.shape, args)?;
+    if out.numel() == 0 {
+        return None;
+    }
+    if out == n.shape && region.dims.iter().all(|p| p.step == 1 && p.start == 0) {
+        return Some(wrap(d, n));
+    }
+    let sizes = region.folded_sizes(&n.shape);
+    let affine = affine_of(&region, &sizes, &out);
+    let node = graph::intern(Op::View(affine), vec![n.clone()], out, n.class);
+    Some(super::lower::pending(node, d.explicit))
+}
+
+/// The class an array of `target` has after `rhs` values are assigned into it, where the
+/// graph can keep it (None: the host decides).
+fn assigned_class(target: Class, rhs: Class) -> Option<Class> {
+    match (target, rhs) {
+        (t, r) if t == r => Some(t),
+        (Class::Single, Class::Double | Class::Logical) => Some(Class::Single),
+        (Class::Double, Class::Logical) => Some(Class::Double),
+        _ => None,
+    }
+}
+
+/// Whether values of `rhs` fill a region of `counts` (MATLAB: the same sizes once singleton
+/// dimensions are dropped; one subscript takes any vector of its length).
+fn fills(rhs: &Shape, counts: &[usize], linear: bool) -> bool {
+    let total: usize = counts.iter().product();
+    if rhs.numel() == 1 {
+        return true;
+    }
+    if rhs.numel() != total {
+        return false;
+    }
+    if linear {
+        return true;
+    }
+    let squeeze = |v: &[usize]| v.iter().copied().filter(|&x| x != 1).collect::<Vec<_>>();
+    squeeze(rhs.dims()) == squeeze(counts)
+}
+
+/// `target(args) = rhs` for a graph value as a pending embed; None when the form is not a
+/// range assignment within bounds that the graph takes (the general path does it).
+pub fn assign(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<MResult<Value>> {
+    let n = graph::memory::settled(&target.node);
+    if n.numel() == 0 || n.numel() > u32::MAX as usize {
+        return None;
+    }
+    let (region, _) = region_of(&n.shape, args)?;
+    let counts: Vec<usize> = region.dims.iter().map(|p| p.count).collect();
+    let rhs_node = match rhs {
+        Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
+        Value::Tensor(t) if !t.is_complex() && t.numel() > 0 => super::lower::node_of(rhs)?,
+        _ => return None,
+    };
+    if !fills(&rhs_node.shape, &counts, args.len() == 1) {
+        return None;
+    }
+    let class = assigned_class(n.class, rhs_node.class)?;
+    if class != n.class {
+        return None;
+    }
+    let values = if rhs_node.class == class || matches!(rhs_node.op, Op::Const(_)) {
+        rhs_node
+    } else {
+        let shape = rhs_node.shape.clone();
+        graph::intern(Op::Cast, vec![rhs_node], shape, class)
+    };
+    // A constant scalar keeps its value exactly; one of another class rounds as the
+    // array's class does when the kernel writes it.
+    let node = graph::intern(
+        Op::Embed(region),
+        vec![n.clone(), values],
+        n.shape.clone(),
+        class,
+    );
+    Some(Ok(super::lower::pending(node, target.explicit)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progressions_and_regions() {
+        let shape = Shape::matrix(4, 5);
+        let colon = Value::str(":");
+        let (r, out) = region_of(&shape, &[Value::Num(2.0), colon.clone()]).expect("a row");
+        assert_eq!(out, Shape::matrix(1, 5));
+        assert_eq!(r.dims[0].start, 1);
+        assert_eq!(r.dims[1].count, 5);
+        let sizes = r.folded_sizes(&shape);
+        let a = affine_of(&r, &sizes, &out);
+        assert_eq!((a.offset, a.strides.clone()), (1, vec![1, 4]));
+        // Reversed linear range of a row vector.
+        let row = Shape::row(6);
+        let back = Value::row(vec![6.0, 5.0, 4.0, 3.0, 2.0, 1.0]);
+        let (r, out) = region_of(&row, &[back]).expect("reversed");
+        assert_eq!(out, Shape::row(6));
+        let a = affine_of(&r, &r.folded_sizes(&row), &out);
+        assert_eq!((a.offset, a.strides), (5, vec![-1, -1]));
+        // Not progressions: out of range, repeated, uneven.
+        assert!(region_of(&row, &[Value::row(vec![0.0, 1.0])]).is_none());
+        assert!(region_of(&row, &[Value::row(vec![1.0, 7.0])]).is_none());
+        assert!(region_of(&row, &[Value::row(vec![1.0, 1.0])]).is_none());
+        assert!(region_of(&row, &[Value::row(vec![1.0, 2.0, 4.0])]).is_none());
+        // A region finds its elements.
+        let (r, _) = region_of(&shape, &[Value::row(vec![2.0, 3.0]), colon]).expect("rows");
+        let sizes = r.folded_sizes(&shape);
+        assert_eq!(r.index_of(1, &sizes), Some(0));
+        assert_eq!(r.index_of(2, &sizes), Some(1));
+        assert_eq!(r.index_of(5, &sizes), Some(2));
+        assert_eq!(r.index_of(0, &sizes), None);
+        assert_eq!(r.index_of(3, &sizes), None);
+    }
+}
