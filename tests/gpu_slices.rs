@@ -176,3 +176,55 @@ fn other_subscripts_still_work_and_errors_keep_the_workspace() {
     let out = run("G = gpuArray(1:6); try, G(1:2) = [1 2 3]; catch, end; disp(gather(G))");
     assert_eq!(out, "     1     2     3     4     5     6\n");
 }
+
+#[test]
+fn joins_and_rearrangements_match_the_host() {
+    has_gpu();
+    let pairs = [
+        ("[G, G]", "[X, X]"),
+        ("[G; G * 2]", "[X; X * 2]"),
+        ("[G, G(:, 1), ones(size(G, 1), 1)]", "[X, X(:, 1), ones(size(X, 1), 1)]"),
+        ("[G(1, :) 5; G(2, :) 6]", "[X(1, :) 5; X(2, :) 6]"),
+        ("[G, []]", "[X, []]"),
+        ("[G > 0, G < 0]", "[X > 0, X < 0]"),
+        ("[G > 0, G]", "[X > 0, X]"),
+        ("cat(3, G, G + 1)", "cat(3, X, X + 1)"),
+        ("cat(1, G, G)", "cat(1, X, X)"),
+        ("horzcat(G, G)", "horzcat(X, X)"),
+        ("vertcat(G, -G)", "vertcat(X, -X)"),
+        ("fliplr(G)", "fliplr(X)"),
+        ("flipud(G) + 1", "flipud(X) + 1"),
+        ("flip(G(:, 1))", "flip(X(:, 1))"),
+        ("flip(G, 2)", "flip(X, 2)"),
+        ("rot90(G)", "rot90(X)"),
+        ("rot90(G, 2)", "rot90(X, 2)"),
+        ("rot90(G, -1)", "rot90(X, -1)"),
+        ("permute(G, [2 1])", "permute(X, [2 1])"),
+        ("permute(cat(3, G, G), [3 1 2])", "permute(cat(3, X, X), [3 1 2])"),
+        ("circshift(G, 2)", "circshift(X, 2)"),
+        ("circshift(G, -1, 2)", "circshift(X, -1, 2)"),
+        ("repmat(G, 2, 3)", "repmat(X, 2, 3)"),
+        ("sum([G; G], 1)", "sum([X; X], 1)"),
+    ];
+    for class in ["double", "single"] {
+        for (rows, cols) in [(5, 3), (64, 7)] {
+            let setup = format!(
+                "rng(6); X = {class}(randn({rows}, {cols})); X(3) = NaN; G = gpuArray(X);"
+            );
+            let out = parity(&setup, &pairs);
+            assert_eq!(out.trim_end(), "fallbacks 0", "{class} {rows}x{cols}: {out}");
+        }
+    }
+    // Single and double joined are single; a host piece joins too; nothing moves.
+    let out = run("a = gpuArray(single([1 2])); b = gpuArray([3 4]); gpuStats reset; \
+         c = [a, b, [5 6]]; d = flip(c); s = gpuStats; \
+         fprintf('%d %d %d\\n', s.Session.Kernels, s.Session.BytesUploaded, \
+         s.Session.BytesDownloaded); disp(classUnderlying(c)); disp(gather(d))");
+    if has_gpu() {
+        assert_eq!(
+            out,
+            "0 0 0\nsingle\n     6     5     4     3     2     1\n",
+            "{out}"
+        );
+    }
+}

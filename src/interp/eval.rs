@@ -296,8 +296,16 @@ impl Interp {
                     for x in r {
                         self.eval_into(f, x, &mut vals)?;
                     }
-                    vrows.push(super::lower::host_args(vals)?);
+                    vrows.push(vals);
                 }
+                // With a graph value in it: joined in the graph, nothing read back.
+                if let Some(v) = super::joins::matrix_literal(&vrows) {
+                    return Ok(v);
+                }
+                let vrows = vrows
+                    .into_iter()
+                    .map(super::lower::host_args)
+                    .collect::<MResult<Vec<_>>>()?;
                 concat::matrix_literal(vrows).map_err(|err| err.at(e.span, &f.unit.source))
             }
             ExprKind::CellLit(rows) => {

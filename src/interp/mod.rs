@@ -19,6 +19,7 @@ pub mod product;
 pub mod scalar;
 mod settle;
 mod slices;
+mod joins;
 pub mod spread;
 pub mod views;
 pub mod warning;
