@@ -129,3 +129,22 @@ fn m_iota(i: u32, d: u32) -> T {
     }
     return T((i / below) % shape_table[2u + d] + 1u);
 }
+
+// Where a scatter writes its element `i` (`gpu::scatter`): the words at `p` are the number
+// of subscripts, the first address, then per subscript its count and the address step
+// (two's complement; the sum wraps to the element).
+fn m_scatter(i: u32, p: u32) -> u32 {
+    let k = shape_table[p];
+    var at = shape_table[p + 1u];
+    var rem = i;
+    for (var d = 0u; d < k; d = d + 1u) {
+        let count = shape_table[p + 2u + 2u * d];
+        var s = rem;
+        if (d + 1u < k) {
+            s = rem % count;
+            rem = rem / count;
+        }
+        at = at + s * shape_table[p + 3u + 2u * d];
+    }
+    return at;
+}

@@ -25,6 +25,8 @@ pub enum Kind {
     },
     /// `gpu::moments`: the partial moments of lane parts, or (`fold`) their fold.
     Moments { fold: bool },
+    /// `gpu::scatter`: values written into an array at affine addresses.
+    Scatter,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
@@ -63,6 +65,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
         Kind::Moments { fold } => w.extend([2, u32::from(fold), 0]),
+        Kind::Scatter => w.extend([4, 0, 0]),
     }
     w.push(
         precision_word(g.precision)

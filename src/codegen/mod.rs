@@ -310,6 +310,22 @@ pub fn elementwise(g: &Group, vector: bool, reversed: bool) -> String {
             .replace("{{INIT}}", init(g))
 }
 
+/// The WGSL of a scatter: `g`'s values written into an array in place, element `gi` at the
+/// address the scatter words (after the group's regions) give (`gpu::scatter`).
+pub fn scatter(g: &Group) -> String {
+    let body = format!(
+        "{}    out[m_scatter(gi, {})] = v{};",
+        step_lines(g, 0),
+        region_base(g, 0, g.regions.len()),
+        g.steps.len().saturating_sub(1)
+    );
+    prelude(g, 1, 1)
+        + "\n"
+        + &ELEMENTWISE
+            .replace("{{BODY}}", &body)
+            .replace("{{INIT}}", init(g))
+}
+
 /// How a reduction maps each value, folds two values, and where its identity and divisor
 /// sit among the constants (the caller appends them after the group's own constants).
 pub struct ReduceForm {

@@ -11,6 +11,7 @@ pub mod matmul;
 pub mod moments;
 pub mod order;
 pub mod reduce;
+pub mod scatter;
 pub mod sqrt_check;
 pub mod stats;
 pub mod timing;

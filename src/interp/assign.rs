@@ -110,21 +110,18 @@ impl Interp {
             }
         };
         // A range of a graph value assigned: a pending embed, nothing read back.
-        if let (Some(Value::Device(d)), [Step::Paren(args)], false) = (&old, &steps[..], delete) {
-            match super::slices::assign(d, args, &rhs) {
-                Some(Ok(v)) => {
-                    self.store(f, slot, v);
-                    return Ok(());
-                }
-                Some(Err(e)) => {
-                    if let Some(v) = old {
+        let (old, rhs) = match (old, &steps[..], delete) {
+            (Some(Value::Device(d)), [Step::Paren(args)], false) => {
+                match super::slices::assign(d, args, rhs) {
+                    Ok(v) => {
                         self.store(f, slot, v);
+                        return Ok(());
                     }
-                    return Err(e);
+                    Err((d, rhs)) => (Some(Value::Device(d)), rhs),
                 }
-                None => {}
             }
-        }
+            (old, _, _) => (old, rhs),
+        };
         // Other indexed assignment into a graph value works on its host data; a gpuArray
         // stays a gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
         let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]));

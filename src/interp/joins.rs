@@ -17,7 +17,9 @@ use std::rc::Rc;
 /// The graph node of a piece, with its shape (None: a class or kind the graph does not join).
 fn piece(v: &Value) -> Option<Rc<graph::Node>> {
     match v {
-        Value::Device(d) if !matches!(d.class(), Class::Double | Class::Single | Class::Logical) => {
+        Value::Device(d)
+            if !matches!(d.class(), Class::Double | Class::Single | Class::Logical) =>
+        {
             None
         }
         Value::Tensor(t) if t.numel() == 0 => None,

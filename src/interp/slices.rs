@@ -9,7 +9,6 @@
 //! vectors, masks, out-of-range subscripts, growth, deletion) go the general way, which
 //! reports MATLAB's errors.
 
-use super::error::MResult;
 use crate::graph::{self, Affine, Op, Progression, Region};
 use crate::values::class::Class;
 use crate::values::device::DeviceValue;
@@ -204,11 +203,34 @@ fn fills(rhs: &Shape, counts: &[usize], linear: bool) -> bool {
     squeeze(rhs.dims()) == squeeze(counts)
 }
 
-/// `target(args) = rhs` for a graph value as a pending embed; None when the form is not a
-/// range assignment within bounds that the graph takes (the general path does it).
-pub fn assign(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<MResult<Value>> {
+/// `target(args) = rhs` for a graph value as a pending embed; the operands back when the
+/// form is not a range assignment within bounds that the graph takes (the general path
+/// does it). Both are let go before the budgets may compute the embed, so that an array only
+/// the embed can reach is written in place (`plan::in_place`).
+pub fn assign(
+    target: Rc<DeviceValue>,
+    args: &[Value],
+    rhs: Value,
+) -> Result<Value, (Rc<DeviceValue>, Value)> {
+    match embed_of(&target, args, &rhs) {
+        Some(node) => {
+            let explicit = target.explicit;
+            drop(target);
+            drop(rhs);
+            Ok(super::lower::pending(node, explicit))
+        }
+        None => Err((target, rhs)),
+    }
+}
+
+/// The embed node of `target(args) = rhs`, or None.
+fn embed_of(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<Rc<graph::Node>> {
     let n = graph::memory::settled(&target.node);
     if n.numel() == 0 || n.numel() > u32::MAX as usize {
+        return None;
+    }
+    // An array computed on the host is assigned into there, in place (the general path).
+    if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) {
         return None;
     }
     let (region, _) = region_of(&n.shape, args)?;
@@ -233,13 +255,12 @@ pub fn assign(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<MResu
     };
     // A constant scalar keeps its value exactly; one of another class rounds as the
     // array's class does when the kernel writes it.
-    let node = graph::intern(
+    Some(graph::intern(
         Op::Embed(region),
         vec![n.clone(), values],
         n.shape.clone(),
         class,
-    );
-    Some(Ok(super::lower::pending(node, target.explicit)))
+    ))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! kernel can bind, is cut: its deepest pending parts are materialised first.
 
 pub mod cpu;
+pub mod in_place;
 pub mod moments;
 pub mod reduce;
 
@@ -517,6 +518,10 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
             Some(data) => data,
             None => reduce::realise(n, op, dim, all, omitnan)?,
         };
+        *n.data.borrow_mut() = Some(data);
+        return Ok(());
+    }
+    if let Some(data) = in_place::embed(n)? {
         *n.data.borrow_mut() = Some(data);
         return Ok(());
     }

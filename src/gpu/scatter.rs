@@ -1,0 +1,49 @@
+//! Scatters: a group's values written into an existing array at affine addresses, in place
+//! (`plan::in_place`: a range assignment into an array nothing else can see). A kernel runs
+//! over the written elements only, so `A(i, :) = row` in a loop costs the row, not the matrix.
+
+use super::buffers::DeviceBuffer;
+use super::device;
+use super::kernels::{Launch, WORKGROUP, compiled, launch_into, rand_words, shape_table};
+use crate::interp::error::{MError, MResult};
+use crate::plan::Group;
+
+/// Writes `gr`'s values (one per element of its shape, column-major) into `target`: element
+/// `i` at `offset + sum(s[d] * steps[d])`, `s` its subscripts over `counts`.
+pub fn run(
+    gr: &Group,
+    target: &DeviceBuffer,
+    offset: i64,
+    counts: &[usize],
+    steps: &[i64],
+) -> MResult<()> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let n = gr.shape.numel();
+    // The target is bound whole; the values are read in one window.
+    if n > super::kernels::window_elements(g) {
+        return Err(MError::new(
+            "matfuse:gpu:scatter",
+            "Too many values for one scatter.",
+        ));
+    }
+    let kind = crate::codegen::Kind::Scatter;
+    let kernel = compiled(g, crate::codegen::key(gr, kind), || {
+        crate::codegen::scatter(gr)
+    })?;
+    let mut table = shape_table(gr);
+    table.extend(rand_words(gr));
+    table.push(counts.len() as u32);
+    table.push(offset as u32);
+    for (&c, &s) in counts.iter().zip(steps) {
+        table.push(c as u32);
+        table.push(s as i32 as u32);
+    }
+    let launch = Launch {
+        table: &table,
+        consts: &gr.consts,
+        out: None,
+        inputs: None,
+        workgroups: (n as u32).div_ceil(WORKGROUP),
+    };
+    launch_into(g, gr, &kernel, target, &launch)
+}
