@@ -41,8 +41,20 @@ impl Interp {
         if lhs.steps.len() > 1 && matches!(cur, Some(Value::Device(_))) {
             cur = cur.map(Value::host).transpose()?;
         }
+        // One level of range subscripts into a graph value, evaluated without index arrays.
+        let mut compact = None;
+        if let ([LhsStep::Paren(args)], Some(Value::Device(d)), false) =
+            (&lhs.steps[..], &cur, delete)
+        {
+            let shape = d.shape().clone();
+            compact = self.compact_region(f, &shape, args).transpose()?;
+        }
         let mut steps = Vec::with_capacity(lhs.steps.len());
         for (i, st) in lhs.steps.iter().enumerate() {
+            if compact.is_some() {
+                steps.push(Step::Paren(Vec::new()));
+                continue;
+            }
             let last = i + 1 == lhs.steps.len();
             match st {
                 LhsStep::Paren(args) | LhsStep::Brace(args) => {
@@ -110,8 +122,26 @@ impl Interp {
             }
         };
         // A range of a graph value assigned: a pending embed, nothing read back.
-        let (old, rhs) = match (old, &steps[..], delete) {
-            (Some(Value::Device(d)), [Step::Paren(args)], false) => {
+        let linear = lhs
+            .steps
+            .iter()
+            .all(|st| matches!(st, LhsStep::Paren(a) if a.len() == 1));
+        let (old, rhs) = match (old, &steps[..], delete, compact) {
+            (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
+                let args = super::slices::region_args(&region);
+                match super::slices::assign_region(d, Some(region), linear, rhs) {
+                    Ok(v) => {
+                        self.store(f, slot, v);
+                        return Ok(());
+                    }
+                    Err((d, rhs)) => {
+                        // The general path takes the positions as index vectors.
+                        steps = vec![Step::Paren(args)];
+                        (Some(Value::Device(d)), rhs)
+                    }
+                }
+            }
+            (Some(Value::Device(d)), [Step::Paren(args)], false, None) => {
                 match super::slices::assign(d, args, rhs) {
                     Ok(v) => {
                         self.store(f, slot, v);
@@ -120,7 +150,7 @@ impl Interp {
                     Err((d, rhs)) => (Some(Value::Device(d)), rhs),
                 }
             }
-            (old, _, _) => (old, rhs),
+            (old, _, _, _) => (old, rhs),
         };
         // Other indexed assignment into a graph value works on its host data; a gpuArray
         // stays a gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).

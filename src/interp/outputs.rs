@@ -25,6 +25,11 @@ impl Interp {
                                 .map_err(|err| err.at(e.span, &src));
                         }
                         Some(v) => {
+                            if let Value::Device(d) = &v {
+                                if let Some(r) = self.compact_view(f, d, args) {
+                                    return r.map(|v| vec![v]).map_err(|err| err.at(e.span, &src));
+                                }
+                            }
                             let shape = v.shape();
                             let a = self.eval_args(f, args, Some(&shape))?;
                             return self

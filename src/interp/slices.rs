@@ -9,7 +9,9 @@
 //! vectors, masks, out-of-range subscripts, growth, deletion) go the general way, which
 //! reports MATLAB's errors.
 
+use super::error::MResult;
 use crate::graph::{self, Affine, Op, Progression, Region};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::values::class::Class;
 use crate::values::device::DeviceValue;
 use crate::values::shape::Shape;
@@ -163,7 +165,13 @@ pub fn view(d: &DeviceValue, args: &[Value]) -> Option<Value> {
         return None;
     }
     let (region, out) = region_of(&n.shape, args)?;
-    if out.numel() == 0 {
+    view_of(d, region, out)
+}
+
+/// The view of `d`'s elements in `region`, laid out in `out`.
+fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
+    let n = graph::memory::settled(&d.node);
+    if out.numel() == 0 || n.numel() == 0 || n.numel() > u32::MAX as usize {
         return None;
     }
     if out == n.shape && region.dims.iter().all(|p| p.step == 1 && p.start == 0) {
@@ -212,7 +220,20 @@ pub fn assign(
     args: &[Value],
     rhs: Value,
 ) -> Result<Value, (Rc<DeviceValue>, Value)> {
-    match embed_of(&target, args, &rhs) {
+    let region = region_of(&target.node.shape, args).map(|(r, _)| r);
+    assign_region(target, region, args.len() == 1, rhs)
+}
+
+/// `target(region) = rhs` as `assign` does it (`linear`: one subscript); None for region
+/// gives the operands back.
+pub fn assign_region(
+    target: Rc<DeviceValue>,
+    region: Option<Region>,
+    linear: bool,
+    rhs: Value,
+) -> Result<Value, (Rc<DeviceValue>, Value)> {
+    let node = region.and_then(|r| embed_of(&target, r, linear, &rhs));
+    match node {
         Some(node) => {
             let explicit = target.explicit;
             drop(target);
@@ -223,8 +244,13 @@ pub fn assign(
     }
 }
 
-/// The embed node of `target(args) = rhs`, or None.
-fn embed_of(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<Rc<graph::Node>> {
+/// The embed node of `target(region) = rhs`, or None.
+fn embed_of(
+    target: &DeviceValue,
+    region: Region,
+    linear: bool,
+    rhs: &Value,
+) -> Option<Rc<graph::Node>> {
     let n = graph::memory::settled(&target.node);
     if n.numel() == 0 || n.numel() > u32::MAX as usize {
         return None;
@@ -233,14 +259,13 @@ fn embed_of(target: &DeviceValue, args: &[Value], rhs: &Value) -> Option<Rc<grap
     if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) {
         return None;
     }
-    let (region, _) = region_of(&n.shape, args)?;
     let counts: Vec<usize> = region.dims.iter().map(|p| p.count).collect();
     let rhs_node = match rhs {
         Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
         Value::Tensor(t) if !t.is_complex() && t.numel() > 0 => super::lower::node_of(rhs)?,
         _ => return None,
     };
-    if !fills(&rhs_node.shape, &counts, args.len() == 1) {
+    if !fills(&rhs_node.shape, &counts, linear) {
         return None;
     }
     let class = assigned_class(n.class, rhs_node.class)?;
@@ -299,4 +324,214 @@ mod tests {
         assert_eq!(r.index_of(0, &sizes), None);
         assert_eq!(r.index_of(3, &sizes), None);
     }
+}
+
+/// A subscript evaluated without building its index array.
+enum Compact {
+    Colon,
+    Scalar(Progression),
+    Range(Progression),
+}
+
+/// Whether evaluating `e` has no effect but its value: numbers, `end`, variables, and
+/// arithmetic and parentheses of those (so evaluating it here, and again on the general path
+/// if this one declines, is what the general path alone would do).
+fn pure(interp: &super::Interp, f: &super::function::Frame, e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Num(_) | ExprKind::End => true,
+        ExprKind::Ident(id) => interp.read_slot(f, id.slot.get() as usize).is_some(),
+        ExprKind::Paren(a) => pure(interp, f, a),
+        ExprKind::Unary(UnOp::Neg | UnOp::Plus, a) => pure(interp, f, a),
+        ExprKind::Binary(op, a, b) => {
+            matches!(
+                op,
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::ElemMul | BinOp::ElemDiv
+            ) && pure(interp, f, a)
+                && pure(interp, f, b)
+        }
+        _ => false,
+    }
+}
+
+impl super::Interp {
+    /// `e` (pure) as a real double scalar, with `end` the extent of subscript `pos`.
+    fn compact_scalar(
+        &mut self,
+        f: &mut super::function::Frame,
+        e: &Expr,
+        ctx: &super::eval::EndCtx,
+    ) -> Option<MResult<f64>> {
+        self.end_stack.push(super::eval::EndCtx {
+            shape: ctx.shape.clone(),
+            pos: ctx.pos,
+            count: ctx.count,
+        });
+        let v = self.eval(f, e);
+        self.end_stack.pop();
+        match v {
+            Ok(Value::Num(x)) => Some(Ok(x)),
+            Ok(_) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// The subscripts `args` of a graph value of `shape` as progressions within bounds,
+    /// evaluated without building index arrays (`u(2:end-1)` of 1e7 elements made an 80 MB
+    /// index array for each use). None when some subscript is not a colon, a whole scalar or a
+    /// range of whole numbers within bounds made of pure arithmetic, or when all are scalars
+    /// or it is a column `X(:, k)` (read as a buffer of its own): the general path does those.
+    fn compact_subscripts(
+        &mut self,
+        f: &mut super::function::Frame,
+        args: &[Expr],
+        shape: &Shape,
+    ) -> Option<MResult<Vec<Compact>>> {
+        let count = args.len();
+        if count == 0 {
+            return None;
+        }
+        let sizes = extents(shape, count);
+        let mut out = Vec::with_capacity(count);
+        for (pos, a) in args.iter().enumerate() {
+            let extent = sizes[pos] as f64;
+            let ctx = super::eval::EndCtx {
+                shape: shape.clone(),
+                pos,
+                count,
+            };
+            let whole = |x: f64| x >= 1.0 && x <= extent && x.fract() == 0.0;
+            let c = match &a.kind {
+                ExprKind::Colon => Compact::Colon,
+                ExprKind::Range(lo, step, hi) => {
+                    let parts = [Some(lo), step.as_ref(), Some(hi)];
+                    if !parts.iter().flatten().all(|p| pure(self, f, p)) {
+                        return None;
+                    }
+                    let lo = match self.compact_scalar(f, lo, &ctx)? {
+                        Ok(x) => x,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    let step = match step {
+                        Some(s) => match self.compact_scalar(f, s, &ctx)? {
+                            Ok(x) => x,
+                            Err(e) => return Some(Err(e)),
+                        },
+                        None => 1.0,
+                    };
+                    let hi = match self.compact_scalar(f, hi, &ctx)? {
+                        Ok(x) => x,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    if step == 0.0 || step.fract() != 0.0 || !whole(lo) {
+                        return None;
+                    }
+                    let n = ((hi - lo) / step).floor() + 1.0;
+                    if !(n >= 1.0) || !whole(lo + (n - 1.0) * step) {
+                        return None;
+                    }
+                    Compact::Range(Progression {
+                        start: lo as i64 - 1,
+                        step: step as i64,
+                        count: n as usize,
+                    })
+                }
+                _ => {
+                    if !pure(self, f, a) {
+                        return None;
+                    }
+                    let x = match self.compact_scalar(f, a, &ctx)? {
+                        Ok(x) => x,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    if !whole(x) {
+                        return None;
+                    }
+                    Compact::Scalar(Progression {
+                        start: x as i64 - 1,
+                        step: 1,
+                        count: 1,
+                    })
+                }
+            };
+            out.push(c);
+        }
+        let scalars = out.iter().all(|c| matches!(c, Compact::Scalar(_)));
+        let column = matches!(out.as_slice(), [Compact::Colon, Compact::Scalar(_)]);
+        if scalars || column {
+            return None;
+        }
+        Some(Ok(out))
+    }
+
+    /// `d(args)` of a graph value as a view when the subscripts are compact ranges; None to
+    /// take the general path.
+    pub fn compact_view(
+        &mut self,
+        f: &mut super::function::Frame,
+        d: &DeviceValue,
+        args: &[Expr],
+    ) -> Option<MResult<Value>> {
+        let shape = d.shape().clone();
+        let subs = match self.compact_subscripts(f, args, &shape)? {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        let (region, out) = compact_region(&shape, &subs);
+        view_of(d, region, out).map(Ok)
+    }
+
+    /// The subscripts of `d(args) = ...` as a region when they are compact ranges.
+    pub fn compact_region(
+        &mut self,
+        f: &mut super::function::Frame,
+        shape: &Shape,
+        args: &[Expr],
+    ) -> Option<MResult<Region>> {
+        let subs = match self.compact_subscripts(f, args, shape)? {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(Ok(compact_region(shape, &subs).0))
+    }
+}
+
+/// The region compact subscripts select from an array of `shape`, and the result's shape.
+fn compact_region(shape: &Shape, subs: &[Compact]) -> (Region, Shape) {
+    let sizes = extents(shape, subs.len());
+    let dims: Vec<Progression> = subs
+        .iter()
+        .zip(&sizes)
+        .map(|(c, &extent)| match c {
+            Compact::Colon => Progression {
+                start: 0,
+                step: 1,
+                count: extent,
+            },
+            Compact::Scalar(p) | Compact::Range(p) => *p,
+        })
+        .collect();
+    let out = match (subs, dims.as_slice()) {
+        ([only], [p]) => match only {
+            Compact::Colon => Shape::col(p.count),
+            _ if shape.is_vector() && shape.dim(0) != 1 => Shape::col(p.count),
+            _ => Shape::row(p.count),
+        },
+        _ => Shape::new(&dims.iter().map(|p| p.count).collect::<Vec<_>>()),
+    };
+    (Region { dims }, out)
+}
+
+/// The region's positions as index values, for the general path.
+pub fn region_args(region: &Region) -> Vec<Value> {
+    region
+        .dims
+        .iter()
+        .map(|p| {
+            Value::row(
+                (0..p.count)
+                    .map(|k| (p.start + k as i64 * p.step + 1) as f64)
+                    .collect(),
+            )
+        })
+        .collect()
 }
