@@ -165,13 +165,17 @@ fn readmatrix(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     for (n, v) in name_values(&a[1..], "readmatrix")? {
         match n.as_str() {
             "delimiter" => delim = Some(delim_arg(&v, "readmatrix")?),
-            "numheaderlines" => header = Some(super::count_arg(&v, "readmatrix", "NumHeaderLines")?),
+            "numheaderlines" => {
+                header = Some(super::count_arg(&v, "readmatrix", "NumHeaderLines")?)
+            }
             "range" => range = Some(range_arg(&v, "readmatrix", true)?),
             "outputtype" => {
                 let t = text_arg(&v, "readmatrix")?;
                 class = Class::from_name(&t)
                     .filter(|c| *c != Class::Char)
-                    .ok_or_else(|| bad_arg("readmatrix", format!("Unsupported OutputType '{t}'.")))?;
+                    .ok_or_else(|| {
+                        bad_arg("readmatrix", format!("Unsupported OutputType '{t}'."))
+                    })?;
             }
             "filetype" | "texttype" | "expectedncolumns" | "emptylinerule" | "encoding" => {}
             other => {
@@ -192,7 +196,11 @@ fn readmatrix(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             Tensor::f64(Shape::matrix(m, n), dl::column_major(&rows, n, f64::NAN))
         }
     };
-    one(Value::from_tensor(if class == Class::Double { t } else { t.cast(class) }))
+    one(Value::from_tensor(if class == Class::Double {
+        t
+    } else {
+        t.cast(class)
+    }))
 }
 
 /// A zero-based offset argument.
@@ -202,7 +210,10 @@ fn offset_arg(v: Option<&Value>, fname: &str) -> MResult<usize> {
         Some(v) => {
             let x = v.scalar_f64()?;
             if !(x >= 0.0) || x.fract() != 0.0 || !x.is_finite() {
-                return Err(bad_arg(fname, "Row and column offsets must be nonnegative integers."));
+                return Err(bad_arg(
+                    fname,
+                    "Row and column offsets must be nonnegative integers.",
+                ));
             }
             Ok(x as usize)
         }
@@ -236,7 +247,11 @@ fn dlmread(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 /// The text of each element of a writable array, row by row: (rows, columns, fields).
-fn fields_of(v: &Value, delim: &str, num: &dyn Fn(f64) -> String) -> MResult<(usize, usize, Vec<String>)> {
+fn fields_of(
+    v: &Value,
+    delim: &str,
+    num: &dyn Fn(f64) -> String,
+) -> MResult<(usize, usize, Vec<String>)> {
     let shape = v.shape();
     let m = shape.rows();
     let n = if m == 0 { 0 } else { shape.numel() / m };
@@ -254,7 +269,10 @@ fn fields_of(v: &Value, delim: &str, num: &dyn Fn(f64) -> String) -> MResult<(us
                     } else if e.is_numeric_like() && e.numel() == 1 {
                         let t = e.tensor()?;
                         if t.is_complex() {
-                            return Err(bad_arg("writematrix", "Complex cell elements are not supported."));
+                            return Err(bad_arg(
+                                "writematrix",
+                                "Complex cell elements are not supported.",
+                            ));
                         }
                         num(t.get_f64(0))
                     } else {
@@ -293,7 +311,11 @@ fn fields_of(v: &Value, delim: &str, num: &dyn Fn(f64) -> String) -> MResult<(us
                 for i in 0..m {
                     for j in 0..n {
                         let c = z[at(i, j)];
-                        let sign = if c.im < 0.0 || (c.im == 0.0 && c.im.is_sign_negative()) { "-" } else { "+" };
+                        let sign = if c.im < 0.0 || (c.im == 0.0 && c.im.is_sign_negative()) {
+                            "-"
+                        } else {
+                            "+"
+                        };
                         out.push(format!("{}{sign}{}i", num(c.re), num(c.im.abs())));
                     }
                 }
@@ -335,7 +357,10 @@ fn writematrix(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let name = text_arg(&a[1], "writematrix")?;
     let rest = &a[2..];
     let lower = name.to_lowercase();
-    if [".xls", ".xlsx", ".xlsm", ".xlsb", ".ods"].iter().any(|e| lower.ends_with(e)) {
+    if [".xls", ".xlsx", ".xlsm", ".xlsb", ".ods"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
         return Err(MError::new(
             "MATLAB:table:write:UnsupportedFileType",
             "Spreadsheet files are not supported here; write a .csv or .txt file.",
@@ -352,7 +377,12 @@ fn writematrix(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 append = match text_arg(&v, "writematrix")?.to_lowercase().as_str() {
                     "append" => true,
                     "overwrite" | "inplace" | "overwritesheet" => false,
-                    other => return Err(bad_arg("writematrix", format!("Unsupported WriteMode '{other}'."))),
+                    other => {
+                        return Err(bad_arg(
+                            "writematrix",
+                            format!("Unsupported WriteMode '{other}'."),
+                        ));
+                    }
                 }
             }
             "filetype" | "encoding" | "quotestrings" | "linebreak" => {}
@@ -377,7 +407,10 @@ fn precision_fn(p: Option<&Value>) -> MResult<Box<dyn Fn(f64) -> String>> {
         Some(v) if v.is_text() => {
             let f = text_arg(v, "dlmwrite")?;
             if !f.contains('%') {
-                return Err(bad_arg("dlmwrite", "The precision must be a number of digits or a format like '%.6f'."));
+                return Err(bad_arg(
+                    "dlmwrite",
+                    "The precision must be a number of digits or a format like '%.6f'.",
+                ));
             }
             Ok(Box::new(move |x| {
                 crate::display::printf::sprintf(&f, &[Value::Num(x)]).unwrap_or_default()
@@ -386,7 +419,10 @@ fn precision_fn(p: Option<&Value>) -> MResult<Box<dyn Fn(f64) -> String>> {
         Some(v) => {
             let d = v.scalar_f64()?;
             if !(1.0..=100.0).contains(&d) {
-                return Err(bad_arg("dlmwrite", "The precision must be a positive number of digits."));
+                return Err(bad_arg(
+                    "dlmwrite",
+                    "The precision must be a positive number of digits.",
+                ));
             }
             Ok(Box::new(move |x| dl::number_text_g(x, d as usize)))
         }
@@ -413,7 +449,11 @@ fn write_delimited(
         let mut f = Vec::with_capacity(r * c);
         for i in 0..r {
             for j in 0..c {
-                f.push(char::from_u32(codes[j * r + i] as u32).unwrap_or('?').to_string());
+                f.push(
+                    char::from_u32(codes[j * r + i] as u32)
+                        .unwrap_or('?')
+                        .to_string(),
+                );
             }
         }
         (r, c, f)
@@ -459,13 +499,18 @@ fn dlmwrite(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut precision = None;
     let mut rest: Vec<Value> = a[2..].to_vec();
     // '-append' anywhere after the data
-    if let Some(k) = rest.iter().position(|v| v.is_text() && v.text().is_ok_and(|t| t == "-append")) {
+    if let Some(k) = rest
+        .iter()
+        .position(|v| v.is_text() && v.text().is_ok_and(|t| t == "-append"))
+    {
         append = true;
         rest.remove(k);
     }
     let names = ["delimiter", "newline", "roffset", "coffset", "precision"];
     let is_name = |v: &Value| {
-        v.is_text() && v.text().is_ok_and(|t| names.contains(&t.to_lowercase().as_str()))
+        v.is_text()
+            && v.text()
+                .is_ok_and(|t| names.contains(&t.to_lowercase().as_str()))
     };
     // positional: delimiter, row, col
     let mut k = 0;
@@ -473,7 +518,10 @@ fn dlmwrite(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         delim = crate::display::printf::unescape(&text_arg(&rest[0], "dlmwrite")?);
         k = 1;
         if rest.len() >= k + 2 && !rest[k].is_text() {
-            offsets = (offset_arg(rest.get(k), "dlmwrite")?, offset_arg(rest.get(k + 1), "dlmwrite")?);
+            offsets = (
+                offset_arg(rest.get(k), "dlmwrite")?,
+                offset_arg(rest.get(k + 1), "dlmwrite")?,
+            );
             k += 2;
         }
     }
@@ -484,7 +532,9 @@ fn dlmwrite(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 newline = match text_arg(&v, "dlmwrite")?.to_lowercase().as_str() {
                     "pc" => "\r\n".into(),
                     "unix" => "\n".into(),
-                    other => return Err(bad_arg("dlmwrite", format!("Unknown newline '{other}'."))),
+                    other => {
+                        return Err(bad_arg("dlmwrite", format!("Unknown newline '{other}'.")));
+                    }
                 }
             }
             "roffset" => offsets.0 = offset_arg(Some(&v), "dlmwrite")?,
@@ -493,7 +543,16 @@ fn dlmwrite(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             other => return Err(bad_arg("dlmwrite", format!("Unknown attribute '{other}'."))),
         }
     }
-    write_delimited(&name, &a[1], &delim, offsets, append, &newline, precision.as_ref(), "dlmwrite")?;
+    write_delimited(
+        &name,
+        &a[1],
+        &delim,
+        offsets,
+        append,
+        &newline,
+        precision.as_ref(),
+        "dlmwrite",
+    )?;
     Ok(vec![])
 }
 
@@ -585,16 +644,35 @@ fn importdata(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         dl::split(last, &d, &mut fields);
     }
     if n > 0 && fields.len() == n {
-        let names: Vec<Value> = fields.iter().map(|f| Value::str(&dl::field_text(f))).collect();
-        s.set(0, "textdata", Value::Cell(Rc::new(CellArray::row(names.clone()))));
+        let names: Vec<Value> = fields
+            .iter()
+            .map(|f| Value::str(&dl::field_text(f)))
+            .collect();
+        s.set(
+            0,
+            "textdata",
+            Value::Cell(Rc::new(CellArray::row(names.clone()))),
+        );
         s.set(0, "colheaders", Value::Cell(Rc::new(CellArray::row(names))));
         if header > 1 {
-            s.set(0, "textdata", Value::Cell(Rc::new(CellArray::col(textdata))));
+            s.set(
+                0,
+                "textdata",
+                Value::Cell(Rc::new(CellArray::col(textdata))),
+            );
         }
     } else {
-        s.set(0, "textdata", Value::Cell(Rc::new(CellArray::col(textdata))));
+        s.set(
+            0,
+            "textdata",
+            Value::Cell(Rc::new(CellArray::col(textdata))),
+        );
     }
-    let mut out = vec![Value::Struct(Rc::new(s)), Value::str(&delim_text), Value::Num(header as f64)];
+    let mut out = vec![
+        Value::Struct(Rc::new(s)),
+        Value::str(&delim_text),
+        Value::Num(header as f64),
+    ];
     out.truncate(nargout.clamp(1, 3));
     Ok(out)
 }

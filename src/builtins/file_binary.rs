@@ -1,7 +1,7 @@
 //! Binary file data: fread and fwrite with precisions ('uint8', 'int16', 'double', 'char',
 //! '*uint8', 'uint8=>char', 'N*int16'), sizes, skips and byte order (ieee-le, ieee-be).
 
-use super::file_io::{file, file_error, fid_arg, invalid_fid, write_text};
+use super::file_io::{fid_arg, file, file_error, invalid_fid, write_text};
 use super::{Builtin, b, bad_arg, text_arg};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
@@ -26,7 +26,10 @@ pub fn table() -> Vec<Builtin> {
 /// A type of element in a file.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Elem {
-    Int { bytes: usize, signed: bool },
+    Int {
+        bytes: usize,
+        signed: bool,
+    },
     F32,
     F64,
     /// one byte per character
@@ -61,12 +64,30 @@ impl Elem {
     }
     fn class(self) -> Class {
         match self {
-            Elem::Int { bytes: 1, signed: false } => Class::UInt8,
-            Elem::Int { bytes: 1, signed: true } => Class::Int8,
-            Elem::Int { bytes: 2, signed: false } => Class::UInt16,
-            Elem::Int { bytes: 2, signed: true } => Class::Int16,
-            Elem::Int { bytes: 4, signed: false } => Class::UInt32,
-            Elem::Int { bytes: 4, signed: true } => Class::Int32,
+            Elem::Int {
+                bytes: 1,
+                signed: false,
+            } => Class::UInt8,
+            Elem::Int {
+                bytes: 1,
+                signed: true,
+            } => Class::Int8,
+            Elem::Int {
+                bytes: 2,
+                signed: false,
+            } => Class::UInt16,
+            Elem::Int {
+                bytes: 2,
+                signed: true,
+            } => Class::Int16,
+            Elem::Int {
+                bytes: 4,
+                signed: false,
+            } => Class::UInt32,
+            Elem::Int {
+                bytes: 4,
+                signed: true,
+            } => Class::Int32,
             Elem::Int { signed: false, .. } => Class::UInt64,
             Elem::Int { signed: true, .. } => Class::Int64,
             Elem::F32 => Class::Single,
@@ -104,11 +125,18 @@ impl Elem {
             Elem::Int { bytes, signed } => {
                 let bits = 8 * bytes as u32;
                 let (lo, hi) = if signed {
-                    (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1) - 1.0)
+                    (
+                        -(2f64.powi(bits as i32 - 1)),
+                        2f64.powi(bits as i32 - 1) - 1.0,
+                    )
                 } else {
                     (0.0, 2f64.powi(bits as i32) - 1.0)
                 };
-                let r = if x.is_nan() { 0.0 } else { x.round().clamp(lo, hi) };
+                let r = if x.is_nan() {
+                    0.0
+                } else {
+                    x.round().clamp(lo, hi)
+                };
                 if signed {
                     (r as i64).to_le_bytes()
                 } else {
@@ -123,7 +151,11 @@ impl Elem {
             Elem::F64 => x.to_le_bytes(),
             Elem::Char => {
                 let mut w = [0u8; 8];
-                w[0] = if x.is_nan() { 0 } else { x.round().clamp(0.0, 255.0) as u8 };
+                w[0] = if x.is_nan() {
+                    0
+                } else {
+                    x.round().clamp(0.0, 255.0) as u8
+                };
                 w
             }
         };

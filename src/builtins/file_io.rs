@@ -91,9 +91,24 @@ fn fopen(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         // [name, permission, machinefmt, encoding] = fopen(fid)
         let id = fid_arg(&a[0])?;
         let info: [String; 4] = match id {
-            0 => ["\"stdin\"".into(), "r".into(), "ieee-le".into(), "UTF-8".into()],
-            1 => ["\"stdout\"".into(), "w".into(), "ieee-le".into(), "UTF-8".into()],
-            2 => ["\"stderr\"".into(), "w".into(), "ieee-le".into(), "UTF-8".into()],
+            0 => [
+                "\"stdin\"".into(),
+                "r".into(),
+                "ieee-le".into(),
+                "UTF-8".into(),
+            ],
+            1 => [
+                "\"stdout\"".into(),
+                "w".into(),
+                "ieee-le".into(),
+                "UTF-8".into(),
+            ],
+            2 => [
+                "\"stderr\"".into(),
+                "w".into(),
+                "ieee-le".into(),
+                "UTF-8".into(),
+            ],
             _ => match i.files.get(id) {
                 Some(f) => [
                     f.name.clone(),
@@ -146,9 +161,7 @@ fn fopen(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             }
             None => crate::interp::warning::emit(
                 "MATLAB:iofun:UnsupportedEncoding",
-                &format!(
-                    "The encoding '{t}' is not supported. See the documentation for FOPEN."
-                ),
+                &format!("The encoding '{t}' is not supported. See the documentation for FOPEN."),
             ),
         }
     }
@@ -186,7 +199,12 @@ fn fclose(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 /// The next line of a file as a char row (None at the end of the file).
-fn next_line(i: &mut Interp, fid: &Value, keep_newline: bool, limit: usize) -> MResult<Option<Value>> {
+fn next_line(
+    i: &mut Interp,
+    fid: &Value,
+    keep_newline: bool,
+    limit: usize,
+) -> MResult<Option<Value>> {
     let f = file(i, fid)?;
     let line = f.read_line(limit).map_err(|m| file_error(f, m))?;
     let Some(mut line) = line else {
@@ -216,7 +234,10 @@ fn fgets(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Some(v) => {
             let n = v.scalar_f64()?;
             if !(n >= 1.0) {
-                return Err(bad_arg("fgets", "The number of characters must be positive."));
+                return Err(bad_arg(
+                    "fgets",
+                    "The number of characters must be positive.",
+                ));
             }
             n.min(usize::MAX as f64) as usize
         }
@@ -250,7 +271,11 @@ fn fscanf(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             // single-byte encodings are scanned as UTF-8; positions map back byte for byte
             // only for ASCII text, which is what such files hold in practice
             let text = enc.decode_string(&rest);
-            scanf::scan(text.as_bytes(), &Format::parse(&fmt), super::scan::limit(dims))
+            scanf::scan(
+                text.as_bytes(),
+                &Format::parse(&fmt),
+                super::scan::limit(dims),
+            )
         }
     };
     let to_end = r.used >= rest.len();

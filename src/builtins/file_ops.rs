@@ -55,7 +55,10 @@ fn mkdir(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         path = path.join(text_arg(v, "mkdir")?);
     }
     let r = if path.as_os_str().is_empty() {
-        Err(("MATLAB:MKDIR:OSError".into(), "The folder name must not be empty.".into()))
+        Err((
+            "MATLAB:MKDIR:OSError".into(),
+            "The folder name must not be empty.".into(),
+        ))
     } else if path.is_dir() {
         Ok(Some((
             "MATLAB:MKDIR:DirectoryExists".into(),
@@ -152,7 +155,10 @@ fn delete(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
         let name = text_arg(v, "delete")?;
         let targets = expand(&name);
-        let files: Vec<&PathBuf> = targets.iter().filter(|p| p.is_file() || p.is_symlink()).collect();
+        let files: Vec<&PathBuf> = targets
+            .iter()
+            .filter(|p| p.is_file() || p.is_symlink())
+            .collect();
         if files.is_empty() {
             let id = if Path::new(&name).is_dir() {
                 "MATLAB:DELETE:Permission"
@@ -198,7 +204,11 @@ fn copy_tree(from: &Path, to: &Path, depth: usize) -> std::io::Result<()> {
 
 /// Copies or moves each source; where they go: into the destination when it is a folder (or
 /// when there are several sources), to it otherwise.
-fn transfer(a: &[Value], fname: &str, moving: bool) -> Result<Option<(String, String)>, (String, String)> {
+fn transfer(
+    a: &[Value],
+    fname: &str,
+    moving: bool,
+) -> Result<Option<(String, String)>, (String, String)> {
     let upper = fname.to_uppercase();
     let fail = |msg: String| (format!("MATLAB:{upper}:OSError"), msg);
     let src = text_arg(&a[0], fname).map_err(|e| fail(e.message().to_string()))?;
@@ -211,7 +221,9 @@ fn transfer(a: &[Value], fname: &str, moving: bool) -> Result<Option<(String, St
     }
     let sources: Vec<PathBuf> = expand(&src).into_iter().filter(|p| p.exists()).collect();
     if sources.is_empty() {
-        return Err(fail(format!("No matching files or folders were found for '{src}'.")));
+        return Err(fail(format!(
+            "No matching files or folders were found for '{src}'."
+        )));
     }
     let dst_path = Path::new(&dst);
     let many = sources.len() > 1 || src.contains(['*', '?']);
@@ -231,7 +243,9 @@ fn transfer(a: &[Value], fname: &str, moving: bool) -> Result<Option<(String, St
             if moving {
                 continue;
             }
-            return Err(fail("Cannot copy or move a file or folder onto itself.".into()));
+            return Err(fail(
+                "Cannot copy or move a file or folder onto itself.".into(),
+            ));
         }
         let r = if moving {
             std::fs::rename(s, &target).or_else(|_| {

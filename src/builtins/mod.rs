@@ -3,8 +3,8 @@
 
 mod calls;
 mod cells;
-mod delimited;
 mod construct;
+mod delimited;
 mod dispersion;
 mod empties;
 mod errors;

@@ -58,7 +58,9 @@ pub fn texts(v: &Value, fname: &str) -> MResult<Vec<String>> {
 pub fn not_found(name: &str) -> MError {
     MError::new(
         "MATLAB:textio:textio:FileNotFound",
-        format!("Unable to find or open '{name}'. Check the path and filename or file permissions."),
+        format!(
+            "Unable to find or open '{name}'. Check the path and filename or file permissions."
+        ),
     )
 }
 
@@ -71,7 +73,9 @@ fn textscan_options(opts: &[(String, Value)]) -> MResult<(Options, bool)> {
     let mut collect = false;
     for (n, v) in opts {
         match n.as_str() {
-            "delimiter" => o.delimiters = texts(v, "textscan")?.iter().map(|s| bytes_of(s)).collect(),
+            "delimiter" => {
+                o.delimiters = texts(v, "textscan")?.iter().map(|s| bytes_of(s)).collect()
+            }
             "headerlines" => o.header_lines = super::count_arg(v, "textscan", "HeaderLines")?,
             "collectoutput" => collect = v.truthy()?,
             "endofline" => {
@@ -80,7 +84,10 @@ fn textscan_options(opts: &[(String, Value)]) -> MResult<(Options, bool)> {
             }
             "multipledelimsasone" => o.multiple_delims_as_one = v.truthy()?,
             "treatasempty" => {
-                o.treat_as_empty = texts(v, "textscan")?.into_iter().map(String::into_bytes).collect()
+                o.treat_as_empty = texts(v, "textscan")?
+                    .into_iter()
+                    .map(String::into_bytes)
+                    .collect()
             }
             "commentstyle" => {
                 let t = texts(v, "textscan")?;
@@ -191,7 +198,12 @@ fn textscan_fn(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     // textscan(src), textscan(src, format), textscan(src, format, N), then name-value pairs
     let fmt = match a.get(1) {
         Some(v) if v.is_text() => text_arg(v, "textscan")?,
-        Some(_) => return Err(bad_arg("textscan", "The format must be a character vector or string scalar.")),
+        Some(_) => {
+            return Err(bad_arg(
+                "textscan",
+                "The format must be a character vector or string scalar.",
+            ));
+        }
         None => String::new(),
     };
     let mut rest = a.get(2..).unwrap_or(&[]);
@@ -202,7 +214,10 @@ fn textscan_fn(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             if n >= 0.0 && n.is_finite() {
                 repeat = Some(n as usize);
             } else if !(n == -1.0 || n == f64::INFINITY) {
-                return Err(bad_arg("textscan", "N must be a nonnegative integer, -1 or Inf."));
+                return Err(bad_arg(
+                    "textscan",
+                    "N must be a nonnegative integer, -1 or Inf.",
+                ));
             }
             rest = &rest[1..];
         }
@@ -230,12 +245,16 @@ fn textscan_fn(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             })
             .collect()
     } else {
-        textscan::parse_format(&fmt).map_err(|m| MError::new("MATLAB:textscan:BadFormatString", m))?
+        textscan::parse_format(&fmt)
+            .map_err(|m| MError::new("MATLAB:textscan:BadFormatString", m))?
     };
     let r = textscan::scan(&bytes, &specs, &opts, repeat);
     if let Some(msg) = &r.failure {
         if !opts.return_on_error {
-            return Err(MError::new("MATLAB:textscan:handleErrorAndShowInfo", msg.clone()));
+            return Err(MError::new(
+                "MATLAB:textscan:handleErrorAndShowInfo",
+                msg.clone(),
+            ));
         }
     }
     if from_file {
@@ -283,9 +302,8 @@ fn encoding_option(opts: &[(String, Value)], fname: &str) -> MResult<Encoding> {
     for (n, v) in opts {
         if n == "encoding" {
             let t = text_arg(v, fname)?;
-            enc = Encoding::from_name(&t).ok_or_else(|| {
-                bad_arg(fname, format!("Unsupported encoding '{t}'."))
-            })?;
+            enc = Encoding::from_name(&t)
+                .ok_or_else(|| bad_arg(fname, format!("Unsupported encoding '{t}'.")))?;
         }
     }
     Ok(enc)
@@ -317,15 +335,30 @@ fn readlines(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 skip_empty = match t.as_str() {
                     "skip" => true,
                     "read" => false,
-                    _ => return Err(bad_arg("readlines", format!("Unsupported EmptyLineRule '{t}'."))),
+                    _ => {
+                        return Err(bad_arg(
+                            "readlines",
+                            format!("Unsupported EmptyLineRule '{t}'."),
+                        ));
+                    }
                 };
             }
             "whitespacerule" => ws_rule = text_arg(v, "readlines")?.to_lowercase(),
             "lineending" => {
-                ending = Some(texts(v, "readlines")?.iter().map(|s| crate::display::printf::unescape(s)).collect())
+                ending = Some(
+                    texts(v, "readlines")?
+                        .iter()
+                        .map(|s| crate::display::printf::unescape(s))
+                        .collect(),
+                )
             }
             "encoding" => {}
-            other => return Err(bad_arg("readlines", format!("'{other}' is not a recognized parameter."))),
+            other => {
+                return Err(bad_arg(
+                    "readlines",
+                    format!("'{other}' is not a recognized parameter."),
+                ));
+            }
         }
     }
     let bytes = std::fs::read(&name).map_err(|_| not_found(&name))?;
@@ -338,7 +371,11 @@ fn readlines(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(ends) => {
             let mut v = vec![text.clone()];
             for e in ends.iter().filter(|e| !e.is_empty()) {
-                v = v.iter().flat_map(|s| s.split(e.as_str())).map(String::from).collect();
+                v = v
+                    .iter()
+                    .flat_map(|s| s.split(e.as_str()))
+                    .map(String::from)
+                    .collect();
             }
             v
         }
@@ -359,7 +396,10 @@ fn readlines(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         lines.retain(|l| !l.is_empty());
     }
     let n = lines.len();
-    one(Value::Str(std::rc::Rc::new(StrArray::new(Shape::col(n), lines))))
+    one(Value::Str(std::rc::Rc::new(StrArray::new(
+        Shape::col(n),
+        lines,
+    ))))
 }
 
 fn writelines(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -373,12 +413,22 @@ fn writelines(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 append = match text_arg(&v, "writelines")?.to_lowercase().as_str() {
                     "append" => true,
                     "overwrite" => false,
-                    other => return Err(bad_arg("writelines", format!("Unsupported WriteMode '{other}'."))),
+                    other => {
+                        return Err(bad_arg(
+                            "writelines",
+                            format!("Unsupported WriteMode '{other}'."),
+                        ));
+                    }
                 }
             }
             "lineending" => ending = crate::display::printf::unescape(&text_arg(&v, "writelines")?),
             "encoding" => {}
-            other => return Err(bad_arg("writelines", format!("'{other}' is not a recognized parameter."))),
+            other => {
+                return Err(bad_arg(
+                    "writelines",
+                    format!("'{other}' is not a recognized parameter."),
+                ));
+            }
         }
     }
     let mut text = String::new();
@@ -429,7 +479,10 @@ fn type_fn(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         let bytes = std::fs::read(&path).map_err(|e| {
             MError::new(
                 "MATLAB:type:fileNotFound",
-                format!("Could not open file '{name}'. {}.", crate::io::files::os_message(&e)),
+                format!(
+                    "Could not open file '{name}'. {}.",
+                    crate::io::files::os_message(&e)
+                ),
             )
         })?;
         text.push('\n');

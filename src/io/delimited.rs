@@ -220,7 +220,12 @@ pub fn detect_header(text: &[u8], d: &Delim) -> usize {
 
 /// Numbers of the lines after `skip` lines, one row per non-blank line: (rows, columns,
 /// row-major values). Fields that are not numbers are `fill`.
-pub fn numeric_rows(text: &[u8], d: &Delim, skip: usize, fill: f64) -> (usize, usize, Vec<Vec<f64>>) {
+pub fn numeric_rows(
+    text: &[u8],
+    d: &Delim,
+    skip: usize,
+    fill: f64,
+) -> (usize, usize, Vec<Vec<f64>>) {
     let mut fields = Vec::new();
     let mut rows: Vec<Vec<f64>> = Vec::new();
     let mut ncols = 0;
@@ -269,7 +274,11 @@ pub fn column_major(rows: &[Vec<f64>], ncols: usize, fill: f64) -> Vec<f64> {
 /// an empty field.
 pub fn number_text(x: f64, digits: usize, nan_empty: bool) -> String {
     if x.is_nan() {
-        return if nan_empty { String::new() } else { "NaN".into() };
+        return if nan_empty {
+            String::new()
+        } else {
+            "NaN".into()
+        };
     }
     if x.is_infinite() {
         return if x > 0.0 { "Inf".into() } else { "-Inf".into() };

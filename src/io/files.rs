@@ -477,7 +477,10 @@ mod tests {
             OpenFile::open(&p, perm, ByteOrder::Little, Encoding::Utf8).expect("open for w+");
         f.write_bytes(b"hello\nworld\n").expect("write");
         f.seek_to(0).expect("seek");
-        assert_eq!(f.read_line(usize::MAX).expect("line"), Some(b"hello\n".to_vec()));
+        assert_eq!(
+            f.read_line(usize::MAX).expect("line"),
+            Some(b"hello\n".to_vec())
+        );
         assert_eq!(f.tell(), 6);
         f.seek_to(2).expect("seek");
         f.write_bytes(b"LL").expect("overwrite");

@@ -240,13 +240,18 @@ fn read_int(b: &[u8], kind: u8) -> Option<(f64, usize)> {
         k = 1;
     }
     let hex_prefix = |k: usize| {
-        b.len() > k + 2 && b[k] == b'0' && matches!(b[k + 1], b'x' | b'X') && b[k + 2].is_ascii_hexdigit()
+        b.len() > k + 2
+            && b[k] == b'0'
+            && matches!(b[k + 1], b'x' | b'X')
+            && b[k + 2].is_ascii_hexdigit()
     };
     let (radix, from) = match kind {
         b'x' | b'X' => (16, if hex_prefix(k) { k + 2 } else { k }),
         b'o' => (8, k),
         b'i' if hex_prefix(k) => (16, k + 2),
-        b'i' if b.get(k) == Some(&b'0') && b.get(k + 1).is_some_and(|c| (b'0'..=b'7').contains(c)) => {
+        b'i' if b.get(k) == Some(&b'0')
+            && b.get(k + 1).is_some_and(|c| (b'0'..=b'7').contains(c)) =>
+        {
             (8, k + 1)
         }
         _ => (10, k),
@@ -405,7 +410,10 @@ mod tests {
     fn numbers_and_literals() {
         assert_eq!(run("1 2 3", "%d"), vec![1.0, 2.0, 3.0]);
         assert_eq!(run("1,2,3", "%d,"), vec![1.0, 2.0, 3.0]);
-        assert_eq!(run("1.5e2 -0.25 inf", "%f"), vec![150.0, -0.25, f64::INFINITY]);
+        assert_eq!(
+            run("1.5e2 -0.25 inf", "%f"),
+            vec![150.0, -0.25, f64::INFINITY]
+        );
         assert_eq!(run("3-7 x", "%d-%d %c"), vec![3.0, 7.0, 120.0]);
         assert_eq!(run("ff 0x10", "%x"), vec![255.0, 16.0]);
         assert_eq!(run("ab12", "%[a-z]%d"), vec![97.0, 98.0, 12.0]);
@@ -421,7 +429,14 @@ mod tests {
 
     #[test]
     fn floats_parse_exactly() {
-        for t in ["0.1", "123456789012345678901", "1e-300", "-2.5E+10", "7.", ".5"] {
+        for t in [
+            "0.1",
+            "123456789012345678901",
+            "1e-300",
+            "-2.5E+10",
+            "7.",
+            ".5",
+        ] {
             let (v, n) = read_float(t.as_bytes()).expect("a number");
             assert_eq!(n, t.len());
             assert_eq!(v, t.parse::<f64>().expect("std parses it"));

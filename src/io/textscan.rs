@@ -125,7 +125,8 @@ pub fn parse_format(fmt: &str) -> Result<Vec<Spec>, String> {
             b'q' => Kind::Quoted,
             b'c' => Kind::Chars,
             b'[' => {
-                let (set, end) = parse_set(b, j).ok_or_else(|| format!("Badly formed format '{fmt}'."))?;
+                let (set, end) =
+                    parse_set(b, j).ok_or_else(|| format!("Badly formed format '{fmt}'."))?;
                 j = end;
                 Kind::Set(set)
             }
@@ -474,7 +475,8 @@ pub fn scan(s: &[u8], specs: &[Spec], o: &Options, repeat: Option<usize>) -> Out
                     }
                     if spec.outputs() {
                         if let Some(Column::Chars(v)) = columns.get_mut(col) {
-                            let mut t: Vec<u16> = text_of(&s[from..lx.pos]).encode_utf16().collect();
+                            let mut t: Vec<u16> =
+                                text_of(&s[from..lx.pos]).encode_utf16().collect();
                             t.resize(n, b' ' as u16);
                             v.extend(t);
                         }
@@ -538,7 +540,11 @@ pub fn count_fields(s: &[u8], o: &Options) -> usize {
         let mut n = 1;
         let mut j = 0;
         while j < line.len() {
-            if let Some(d) = o.delimiters.iter().find(|d| !d.is_empty() && line[j..].starts_with(d)) {
+            if let Some(d) = o
+                .delimiters
+                .iter()
+                .find(|d| !d.is_empty() && line[j..].starts_with(d))
+            {
                 n += 1;
                 j += d.len();
             } else {
