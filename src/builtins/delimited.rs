@@ -221,6 +221,13 @@ fn offset_arg(v: Option<&Value>, fname: &str) -> MResult<usize> {
 }
 
 fn dlmread_with(name: &str, d: Option<Delim>, a: &[Value], fname: &str) -> R {
+    // dlmread(name, delimiter, range): a range in place of the offsets
+    if a.len() == 1 && (a[0].is_text() || a[0].numel() == 4) {
+        let text = read_text(name)?;
+        let d = d.unwrap_or_else(|| dl::detect(&text));
+        let range = range_arg(&a[0], fname, false)?;
+        return one(Value::from_tensor(block(&text, &d, range, 0.0, true)?));
+    }
     let r0 = offset_arg(a.first(), fname)?;
     let c0 = offset_arg(a.get(1), fname)?;
     let range = match a.get(2) {
@@ -620,53 +627,90 @@ fn importdata(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Some(v) => super::count_arg(v, "importdata", "The number of header lines")?,
         None => dl::detect_header(&text, &d),
     };
-    let (m, n, rows) = dl::numeric_rows(&text, &d, header, f64::NAN);
+    // leading columns that hold text in every data row are row headers, not data
+    let mut fields = Vec::new();
+    let data_lines: Vec<&[u8]> = dl::lines(&text)
+        .skip(header)
+        .filter(|l| !dl::trim(l).is_empty())
+        .collect();
+    let mut text_cols = usize::MAX;
+    let mut labels: Vec<Vec<String>> = Vec::new();
+    for l in &data_lines {
+        dl::split(l, &d, &mut fields);
+        let k = fields
+            .iter()
+            .take_while(|f| dl::number(f).is_none() && !dl::trim(f).is_empty())
+            .count();
+        text_cols = text_cols.min(k);
+        labels.push(fields.iter().map(|f| dl::field_text(f)).collect());
+    }
+    if data_lines.is_empty() {
+        text_cols = 0;
+    }
+    let (m, n_all, rows) = dl::numeric_rows(&text, &d, header, f64::NAN);
+    let n = n_all.saturating_sub(text_cols);
+    let rows: Vec<Vec<f64>> = rows
+        .into_iter()
+        .map(|r| r.into_iter().skip(text_cols).collect())
+        .collect();
     let data = Value::from_tensor(Tensor::f64(
         Shape::matrix(m, n),
         dl::column_major(&rows, n, f64::NAN),
     ));
     let delim_text = d.text();
-    if header == 0 {
+    if header == 0 && text_cols == 0 {
         let mut out = vec![data, Value::str(&delim_text), Value::Num(0.0)];
         out.truncate(nargout.clamp(1, 3));
         return Ok(out);
     }
     let head: Vec<&[u8]> = dl::lines(&text).take(header).collect();
-    let textdata: Vec<Value> = head
-        .iter()
-        .map(|l| Value::str(&String::from_utf8_lossy(l)))
-        .collect();
     let mut s = StructArray::scalar();
     s.set(0, "data", data);
-    // the last header line, split like the data, names the columns when it has as many fields
-    let mut fields = Vec::new();
+    let mut colheaders = Vec::new();
     if let Some(last) = head.last() {
         dl::split(last, &d, &mut fields);
+        colheaders = fields.iter().map(|f| dl::field_text(f)).collect::<Vec<_>>();
     }
-    if n > 0 && fields.len() == n {
-        let names: Vec<Value> = fields
-            .iter()
-            .map(|f| Value::str(&dl::field_text(f)))
-            .collect();
-        s.set(
-            0,
-            "textdata",
-            Value::Cell(Rc::new(CellArray::row(names.clone()))),
-        );
-        s.set(0, "colheaders", Value::Cell(Rc::new(CellArray::row(names))));
-        if header > 1 {
-            s.set(
-                0,
-                "textdata",
-                Value::Cell(Rc::new(CellArray::col(textdata))),
-            );
+    let width = colheaders.len().max(text_cols).max(1);
+    // textdata: the header lines (the last split into fields), then the row headers
+    let nrows = head.len() + if text_cols > 0 { labels.len() } else { 0 };
+    let empty = Value::from_tensor(Tensor::new(
+        Shape::matrix(0, 0),
+        crate::values::tensor::Data::Char(vec![]),
+    ));
+    let mut td = vec![empty; nrows * width];
+    for (r, l) in head.iter().enumerate() {
+        if r + 1 == head.len() && colheaders.len() > 1 {
+            for (j, c) in colheaders.iter().enumerate() {
+                td[j * nrows + r] = Value::str(c);
+            }
+        } else {
+            td[r] = Value::str(&String::from_utf8_lossy(l));
         }
+    }
+    if text_cols > 0 {
+        for (i, row) in labels.iter().enumerate() {
+            for (j, c) in row.iter().take(text_cols).enumerate() {
+                td[j * nrows + head.len() + i] = Value::str(c);
+            }
+        }
+    }
+    let textdata = if nrows == 1 && colheaders.len() <= 1 {
+        CellArray::new(Shape::matrix(1, 1), td.into_iter().take(1).collect())
     } else {
-        s.set(
-            0,
-            "textdata",
-            Value::Cell(Rc::new(CellArray::col(textdata))),
-        );
+        CellArray::new(Shape::matrix(nrows, width), td)
+    };
+    s.set(0, "textdata", Value::Cell(Rc::new(textdata)));
+    if colheaders.len() == n_all && n_all > 0 {
+        let names: Vec<Value> = colheaders.iter().map(|c| Value::str(c)).collect();
+        s.set(0, "colheaders", Value::Cell(Rc::new(CellArray::row(names))));
+    }
+    if text_cols == 1 {
+        let names: Vec<Value> = labels
+            .iter()
+            .map(|r| Value::str(r.first().map_or("", |x| x)))
+            .collect();
+        s.set(0, "rowheaders", Value::Cell(Rc::new(CellArray::col(names))));
     }
     let mut out = vec![
         Value::Struct(Rc::new(s)),

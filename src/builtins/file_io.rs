@@ -126,6 +126,9 @@ fn fopen(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let name = text_arg(&a[0], "fopen")?;
     if name == "all" && a.len() == 1 {
         let ids: Vec<f64> = i.files.ids().into_iter().map(f64::from).collect();
+        if ids.is_empty() {
+            return one(Value::empty());
+        }
         return one(Value::row(ids));
     }
     let perm_text = match a.get(1) {
@@ -219,8 +222,14 @@ fn next_line(
         }
     }
     let chars = f.encoding.decode(&line);
+    // an empty line is '' (0x0), as MATLAB returns it
+    let shape = if chars.is_empty() {
+        Shape::matrix(0, 0)
+    } else {
+        Shape::row(chars.len())
+    };
     Ok(Some(Value::from_tensor(Tensor::new(
-        Shape::row(chars.len()),
+        shape,
         Data::Char(chars),
     ))))
 }

@@ -519,17 +519,36 @@ pub fn scan(s: &[u8], specs: &[Spec], o: &Options, repeat: Option<usize>) -> Out
 
 /// The number of fields on the first data line, for a format of `%f`s when none is given.
 pub fn count_fields(s: &[u8], o: &Options) -> usize {
+    // lines end where any of the end-of-line texts does
+    let eol_at = |k: usize| -> usize {
+        o.end_of_line
+            .iter()
+            .filter(|e| !e.is_empty() && s[k..].starts_with(e))
+            .map(|e| e.len())
+            .max()
+            .unwrap_or(0)
+    };
+    let mut lines: Vec<&[u8]> = Vec::new();
+    let mut from = 0;
     let mut k = 0;
-    for _ in 0..o.header_lines {
-        while k < s.len() && s[k] != b'\n' {
+    while k < s.len() && lines.len() < o.header_lines + 1000 {
+        let n = eol_at(k);
+        if n > 0 {
+            lines.push(&s[from..k]);
+            k += n;
+            from = k;
+        } else {
             k += 1;
         }
-        k += 1;
     }
-    let rest = s.get(k..).unwrap_or(&[]);
-    let line = rest
-        .split(|&c| c == b'\n')
+    if from < s.len() {
+        lines.push(&s[from..]);
+    }
+    let line = lines
+        .iter()
+        .skip(o.header_lines)
         .find(|l| l.iter().any(|c| !c.is_ascii_whitespace()))
+        .copied()
         .unwrap_or(&[]);
     if o.delimiters.is_empty() {
         line.split(|c| c.is_ascii_whitespace())
