@@ -41,25 +41,77 @@ fn text_like(like: &Value, s: &str) -> Value {
     }
 }
 
-fn fullfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let mut parts = Vec::new();
-    for v in &a {
-        let s = text_arg(v, "fullfile")?;
-        if !s.is_empty() {
-            parts.push(s);
-        }
-    }
+/// Joins parts with single separators, as fullfile does.
+fn join_parts(parts: &[String]) -> String {
     let mut out = String::new();
-    for (k, p) in parts.iter().enumerate() {
-        if k > 0 && !out.ends_with('/') {
+    let mut first = true;
+    for p in parts.iter().filter(|p| !p.is_empty()) {
+        if !first && !out.ends_with('/') {
             out.push('/');
         }
-        out.push_str(if k > 0 { p.trim_start_matches('/') } else { p });
+        out.push_str(if first { p } else { p.trim_start_matches('/') });
+        first = false;
     }
     // Repeated separators inside collapse to one, as MATLAB does.
     while out.contains("//") {
         out = out.replace("//", "/");
     }
+    out
+}
+
+fn fullfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    // a cell or string array part gives one result per element (a cell or string array)
+    let many = a.iter().find(|v| match v {
+        Value::Cell(_) => true,
+        Value::Str(s) => s.data.len() != 1,
+        _ => false,
+    });
+    if let Some(shape_of) = many {
+        let shape = shape_of.shape();
+        let n = shape.numel();
+        let mut columns: Vec<Vec<String>> = Vec::new();
+        for v in &a {
+            let texts = match v {
+                Value::Cell(c) => c
+                    .data
+                    .iter()
+                    .map(|x| text_arg(x, "fullfile"))
+                    .collect::<MResult<Vec<_>>>()?,
+                Value::Str(s) if s.data.len() != 1 => s.data.clone(),
+                _ => vec![text_arg(v, "fullfile")?],
+            };
+            if texts.len() != 1 && texts.len() != n {
+                return Err(bad_arg(
+                    "fullfile",
+                    "Cell and string array parts must have the same number of elements.",
+                ));
+            }
+            columns.push(texts);
+        }
+        let joined: Vec<String> = (0..n)
+            .map(|k| {
+                let parts: Vec<String> = columns
+                    .iter()
+                    .map(|c| c.get(k).or(c.first()).cloned().unwrap_or_default())
+                    .collect();
+                join_parts(&parts)
+            })
+            .collect();
+        if a.iter().any(|v| v.is_string()) {
+            return one(Value::Str(std::rc::Rc::new(
+                crate::values::containers::StrArray::new(shape, joined),
+            )));
+        }
+        return one(Value::Cell(std::rc::Rc::new(CellArray::new(
+            shape,
+            joined.iter().map(|t| Value::str(t)).collect(),
+        ))));
+    }
+    let mut parts = Vec::new();
+    for v in &a {
+        parts.push(text_arg(v, "fullfile")?);
+    }
+    let out = join_parts(&parts);
     let like = a
         .iter()
         .find(|v| v.is_string())
@@ -384,7 +436,10 @@ fn tempname(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    let name = format!("tp{:x}{:x}", std::process::id(), nanos);
+    // a counter keeps two names asked for within one clock tick apart
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let k = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("tp{:x}_{:x}_{k:x}", std::process::id(), nanos);
     if dir.contains('\0') {
         return Err(bad_arg("tempname", "Invalid folder name."));
     }
