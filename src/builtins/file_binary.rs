@@ -276,9 +276,18 @@ fn fread(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             let used = b.len() - b.len() % esize;
             b[..used].to_vec()
         };
-        vals.reserve(bytes.len() / esize);
-        for c in bytes.chunks_exact(esize) {
-            vals.push(prec.src.decode(c, order));
+        if prec.src == Elem::Char
+            && want == usize::MAX
+            && f.encoding == crate::io::files::Encoding::Utf8
+            && !bytes.is_ascii()
+        {
+            // characters of the rest of a UTF-8 file, not its bytes
+            vals.extend(f.encoding.decode(&bytes).into_iter().map(f64::from));
+        } else {
+            vals.reserve(bytes.len() / esize);
+            for c in bytes.chunks_exact(esize) {
+                vals.push(prec.src.decode(c, order));
+            }
         }
     } else {
         'blocks: while vals.len() < want {

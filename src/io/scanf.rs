@@ -269,6 +269,10 @@ fn read_int(b: &[u8], kind: u8) -> Option<(f64, usize)> {
     if j == from {
         return None;
     }
+    // a decimal point after the digits is no integer: MATLAB's %d fails on '2.34'
+    if radix == 10 && b.get(j) == Some(&b'.') {
+        return None;
+    }
     Some((if neg { -v } else { v }, j))
 }
 
@@ -417,6 +421,8 @@ mod tests {
         assert_eq!(run("3-7 x", "%d-%d %c"), vec![3.0, 7.0, 120.0]);
         assert_eq!(run("ff 0x10", "%x"), vec![255.0, 16.0]);
         assert_eq!(run("ab12", "%[a-z]%d"), vec![97.0, 98.0, 12.0]);
+        // %d does not read the integer part of a decimal number
+        assert_eq!(run("2.34", "%d"), Vec::<f64>::new());
     }
 
     #[test]
