@@ -209,6 +209,7 @@ fn next_line(
     limit: usize,
 ) -> MResult<Option<Value>> {
     let f = file(i, fid)?;
+    f.skip_bom();
     let line = f.read_line(limit).map_err(|m| file_error(f, m))?;
     let Some(mut line) = line else {
         return Ok(None);
@@ -273,6 +274,7 @@ fn fscanf(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let fmt = text_arg(&a[1], "fscanf")?;
     let dims = super::scan::size_arg(a.get(2), "fscanf")?;
     let f = file(i, &a[0])?;
+    f.skip_bom();
     let rest = f.rest().map_err(|m| file_error(f, m))?;
     let r = match f.encoding {
         Encoding::Utf8 => scanf::scan(&rest, &Format::parse(&fmt), super::scan::limit(dims)),

@@ -226,9 +226,12 @@ fn textscan_fn(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let from_file = !a[0].is_char() && !a[0].is_string();
     let (bytes, enc) = if from_file {
         let f = file(i, &a[0])?;
+        f.skip_bom();
         (f.rest().map_err(|m| file_error(f, m))?, f.encoding)
     } else {
-        (text_arg(&a[0], "textscan")?.into_bytes(), Encoding::Utf8)
+        let t = text_arg(&a[0], "textscan")?;
+        let t = t.strip_prefix('\u{feff}').unwrap_or(&t).to_string();
+        (t.into_bytes(), Encoding::Utf8)
     };
     let bytes = if enc == Encoding::Utf8 {
         bytes

@@ -314,6 +314,18 @@ impl OpenFile {
         }
     }
 
+    /// Steps over a UTF-8 byte-order mark at the start of the file, before text is read.
+    pub fn skip_bom(&mut self) {
+        if self.pos != 0 || self.encoding != Encoding::Utf8 || !self.permission.read {
+            return;
+        }
+        if let Ok(head) = self.fill(3) {
+            if head.starts_with(b"\xef\xbb\xbf") {
+                self.pos = 3;
+            }
+        }
+    }
+
     /// Reads up to `n` bytes; fewer at the end of the file (which sets the end flag).
     pub fn read_bytes(&mut self, n: usize) -> Result<Vec<u8>, String> {
         self.readable()?;
