@@ -5,6 +5,7 @@ mod calls;
 mod cells;
 mod construct;
 mod delimited;
+mod delimited_write;
 mod dispersion;
 mod empties;
 mod errors;
@@ -108,7 +109,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 53] = [
+        let tables: [Vec<Builtin>; 54] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -162,6 +163,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             file_ops::table(),
             text_files::table(),
             delimited::table(),
+            delimited_write::table(),
         ];
         for t in tables {
             for b in t {

@@ -294,7 +294,8 @@ impl OpenFile {
             let at = self.cache_start + self.cache.len() as u64;
             self.file.seek(SeekFrom::Start(at))?;
             let old = self.cache.len();
-            let n = (want - have).max(READ_CHUNK);
+            // grow a chunk at a time: a request past the end of a small file allocates little
+            let n = (want - have).clamp(READ_CHUNK, 1 << 24);
             self.cache.resize(old + n, 0);
             let got = read_full(&mut self.file, &mut self.cache[old..])?;
             self.cache.truncate(old + got);
