@@ -775,3 +775,21 @@ fprintf('most: %d, top three: %d\\n', max(elves), sum(maxk(elves, 3)));
     );
     assert!(Path::new(&s.path("input.txt")).exists());
 }
+
+#[test]
+fn byte_order_marks_and_bad_ranges() {
+    let s = Scratch::new("bom");
+    std::fs::write(s.path("b.csv"), b"\xef\xbb\xbfx,y\r\n1,2\r\n").expect("write");
+    let code = format!(
+        "{} f = fullfile(d, 'b.csv'); fid = fopen(f); h = fgetl(fid); fclose(fid);
+         t = fileread(f); M = readmatrix(f); fid = fopen(f); raw = fread(fid, 3)'; fclose(fid);",
+        s.set_d()
+    );
+    assert_eq!(text(&var(&code, "h")), "x,y");
+    assert_eq!(text(&var(&code, "t")), "x,y\r\n1,2\r\n");
+    assert_eq!(nums(&var(&code, "M")), [1.0, 2.0]);
+    // binary reads see the bytes as they are
+    assert_eq!(nums(&var(&code, "raw")), [239.0, 187.0, 191.0]);
+    let (id, _) = err(&format!("dlmread('{}', ',', [1 1 0 0])", s.path("b.csv")));
+    assert_eq!(id, "MATLAB:dlmread:InvalidRange");
+}
