@@ -79,6 +79,12 @@ fn builtins_never_panic() {
     let mut rng = env("ROBUSTNESS_SEED", 12345);
     let trials = env("ROBUSTNESS_TRIALS", 40);
     let mut failures = Vec::new();
+    // builtins that write files (mkdir, writematrix, fopen 'w', ...) do so in a folder of
+    // their own, not in the repository
+    let scratch = std::env::temp_dir().join(format!("matfuse-robustness-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("a scratch folder");
+    let home = std::env::current_dir().expect("the current folder");
+    std::env::set_current_dir(&scratch).expect("cd to the scratch folder");
     // quiet the panic hook while probing
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -104,6 +110,8 @@ fn builtins_never_panic() {
         }
     }
     std::panic::set_hook(hook);
+    let _ = std::env::set_current_dir(home);
+    let _ = std::fs::remove_dir_all(&scratch);
     failures.sort();
     failures.dedup();
     assert!(

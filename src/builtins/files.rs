@@ -41,25 +41,77 @@ fn text_like(like: &Value, s: &str) -> Value {
     }
 }
 
-fn fullfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let mut parts = Vec::new();
-    for v in &a {
-        let s = text_arg(v, "fullfile")?;
-        if !s.is_empty() {
-            parts.push(s);
-        }
-    }
+/// Joins parts with single separators, as fullfile does.
+fn join_parts(parts: &[String]) -> String {
     let mut out = String::new();
-    for (k, p) in parts.iter().enumerate() {
-        if k > 0 && !out.ends_with('/') {
+    let mut first = true;
+    for p in parts.iter().filter(|p| !p.is_empty()) {
+        if !first && !out.ends_with('/') {
             out.push('/');
         }
-        out.push_str(if k > 0 { p.trim_start_matches('/') } else { p });
+        out.push_str(if first { p } else { p.trim_start_matches('/') });
+        first = false;
     }
     // Repeated separators inside collapse to one, as MATLAB does.
     while out.contains("//") {
         out = out.replace("//", "/");
     }
+    out
+}
+
+fn fullfile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    // a cell or string array part gives one result per element (a cell or string array)
+    let many = a.iter().find(|v| match v {
+        Value::Cell(_) => true,
+        Value::Str(s) => s.data.len() != 1,
+        _ => false,
+    });
+    if let Some(shape_of) = many {
+        let shape = shape_of.shape();
+        let n = shape.numel();
+        let mut columns: Vec<Vec<String>> = Vec::new();
+        for v in &a {
+            let texts = match v {
+                Value::Cell(c) => c
+                    .data
+                    .iter()
+                    .map(|x| text_arg(x, "fullfile"))
+                    .collect::<MResult<Vec<_>>>()?,
+                Value::Str(s) if s.data.len() != 1 => s.data.clone(),
+                _ => vec![text_arg(v, "fullfile")?],
+            };
+            if texts.len() != 1 && texts.len() != n {
+                return Err(bad_arg(
+                    "fullfile",
+                    "Cell and string array parts must have the same number of elements.",
+                ));
+            }
+            columns.push(texts);
+        }
+        let joined: Vec<String> = (0..n)
+            .map(|k| {
+                let parts: Vec<String> = columns
+                    .iter()
+                    .map(|c| c.get(k).or(c.first()).cloned().unwrap_or_default())
+                    .collect();
+                join_parts(&parts)
+            })
+            .collect();
+        if a.iter().any(|v| v.is_string()) {
+            return one(Value::Str(std::rc::Rc::new(
+                crate::values::containers::StrArray::new(shape, joined),
+            )));
+        }
+        return one(Value::Cell(std::rc::Rc::new(CellArray::new(
+            shape,
+            joined.iter().map(|t| Value::str(t)).collect(),
+        ))));
+    }
+    let mut parts = Vec::new();
+    for v in &a {
+        parts.push(text_arg(v, "fullfile")?);
+    }
+    let out = join_parts(&parts);
     let like = a
         .iter()
         .find(|v| v.is_string())
@@ -170,10 +222,121 @@ fn datenum(t: std::time::SystemTime) -> f64 {
     719_529.0 + secs / 86_400.0
 }
 
+/// A date number as dir's date text, 'dd-MMM-yyyy HH:mm:ss'.
+fn date_text(datenum: f64) -> String {
+    if datenum <= 0.0 {
+        return String::new();
+    }
+    let secs_total = ((datenum - 719_529.0) * 86_400.0).round() as i64;
+    let days = secs_total.div_euclid(86_400);
+    let secs = secs_total.rem_euclid(86_400);
+    // civil date from days since 1970-01-01 (Howard Hinnant's algorithm)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{d:02}-{}-{y} {:02}:{:02}:{:02}",
+        MONTHS[(m - 1).clamp(0, 11) as usize],
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+fn entry(name: String, folder: &str, meta: Option<std::fs::Metadata>) -> Entry {
+    Entry {
+        name,
+        folder: folder.to_string(),
+        bytes: meta.as_ref().filter(|m| m.is_file()).map_or(0, |m| m.len()),
+        is_dir: meta.as_ref().is_some_and(|m| m.is_dir()),
+        modified: meta.and_then(|m| m.modified().ok()).map_or(0.0, datenum),
+    }
+}
+
+/// Entries of one folder whose names match `pattern` (all of them, with . and .., when None).
+fn list_folder(folder: &Path, pattern: Option<&str>, out: &mut Vec<Entry>) {
+    let folder_abs = std::fs::canonicalize(folder).unwrap_or(folder.to_path_buf());
+    let folder_text = folder_abs.to_string_lossy().to_string();
+    let Ok(rd) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let mut found = Vec::new();
+    if pattern.is_none() {
+        found.push(entry(
+            ".".into(),
+            &folder_text,
+            std::fs::metadata(folder).ok(),
+        ));
+        found.push(entry(
+            "..".into(),
+            &folder_text,
+            std::fs::metadata(folder.join("..")).ok(),
+        ));
+    }
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(p) = pattern {
+            if !super::workspace::wildcard(p, &name) {
+                continue;
+            }
+        }
+        // metadata through links, as MATLAB reports the target
+        let meta = std::fs::metadata(e.path())
+            .ok()
+            .or_else(|| e.metadata().ok());
+        found.push(entry(name, &folder_text, meta));
+    }
+    found.sort_by(|x, y| x.name.cmp(&y.name));
+    out.extend(found);
+}
+
+/// Every folder under `root` (itself first), for `**` patterns.
+fn folders_below(root: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
+    out.push(root.to_path_buf());
+    if depth > 32 {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut subs: Vec<_> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    subs.sort();
+    for s in subs {
+        folders_below(&s, depth + 1, out);
+    }
+}
+
 fn list(target: &str) -> MResult<Vec<Entry>> {
     let path = Path::new(if target.is_empty() { "." } else { target });
+    let mut out = Vec::new();
+    // 'folder/**/pattern': the pattern in the folder and every folder below it
+    if let Some(k) = target.find("**") {
+        let root = &target[..k];
+        let rest = target[k + 2..].trim_start_matches('/');
+        let root = if root.is_empty() { "." } else { root };
+        let mut folders = Vec::new();
+        folders_below(Path::new(root), 0, &mut folders);
+        let pattern = if rest.is_empty() { "*" } else { rest };
+        for f in folders {
+            list_folder(&f, Some(pattern), &mut out);
+        }
+        return Ok(out);
+    }
     // A pattern or a file lists matching names in its folder; a folder lists itself.
-    let (folder, pattern) = if target.contains('*') || target.contains('?') || path.is_file() {
+    if target.contains('*') || target.contains('?') || path.is_file() {
         let parent = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -182,46 +345,10 @@ fn list(target: &str) -> MResult<Vec<Entry>> {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        (parent.to_path_buf(), Some(name))
+        list_folder(parent, Some(&name), &mut out);
     } else {
-        (path.to_path_buf(), None)
-    };
-    let folder_abs = std::fs::canonicalize(&folder).unwrap_or(folder.clone());
-    let folder_text = folder_abs.to_string_lossy().to_string();
-    let rd = match std::fs::read_dir(&folder) {
-        Ok(rd) => rd,
-        Err(_) if pattern.is_some() => return Ok(Vec::new()),
-        Err(_) => return Ok(Vec::new()),
-    };
-    let mut out = Vec::new();
-    if pattern.is_none() {
-        for dot in [".", ".."] {
-            out.push(Entry {
-                name: dot.into(),
-                folder: folder_text.clone(),
-                bytes: 0,
-                is_dir: true,
-                modified: 0.0,
-            });
-        }
+        list_folder(path, None, &mut out);
     }
-    for e in rd.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        if let Some(p) = &pattern {
-            if !super::workspace::wildcard(p, &name) {
-                continue;
-            }
-        }
-        let meta = e.metadata().ok();
-        out.push(Entry {
-            name,
-            folder: folder_text.clone(),
-            bytes: meta.as_ref().filter(|m| m.is_file()).map_or(0, |m| m.len()),
-            is_dir: meta.as_ref().is_some_and(|m| m.is_dir()),
-            modified: meta.and_then(|m| m.modified().ok()).map_or(0.0, datenum),
-        });
-    }
-    out.sort_by(|x, y| x.name.cmp(&y.name));
     Ok(out)
 }
 
@@ -247,7 +374,7 @@ fn dir(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         s.elems[k] = vec![
             Value::str(&e.name),
             Value::str(&e.folder),
-            Value::str(""),
+            Value::str(&date_text(e.modified)),
             Value::Num(e.bytes as f64),
             Value::Bool(e.is_dir),
             Value::Num(e.modified),
@@ -309,7 +436,10 @@ fn tempname(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    let name = format!("tp{:x}{:x}", std::process::id(), nanos);
+    // a counter keeps two names asked for within one clock tick apart
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let k = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("tp{:x}_{:x}_{k:x}", std::process::id(), nanos);
     if dir.contains('\0') {
         return Err(bad_arg("tempname", "Invalid folder name."));
     }

@@ -111,15 +111,15 @@ fn format_text(a: &[Value], name: &str) -> MResult<String> {
     }
 }
 
-fn fprintf(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+fn fprintf(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     if a.is_empty() {
         return Err(crate::interp::error::errors::not_enough_inputs("fprintf"));
     }
-    // a leading number is a file identifier
+    // a leading number is a file identifier (1 standard output, 2 standard error, 3... files)
     let (fid, rest) = if a[0].is_numeric_like() && !a[0].is_char() {
-        (a[0].scalar_f64()?, &a[1..])
+        (a[0].clone(), &a[1..])
     } else {
-        (1.0, &a[..])
+        (Value::Num(1.0), &a[..])
     };
     if rest.is_empty() {
         return Err(bad_arg(
@@ -129,20 +129,9 @@ fn fprintf(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let fmt = format_text(rest, "fprintf")?;
     let text = printf::sprintf(&fmt, &rest[1..])?;
-    match fid as i64 {
-        1 => output::write_str(&text),
-        2 => output::write_err(&text),
-        _ => {
-            return Err(MError::new(
-                "MATLAB:fprintf:invalidFid",
-                format!(
-                    "Invalid file identifier {fid}. Use fopen to generate a valid file identifier."
-                ),
-            ));
-        }
-    }
+    let n = super::file_io::write_text(i, &fid, &text)?;
     if nargout > 0 {
-        return one(Value::Num(text.len() as f64));
+        return one(Value::Num(n as f64));
     }
     Ok(vec![])
 }

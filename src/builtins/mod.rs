@@ -4,11 +4,16 @@
 mod calls;
 mod cells;
 mod construct;
+mod delimited;
+mod delimited_write;
 mod dispersion;
 mod empties;
 mod errors;
 mod explain;
 mod factor;
+mod file_binary;
+mod file_io;
+mod file_ops;
 mod files;
 mod gpu;
 mod graphics;
@@ -44,6 +49,7 @@ mod structs;
 mod text_compare;
 mod text_convert;
 mod text_edit;
+mod text_files;
 mod text_split;
 mod types;
 mod validate;
@@ -103,7 +109,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 48] = [
+        let tables: [Vec<Builtin>; 54] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -152,6 +158,12 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             input_parser::table(),
             regex_replace::table(),
             explain::table(),
+            file_io::table(),
+            file_binary::table(),
+            file_ops::table(),
+            text_files::table(),
+            delimited::table(),
+            delimited_write::table(),
         ];
         for t in tables {
             for b in t {

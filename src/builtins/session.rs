@@ -335,11 +335,13 @@ fn help(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     Ok(vec![])
 }
 
-fn exit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+fn exit(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let code = match a.first() {
         Some(v) if !v.is_text() => v.scalar_f64()? as i32,
         _ => 0,
     };
+    // files left open keep what was written to them
+    i.files.close_all();
     output::flush();
     crate::gpu::trace_report();
     std::process::exit(code);

@@ -226,9 +226,8 @@ fn file_kind(i: &Interp, f: &Frame, name: &str) -> f64 {
     if f.unit.functions.contains_key(name) || i.session_functions.contains_key(name) {
         return 2.0;
     }
-    if i.find_file(&format!("{name}.m")).is_some()
-        || (name.contains('.') && std::path::Path::new(name).is_file())
-    {
+    // any existing file counts, with or without an extension, as in MATLAB
+    if i.find_file(&format!("{name}.m")).is_some() || std::path::Path::new(name).is_file() {
         return 2.0;
     }
     if std::path::Path::new(name).is_dir() {

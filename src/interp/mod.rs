@@ -65,6 +65,8 @@ pub struct Interp {
     pub term_width: usize,
     /// Command-line arguments after the script's name (`argv`).
     pub script_args: Vec<String>,
+    /// Files opened with fopen, by identifier.
+    pub files: crate::io::files::FileTable,
 }
 
 /// Turns a syntax error into a MATLAB error located in `source`.
@@ -100,6 +102,7 @@ impl Interp {
             tic: None,
             term_width: 80,
             script_args: Vec::new(),
+            files: Default::default(),
         }
     }
 
