@@ -4,6 +4,8 @@
 mod calls;
 mod cells;
 mod construct;
+mod dates;
+mod datetimes;
 mod dispersion;
 mod empties;
 mod errors;
@@ -45,6 +47,7 @@ mod text_compare;
 mod text_convert;
 mod text_edit;
 mod text_split;
+pub mod time_methods;
 mod types;
 mod validate;
 mod vectorfns;
@@ -103,7 +106,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 48] = [
+        let tables: [Vec<Builtin>; 50] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -152,6 +155,8 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             input_parser::table(),
             regex_replace::table(),
             explain::table(),
+            dates::table(),
+            datetimes::table(),
         ];
         for t in tables {
             for b in t {
