@@ -308,6 +308,10 @@ fn datestr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "Date values must be finite.",
         ));
     }
+    let vecs: Vec<[f64; 6]> = vecs
+        .into_iter()
+        .map(crate::dates::format::round_seconds)
+        .collect();
     let fmt = fmt.unwrap_or_else(|| {
         let midnight = vecs
             .iter()

@@ -234,8 +234,12 @@ fn cal_combine(p: &TimeArray, q: &TimeArray, sign: f64) -> MResult<Value> {
 /// A datetime plus calendar months, days and time: months first (the day clamped to the
 /// month's end, as MATLAB does), then days, then the time.
 pub fn shift_calendar(ms: f64, months: f64, days: f64, time: f64) -> f64 {
-    if !ms.is_finite() {
-        return ms;
+    if !ms.is_finite() || ms.abs() > 8.64e20 || !months.is_finite() || months.abs() > 1e13 {
+        return if months.is_finite() {
+            ms + days * DAY + time
+        } else {
+            f64::NAN
+        };
     }
     let day = (ms / DAY).floor();
     let in_day = ms - day * DAY;

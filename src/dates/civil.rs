@@ -88,8 +88,8 @@ pub fn datenum(y: f64, mo: f64, d: f64, h: f64, mi: f64, s: f64) -> f64 {
 /// A date vector `[y mo d h mi s]` of a serial date number, the seconds rounded to the
 /// precision the number carries (as Octave's datevec does) so that 10:30 stays 10:30:00.
 pub fn datevec(n: f64) -> [f64; 6] {
-    if !n.is_finite() {
-        return [n; 6];
+    if !n.is_finite() || n.abs() > 1e13 {
+        return [if n.is_finite() { f64::NAN } else { n }; 6];
     }
     let day = n.floor();
     let (y, m, d) = civil_from_days(day as i64 - UNIX_DATENUM as i64);

@@ -43,14 +43,9 @@ pub fn body(t: &TimeArray, width: usize, loose: bool) -> Vec<String> {
     let rows = t.shape.rows().max(1);
     let cols = n / rows;
     let texts = element_texts(t);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| {
-            (0..rows)
-                .map(|r| texts[r + c * rows].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    // every element is padded to the widest one's width
+    let wmax = texts.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+    let widths = vec![wmax; cols];
     // blocks of columns that fit the width
     let mut blocks: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;

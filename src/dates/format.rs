@@ -145,18 +145,20 @@ pub fn datestr_tokens(f: &str) -> Vec<DsTok> {
     out
 }
 
+/// A date vector whose seconds' fraction is .9995 or more, moved to the next second (what
+/// datestr shows; Octave's rule).
+pub fn round_seconds(v: [f64; 6]) -> [f64; 6] {
+    if v[5] - v[5].trunc() >= 0.9995 {
+        let s = v[5].trunc() + 1.0;
+        return civil::datevec(civil::datenum(v[0], v[1], v[2], v[3], v[4], s));
+    }
+    v
+}
+
 /// A date vector as text in a datestr format. Seconds are shown truncated, except that a
 /// fraction of .9995 or more rounds up (what FFF would show as 1000).
 pub fn datestr_text(v: [f64; 6], toks: &[DsTok]) -> String {
-    let mut v = v;
-    let millis_shown = toks.contains(&DsTok::Millis);
-    let _ = millis_shown;
-    if v[5] - v[5].trunc() >= 0.9995 {
-        v[5] = v[5].trunc() + 1.0;
-        let n = civil::datenum(v[0], v[1], v[2], v[3], v[4], v[5]);
-        v = civil::datevec(n);
-    }
-    let [y, mo, d, h, mi, s] = v;
+    let [y, mo, d, h, mi, s] = round_seconds(v);
     let ampm = toks.contains(&DsTok::AmPm);
     let wd = civil::weekday(civil::datenum(y, mo, d, 0.0, 0.0, 0.0)) as i64;
     let mut out = String::new();

@@ -151,7 +151,8 @@ pub fn components_to_ms(y: f64, mo: f64, d: f64, h: f64, mi: f64, s: f64) -> f64
 
 /// The civil components of a datetime's milliseconds: y, mo, d, h, mi, s (s with fraction).
 pub fn ms_to_components(ms: f64) -> [f64; 6] {
-    if !ms.is_finite() {
+    // past some 27 million years the day count leaves the calendar's integer range
+    if !ms.is_finite() || ms.abs() > 8.64e20 {
         return [f64::NAN; 6];
     }
     let day = (ms / civil::MS_PER_DAY).floor();
