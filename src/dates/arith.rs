@@ -18,13 +18,13 @@ enum Operand {
     Num(Shape, Vec<f64>),
 }
 
-fn operand(v: &Value, other_kind: Option<Kind>) -> MResult<Operand> {
+fn operand(v: &Value, other_kind: Option<Kind>, takes_text: bool) -> MResult<Operand> {
     if let Some(t) = time_of(v) {
         return Ok(Operand::Time(t.clone()));
     }
     if v.is_text() || matches!(v, Value::Cell(_) | Value::Str(_)) {
         // text meets datetimes as dates, and durations as durations
-        if other_kind == Some(Kind::DateTime) {
+        if other_kind == Some(Kind::DateTime) && takes_text {
             return Ok(Operand::Time(super::array::datetimes_from_text(v, None)?));
         }
         return Err(undefined_for(v));
@@ -101,8 +101,10 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Option<MResult<Value>> {
 fn binary_time(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     let ka = time_of(a).map(|t| t.kind);
     let kb = time_of(b).map(|t| t.kind);
-    let x = operand(a, kb)?;
-    let y = operand(b, ka)?;
+    // text is read as dates where a datetime is compared with it or subtracted
+    let takes_text = comparison(op).is_some() || op == BinOp::Sub;
+    let x = operand(a, kb, takes_text)?;
+    let y = operand(b, ka, takes_text)?;
     if let Some(cmp) = comparison(op) {
         return compare(cmp, &x, &y);
     }
