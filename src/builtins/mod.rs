@@ -1,6 +1,7 @@
 //! The builtin function registry: one table of (name, arity, help, host implementation).
 //! Later work adds device lowerings next to the host implementations.
 
+mod calendar;
 mod calls;
 mod cells;
 mod construct;
@@ -48,6 +49,7 @@ mod text_convert;
 mod text_edit;
 mod text_split;
 pub mod time_methods;
+mod time_parts;
 mod types;
 mod validate;
 mod vectorfns;
@@ -106,7 +108,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 50] = [
+        let tables: [Vec<Builtin>; 52] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -157,6 +159,8 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             explain::table(),
             dates::table(),
             datetimes::table(),
+            calendar::table(),
+            time_parts::table(),
         ];
         for t in tables {
             for b in t {

@@ -95,6 +95,21 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Option<MResult<Value>> {
     if !is_time(a) && !is_time(b) {
         return None;
     }
+    // a string array plus a time array joins their text ("Due: " + t)
+    if op == BinOp::Add && (a.is_string() || b.is_string()) {
+        let text = |v: &Value| match time_of(v) {
+            Some(t) => Value::from(crate::values::containers::StrArray::new(
+                t.shape.clone(),
+                super::display::element_texts(t),
+            )),
+            None => v.clone(),
+        };
+        return Some(crate::values::strings::string_binary(
+            crate::values::ops::Bin::Add,
+            &text(a),
+            &text(b),
+        ));
+    }
     Some(binary_time(op, a, b))
 }
 
