@@ -450,6 +450,14 @@ fn datetime_properties_components_and_conversions() {
         "2024-03-15"
     );
     assert_eq!(
+        nums(
+            "t = datetime(2024, 1, 1:3); t.Year(2) = 2020; y = t.Year;",
+            "y"
+        ),
+        [2024.0, 2020.0, 2024.0]
+    );
+    assert_eq!(num("t = datetime(2024, 1, 1:3); d = t.Day(3);", "d"), 3.0);
+    assert_eq!(
         text(&format!("{t} t.Format = 'defaultdate'; s = t.Format;"), "s"),
         "dd-MMM-uuuu"
     );

@@ -152,6 +152,19 @@ impl Interp {
 /// original value.
 fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Result<Value, Failed> {
     let last = steps.len() == 1;
+    // datetime/duration arrays: t.Year(k) = y goes through the property's value
+    if let (false, Some(v), Step::Field(name)) = (last, &cur, &steps[0]) {
+        if let Some(t) = crate::dates::time_of(v) {
+            let inner = match crate::dates::array::property(t, name) {
+                Ok(p) => set_path(Some(p), &steps[1..], rhs, delete),
+                Err(e) => return Err((e, cur)),
+            };
+            return match inner {
+                Ok(p) => crate::dates::array::assign_property(v, name, &p).map_err(|e| (e, cur)),
+                Err((e, _)) => Err((e, cur)),
+            };
+        }
+    }
     // datetime/duration arrays: t(k) = v, t(k) = [], t.Format = f, t.Year = y
     if last
         && crate::dates::array::takes_assignment(
