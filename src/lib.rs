@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod cli;
 pub mod codegen;
+pub mod dates;
 pub mod dirs;
 pub mod display;
 pub mod gpu;

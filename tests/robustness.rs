@@ -6,7 +6,7 @@ use matfuse::interp::output;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Argument expressions of many kinds and shapes.
-const POOL: [&str; 27] = [
+const POOL: [&str; 29] = [
     "[]",
     "0",
     "-1",
@@ -34,6 +34,8 @@ const POOL: [&str; 27] = [
     "gpuArray(magic(3))",
     "gpuArray(single([1 NaN -2]))",
     "gpuArray(1:3) > 2",
+    "datetime(2024, 1, 31, 0:1, 0, 0)",
+    "hours(1.5)",
 ];
 
 /// Builtins whose effects reach outside the session or wait.

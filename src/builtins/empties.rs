@@ -47,6 +47,8 @@ empties! {
     "string" => string_empty,
     "cell" => cell_empty,
     "struct" => struct_empty,
+    "datetime" => datetime_empty,
+    "duration" => duration_empty,
 }
 
 /// The size of `x.empty(dims)`: 0x0 by default; at least one dimension must be zero.
@@ -70,6 +72,18 @@ fn make_empty(class: &str, a: &[Value]) -> R {
         }),
         "cell" => one(CellArray::new(shape, vec![])),
         "struct" => one(StructArray::empty_with(vec![], shape)),
+        "datetime" => {
+            one(
+                crate::dates::TimeArray::datetimes(shape, vec![], crate::dates::DEFAULT_DATETIME)
+                    .into_value(),
+            )
+        }
+        "duration" => {
+            one(
+                crate::dates::TimeArray::durations(shape, vec![], crate::dates::DEFAULT_DURATION)
+                    .into_value(),
+            )
+        }
         c => match Class::from_name(c) {
             Some(cl) => one(Tensor::zeros(cl, shape)),
             None => Err(bad_arg("empty", format!("Unknown class '{c}'."))),

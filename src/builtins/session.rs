@@ -17,7 +17,6 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("rng", 0, 2, 1, "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).", rng),
         b("mfilename", 0, 1, 1, "mfilename: the name of the running file (without .m); mfilename('fullpath').", mfilename),
-        b("clock", 0, 0, 1, "clock: [year month day hour minute seconds] now (UTC).", clock),
         b("pwd", 0, 0, 1, "pwd: the current folder.", pwd),
         b("cd", 0, 1, 1, "cd(folder): change the current folder.", cd),
         b("addpath", 1, -1, 1, "addpath(folder, ...): add folders to the search path.", addpath),
@@ -115,36 +114,6 @@ fn mfilename(_: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             .unwrap_or_default()
     };
     one(Value::str(&p))
-}
-
-fn clock(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0);
-    // civil date from days since 1970-01-01 (Howard Hinnant's algorithm)
-    let days = (secs / 86400.0).floor() as i64;
-    let rem = secs - days as f64 * 86400.0;
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let hour = (rem / 3600.0).floor();
-    let minute = ((rem - hour * 3600.0) / 60.0).floor();
-    let second = rem - hour * 3600.0 - minute * 60.0;
-    one(Value::row(vec![
-        year as f64,
-        month as f64,
-        day as f64,
-        hour,
-        minute,
-        second,
-    ]))
 }
 
 fn pwd(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {

@@ -128,6 +128,23 @@ fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 "cause".into(),
                 "stack".into(),
             ],
+            Object::Time(t) => match t.kind {
+                crate::dates::Kind::DateTime => [
+                    "Format",
+                    "TimeZone",
+                    "Year",
+                    "Month",
+                    "Day",
+                    "Hour",
+                    "Minute",
+                    "Second",
+                    "SystemTimeZone",
+                ]
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+                _ => vec!["Format".into()],
+            },
         },
         other => {
             return Err(bad_arg(

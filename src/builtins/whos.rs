@@ -40,7 +40,11 @@ pub fn value_bytes(v: &Value) -> usize {
         }
         Value::Func(_) => 32,
         Value::Device(d) => d.node.numel() * d.class().elem_bytes(),
-        Value::Object(_) => 8,
+        // a datetime or duration element is 8 bytes (MATLAB counts datetimes at 8 too)
+        Value::Object(o) => match o.as_ref() {
+            crate::values::containers::Object::Time(t) => 8 * t.numel(),
+            _ => 8,
+        },
     }
 }
 

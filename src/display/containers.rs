@@ -76,6 +76,10 @@ fn cell_content(v: &Value) -> (String, bool) {
             (format!("\"{}\"", s.data[0].replace('\n', "↵")), true)
         }
         Value::Func(h) => (h.display_text(), false),
+        Value::Object(o) => match o.as_ref() {
+            Object::Time(t) if t.numel() == 1 => (crate::dates::display::element_text(t, 0), true),
+            _ => (size_class(v), false),
+        },
         _ => (size_class(v), false),
     }
 }
@@ -218,7 +222,10 @@ pub fn field_text(v: &Value) -> String {
         }
         Value::Struct(_) => format!("[{}]", size_class(v)),
         Value::Func(h) => h.display_text(),
-        Value::Object(o) => format!("[1×1 {}]", o.class_name()),
+        Value::Object(o) => match o.as_ref() {
+            Object::Time(t) => crate::dates::display::brief(t),
+            _ => format!("[1×1 {}]", o.class_name()),
+        },
     }
 }
 
@@ -307,6 +314,7 @@ pub fn object_lines(o: &Object, fmt: &Format) -> Vec<String> {
                 vals,
             )
         }
+        Object::Time(t) => return crate::dates::display::named_lines(t, 80, !fmt.compact),
         Object::MException(x) => (
             "  MException with properties:",
             vec![

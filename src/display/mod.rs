@@ -339,7 +339,13 @@ pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> Strin
         }
         Value::Object(o) => {
             open(&mut out, &format!("{name} = "));
-            push_block(&mut out, &containers::object_lines(o, fmt));
+            let lines = match o.as_ref() {
+                crate::values::containers::Object::Time(t) => {
+                    crate::dates::display::named_lines(t, width, loose)
+                }
+                _ => containers::object_lines(o, fmt),
+            };
+            push_block(&mut out, &lines);
             if loose {
                 out.push('\n');
             }
@@ -425,7 +431,13 @@ pub fn disp_text(v: &Value, fmt: &Format, width: usize) -> String {
         Value::Func(h) => {
             out.push_str(&format!("    {}\n", h.display_text()));
         }
-        Value::Object(o) => push_block(&mut out, &containers::object_lines(o, fmt)),
+        Value::Object(o) => match o.as_ref() {
+            crate::values::containers::Object::Time(t) => push_block(
+                &mut out,
+                &crate::dates::display::body(t, width, !fmt.compact),
+            ),
+            _ => push_block(&mut out, &containers::object_lines(o, fmt)),
+        },
     }
     out
 }

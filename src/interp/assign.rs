@@ -196,6 +196,41 @@ impl Interp {
 /// original value.
 fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Result<Value, Failed> {
     let last = steps.len() == 1;
+    // datetime/duration arrays: t.Year(k) = y goes through the property's value
+    if let (false, Some(v), Step::Field(name)) = (last, &cur, &steps[0]) {
+        if let Some(t) = crate::dates::time_of(v) {
+            let inner = match crate::dates::array::property(t, name) {
+                Ok(p) => set_path(Some(p), &steps[1..], rhs, delete),
+                Err(e) => return Err((e, cur)),
+            };
+            return match inner {
+                Ok(p) => crate::dates::array::assign_property(v, name, &p).map_err(|e| (e, cur)),
+                Err((e, _)) => Err((e, cur)),
+            };
+        }
+    }
+    // datetime/duration arrays: t(k) = v, t(k) = [], t.Format = f, t.Year = y
+    if last
+        && crate::dates::array::takes_assignment(
+            cur.as_ref(),
+            &rhs,
+            matches!(steps[0], Step::Paren(_)),
+        )
+    {
+        let r = match &steps[0] {
+            Step::Paren(args) => {
+                crate::dates::array::assign_paren(cur.as_ref(), args, &rhs, delete)
+            }
+            Step::Field(name) => {
+                crate::dates::array::assign_property(cur.as_ref().unwrap_or(&rhs), name, &rhs)
+            }
+            Step::Brace(_) => Err(MError::new(
+                "MATLAB:cellAssToNonCell",
+                "Brace indexing is not supported for variables of this type.",
+            )),
+        };
+        return r.map_err(|e| (e, cur));
+    }
     match &steps[0] {
         Step::Paren(args) if last => {
             if let Some(Value::Object(o)) = &cur {

@@ -187,6 +187,12 @@ impl Interp {
         args: Vec<Value>,
         nargout: usize,
     ) -> MResult<Vec<Value>> {
+        // datetime/duration arrays take their own forms of generic functions
+        if args.iter().any(|v| matches!(v, Value::Object(_))) {
+            if let Some(r) = crate::builtins::time_methods::call(self, f, b.name, &args, nargout) {
+                return r.map_err(|e| e.in_function(b.name));
+            }
+        }
         if args.len() < b.min_in {
             return Err(errors::not_enough_inputs(b.name));
         }

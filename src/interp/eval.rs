@@ -61,6 +61,11 @@ pub fn bin_of(op: BinOp) -> Option<Bin> {
 
 /// Applies a binary operator of the language to two values.
 pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
+    if let (Value::Object(_), _) | (_, Value::Object(_)) = (a, b) {
+        if let Some(r) = crate::dates::arith::binary(op, a, b) {
+            return r;
+        }
+    }
     if let Some(bin) = bin_of(op) {
         if let Some(v) = super::lower::binary(bin, a, b) {
             return Ok(v);
@@ -139,6 +144,9 @@ fn scalar_binary(op: BinOp, x: f64, y: f64) -> Option<Value> {
 }
 
 pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
+    if let Some(r) = crate::dates::arith::unary(op, a) {
+        return r;
+    }
     let lazy = match (op, a) {
         (UnOp::Neg, _) => super::lower::unary(Un::Neg, a),
         (UnOp::Not, _) => super::lower::unary(Un::Not, a),

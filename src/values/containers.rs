@@ -121,6 +121,8 @@ pub enum Object {
     Map(RefCell<MapData>),
     MException(ExceptionData),
     InputParser(RefCell<ParserData>),
+    /// datetime, duration and calendarDuration arrays (values, not handles)
+    Time(crate::dates::TimeArray),
 }
 
 /// What an `inputParser` argument is.
@@ -193,9 +195,13 @@ impl Object {
             Object::Map(_) => "containers.Map",
             Object::MException(_) => "MException",
             Object::InputParser(_) => "inputParser",
+            Object::Time(t) => t.kind.class_name(),
         }
     }
     pub fn shape(&self) -> Shape {
-        Shape::scalar()
+        match self {
+            Object::Time(t) => t.shape.clone(),
+            _ => Shape::scalar(),
+        }
     }
 }

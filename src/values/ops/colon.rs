@@ -68,6 +68,9 @@ pub fn range_f64(a: f64, s: f64, b: f64) -> Vec<f64> {
 
 /// `a:s:b` for values (the class follows the endpoints: integers, single, char).
 pub fn colon(a: &Value, s: Option<&Value>, b: &Value) -> MResult<Value> {
+    if crate::dates::is_time(a) || crate::dates::is_time(b) {
+        return crate::dates::array::colon(a, s, b);
+    }
     let get = |v: &Value| -> MResult<f64> {
         if v.is_empty() {
             return Ok(f64::NAN);

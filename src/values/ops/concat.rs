@@ -84,6 +84,9 @@ pub fn cat(dim: usize, vals: &[Value]) -> MResult<Value> {
     if vals.len() == 1 {
         return Ok(vals[0].clone());
     }
+    if vals.iter().any(crate::dates::is_time) {
+        return crate::dates::array::concat(dim, vals);
+    }
     if vals.iter().any(|v| matches!(v, Value::Cell(_))) {
         let cells: Vec<CellArray> = vals
             .iter()
