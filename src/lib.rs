@@ -9,6 +9,7 @@ pub mod display;
 pub mod gpu;
 pub mod graph;
 pub mod interp;
+pub mod io;
 pub mod plan;
 pub mod settings;
 pub mod syntax;

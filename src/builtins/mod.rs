@@ -4,6 +4,7 @@
 mod calls;
 mod cells;
 mod construct;
+mod data_files;
 mod dispersion;
 mod empties;
 mod errors;
@@ -103,7 +104,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
     static REG: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     REG.get_or_init(|| {
         let mut m = HashMap::new();
-        let tables: [Vec<Builtin>; 48] = [
+        let tables: [Vec<Builtin>; 49] = [
             calls::table(),
             cells::table(),
             construct::table(),
@@ -152,6 +153,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             input_parser::table(),
             regex_replace::table(),
             explain::table(),
+            data_files::table(),
         ];
         for t in tables {
             for b in t {
