@@ -114,9 +114,12 @@ fn keep_others(
     }
     for e in reader::top_elements(old, order, &mut quiet)? {
         if !replaced(&reader::element_name(order, &e.matrix)?) {
-            out.extend_from_slice(&old[e.start..e.end]);
-            // an uncompressed element's padding may be missing at the file's end
-            out.resize(out.len() + (8 - out.len() % 8) % 8, 0);
+            let raw = &old[e.start..e.end];
+            out.extend_from_slice(raw);
+            if order.u32(raw) == format::MI_MATRIX {
+                // an uncompressed element's padding may be missing at the file's end
+                out.resize(out.len() + (8 - raw.len() % 8) % 8, 0);
+            }
         }
     }
     Ok(())

@@ -18,6 +18,9 @@ pub type Warning = (String, String);
 
 /// Writes `v` as the miMATRIX element of variable `name`; None (with a warning) for a value the
 /// format cannot hold (a function handle, an object).
+/// Chars are written as UTF-16 code units (miUINT16), which MATLAB and Octave read whole;
+/// SciPy's `loadmat` needs `uint16_codec='utf-16-le'` for those past ASCII. (As UTF-8,
+/// Octave cuts text past ASCII to as many bytes as it has chars.)
 pub fn variable(name: &str, v: &Value, warnings: &mut Vec<Warning>) -> MResult<Option<Vec<u8>>> {
     if let Some(what) = unsavable(v) {
         warnings.push((
@@ -29,7 +32,8 @@ pub fn variable(name: &str, v: &Value, warnings: &mut Vec<Warning>) -> MResult<O
         return Ok(None);
     }
     let mut out = Vec::new();
-    matrix(&mut out, name, v, warnings, 0)?;
+    let mut w = Writer { warnings };
+    w.matrix(&mut out, name, v, 0)?;
     Ok(Some(out))
 }
 
@@ -85,65 +89,6 @@ fn element(out: &mut Vec<u8>, ty: u32, bytes: &[u8]) -> MResult<()> {
     Ok(())
 }
 
-/// The miMATRIX element of one value (`name` empty inside cells and structs).
-fn matrix(
-    out: &mut Vec<u8>,
-    name: &str,
-    v: &Value,
-    warnings: &mut Vec<Warning>,
-    depth: usize,
-) -> MResult<()> {
-    if depth > 200 {
-        return Err(MError::new(
-            "MATLAB:save:nestingTooDeep",
-            "Cells and structs are nested too deeply to save.",
-        ));
-    }
-    let start = out.len();
-    out.extend_from_slice(&MI_MATRIX.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    match v {
-        Value::Num(x) => numeric(out, name, &Tensor::scalar_f64(*x))?,
-        Value::Bool(b) => numeric(out, name, &Tensor::bools(Shape::scalar(), vec![*b]))?,
-        Value::Tensor(t) => numeric(out, name, t)?,
-        Value::Device(_) => numeric(out, name, &v.clone().host()?.into_tensor()?)?,
-        Value::Str(s) => {
-            warnings.push((
-                "MATLAB:save:stringAsChar".into(),
-                "String arrays are saved as char (a scalar) or as a cell array of char vectors; MAT-files of versions 7 and earlier cannot hold strings.".into(),
-            ));
-            if s.data.len() == 1 {
-                numeric(out, name, &Tensor::char_row(&s.data[0]))?;
-            } else {
-                let cells = s.data.iter().map(|t| Value::str(t)).collect();
-                cell(
-                    out,
-                    name,
-                    &CellArray::new(s.shape.clone(), cells),
-                    warnings,
-                    depth,
-                )?;
-            }
-        }
-        Value::Cell(c) => cell(out, name, c, warnings, depth)?,
-        Value::Struct(s) => structure(out, name, s, warnings, depth)?,
-        Value::Func(_) | Value::Object(_) => {
-            // inside a cell or struct: an empty double stands in for it
-            warnings.push((
-                "MATLAB:save:unsupportedType".into(),
-                format!(
-                    "A value of class {} inside a cell or struct was saved as [].",
-                    v.class_name()
-                ),
-            ));
-            numeric(out, name, &Tensor::empty())?
-        }
-    }
-    let n = len_u32(out.len() - start - 8)?;
-    out[start + 4..start + 8].copy_from_slice(&n.to_le_bytes());
-    Ok(())
-}
-
 /// Array flags, dimensions and name: the start of every miMATRIX element.
 fn preamble(out: &mut Vec<u8>, code: u8, flags: u32, shape: &Shape, name: &str) -> MResult<()> {
     let mut f = Vec::with_capacity(8);
@@ -165,35 +110,6 @@ fn preamble(out: &mut Vec<u8>, code: u8, flags: u32, shape: &Shape, name: &str) 
     }
     element(out, MI_INT32, &d)?;
     element(out, MI_INT8, name.as_bytes())
-}
-
-fn numeric(out: &mut Vec<u8>, name: &str, t: &Tensor) -> MResult<()> {
-    let class = t.class();
-    let mut flags = 0;
-    if class == Class::Logical {
-        flags |= FLAG_LOGICAL;
-    }
-    if t.is_complex() {
-        flags |= FLAG_COMPLEX;
-    }
-    preamble(out, class_code(class), flags, &t.shape, name)?;
-    let ty = storage_type(class);
-    match &t.data {
-        Data::C64(v) => {
-            let re: Vec<u8> = v.iter().flat_map(|z| z.re.to_le_bytes()).collect();
-            let im: Vec<u8> = v.iter().flat_map(|z| z.im.to_le_bytes()).collect();
-            element(out, ty, &re)?;
-            element(out, ty, &im)
-        }
-        Data::C32(v) => {
-            let re: Vec<u8> = v.iter().flat_map(|z| z.re.to_le_bytes()).collect();
-            let im: Vec<u8> = v.iter().flat_map(|z| z.im.to_le_bytes()).collect();
-            element(out, ty, &re)?;
-            element(out, ty, &im)
-        }
-        Data::Bool(v) => element(out, ty, &v.iter().map(|&b| b as u8).collect::<Vec<u8>>()),
-        d => element(out, ty, &le_bytes(d)),
-    }
 }
 
 /// The little-endian bytes of a real storage.
@@ -231,41 +147,117 @@ fn le_bytes(d: &Data) -> Vec<u8> {
     })
 }
 
-fn cell(
-    out: &mut Vec<u8>,
-    name: &str,
-    c: &CellArray,
-    warnings: &mut Vec<Warning>,
-    depth: usize,
-) -> MResult<()> {
-    preamble(out, MX_CELL, 0, &c.shape, name)?;
-    for v in &c.data {
-        matrix(out, "", v, warnings, depth + 1)?;
-    }
-    Ok(())
+struct Writer<'w> {
+    warnings: &'w mut Vec<Warning>,
 }
 
-fn structure(
-    out: &mut Vec<u8>,
-    name: &str,
-    s: &StructArray,
-    warnings: &mut Vec<Warning>,
-    depth: usize,
-) -> MResult<()> {
-    preamble(out, MX_STRUCT, 0, &s.shape, name)?;
-    // each name in a slot of the same length, NUL-terminated (at least 32, as MATLAB writes)
-    let longest = s.fields.iter().map(|f| f.len()).max().unwrap_or(0);
-    let slot = (longest + 1).max(32);
-    element(out, MI_INT32, &(slot as i32).to_le_bytes())?;
-    let mut names = vec![0u8; slot * s.fields.len()];
-    for (k, f) in s.fields.iter().enumerate() {
-        names[k * slot..k * slot + f.len()].copy_from_slice(f.as_bytes());
+impl Writer<'_> {
+    /// The miMATRIX element of one value (`name` empty inside cells and structs).
+    fn matrix(&mut self, out: &mut Vec<u8>, name: &str, v: &Value, depth: usize) -> MResult<()> {
+        if depth > 200 {
+            return Err(MError::new(
+                "MATLAB:save:nestingTooDeep",
+                "Cells and structs are nested too deeply to save.",
+            ));
+        }
+        let start = out.len();
+        out.extend_from_slice(&MI_MATRIX.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        match v {
+            Value::Num(x) => self.numeric(out, name, &Tensor::scalar_f64(*x))?,
+            Value::Bool(b) => self.numeric(out, name, &Tensor::bools(Shape::scalar(), vec![*b]))?,
+            Value::Tensor(t) => self.numeric(out, name, t)?,
+            Value::Device(_) => self.numeric(out, name, &v.clone().host()?.into_tensor()?)?,
+            Value::Str(s) => {
+                self.warnings.push((
+                    "MATLAB:save:stringAsChar".into(),
+                    "String arrays are saved as char (a scalar) or as a cell array of char vectors; MAT-files of versions 7 and earlier cannot hold strings.".into(),
+                ));
+                if s.data.len() == 1 {
+                    self.numeric(out, name, &Tensor::char_row(&s.data[0]))?;
+                } else {
+                    let cells = s.data.iter().map(|t| Value::str(t)).collect();
+                    self.cell(out, name, &CellArray::new(s.shape.clone(), cells), depth)?;
+                }
+            }
+            Value::Cell(c) => self.cell(out, name, c, depth)?,
+            Value::Struct(s) => self.structure(out, name, s, depth)?,
+            Value::Func(_) | Value::Object(_) => {
+                // inside a cell or struct: an empty double stands in for it
+                self.warnings.push((
+                    "MATLAB:save:unsupportedType".into(),
+                    format!(
+                        "A value of class {} inside a cell or struct was saved as [].",
+                        v.class_name()
+                    ),
+                ));
+                self.numeric(out, name, &Tensor::empty())?
+            }
+        }
+        let n = len_u32(out.len() - start - 8)?;
+        out[start + 4..start + 8].copy_from_slice(&n.to_le_bytes());
+        Ok(())
     }
-    element(out, MI_INT8, &names)?;
-    for e in &s.elems {
-        for v in e {
-            matrix(out, "", v, warnings, depth + 1)?;
+
+    fn numeric(&self, out: &mut Vec<u8>, name: &str, t: &Tensor) -> MResult<()> {
+        let class = t.class();
+        let mut flags = 0;
+        if class == Class::Logical {
+            flags |= FLAG_LOGICAL;
+        }
+        if t.is_complex() {
+            flags |= FLAG_COMPLEX;
+        }
+        preamble(out, class_code(class), flags, &t.shape, name)?;
+        let ty = storage_type(class);
+        match &t.data {
+            Data::C64(v) => {
+                let re: Vec<u8> = v.iter().flat_map(|z| z.re.to_le_bytes()).collect();
+                let im: Vec<u8> = v.iter().flat_map(|z| z.im.to_le_bytes()).collect();
+                element(out, ty, &re)?;
+                element(out, ty, &im)
+            }
+            Data::C32(v) => {
+                let re: Vec<u8> = v.iter().flat_map(|z| z.re.to_le_bytes()).collect();
+                let im: Vec<u8> = v.iter().flat_map(|z| z.im.to_le_bytes()).collect();
+                element(out, ty, &re)?;
+                element(out, ty, &im)
+            }
+            Data::Bool(v) => element(out, ty, &v.iter().map(|&b| b as u8).collect::<Vec<u8>>()),
+            d => element(out, ty, &le_bytes(d)),
         }
     }
-    Ok(())
+
+    fn cell(&mut self, out: &mut Vec<u8>, name: &str, c: &CellArray, depth: usize) -> MResult<()> {
+        preamble(out, MX_CELL, 0, &c.shape, name)?;
+        for v in &c.data {
+            self.matrix(out, "", v, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    fn structure(
+        &mut self,
+        out: &mut Vec<u8>,
+        name: &str,
+        s: &StructArray,
+        depth: usize,
+    ) -> MResult<()> {
+        preamble(out, MX_STRUCT, 0, &s.shape, name)?;
+        // each name in a slot of the same length, NUL-terminated (at least 32, as MATLAB writes)
+        let longest = s.fields.iter().map(|f| f.len()).max().unwrap_or(0);
+        let slot = (longest + 1).max(32);
+        element(out, MI_INT32, &(slot as i32).to_le_bytes())?;
+        let mut names = vec![0u8; slot * s.fields.len()];
+        for (k, f) in s.fields.iter().enumerate() {
+            names[k * slot..k * slot + f.len()].copy_from_slice(f.as_bytes());
+        }
+        element(out, MI_INT8, &names)?;
+        for e in &s.elems {
+            for v in e {
+                self.matrix(out, "", v, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
 }
