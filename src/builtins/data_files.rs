@@ -236,11 +236,12 @@ fn load(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     }
     let file = file.unwrap_or_else(|| "matlab.mat".into());
     let path = resolve(&file);
-    let bytes = std::fs::read(&path).map_err(|e| mat::read_error(&path, &e))?;
+    let head = file_head(&path).map_err(|e| mat::read_error(&path, &e))?;
     let is_mat = force_mat
         || (!force_ascii
-            && (path.extension().is_some_and(|e| e == "mat") || mat::looks_like_mat(&bytes)));
+            && (path.extension().is_some_and(|e| e == "mat") || mat::looks_like_mat(&head)));
     if !is_mat {
+        let bytes = std::fs::read(&path).map_err(|e| mat::read_error(&path, &e))?;
         let text = String::from_utf8_lossy(&bytes);
         let t = ascii::parse(&text, &path.display().to_string())?;
         let v = Value::from_tensor(t);
@@ -252,7 +253,6 @@ fn load(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
         i.store(f, slot, v);
         return Ok(vec![]);
     }
-    drop(bytes);
     let regexps = regexps
         .iter()
         .map(|p| {
@@ -300,6 +300,16 @@ fn load(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
         i.store(f, slot, v);
     }
     Ok(vec![])
+}
+
+/// A file's first 128 bytes (enough to tell a MAT-file's header).
+fn file_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(128);
+    std::fs::File::open(path)?
+        .take(128)
+        .read_to_end(&mut head)?;
+    Ok(head)
 }
 
 /// The file `load` reads: the name as given, or with `.mat` when it has no extension and a

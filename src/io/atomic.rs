@@ -5,12 +5,18 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` through a temporary file beside it.
-pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` to `path` through a temporary file beside it, 4 MiB at a time, telling
+/// `written` the fraction done.
+pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
     let tmp = temp_beside(path);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut done = 0;
+        for chunk in bytes.chunks(4 << 20) {
+            f.write_all(chunk)?;
+            done += chunk.len();
+            written(done as f64 / bytes.len().max(1) as f64);
+        }
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)

@@ -6,8 +6,6 @@ use std::time::{Duration, Instant};
 
 pub struct Progress {
     what: String,
-    total: u64,
-    done: u64,
     start: Instant,
     last_shown: Option<Instant>,
     tty: bool,
@@ -17,20 +15,26 @@ const AFTER: Duration = Duration::from_secs(1);
 const EVERY: Duration = Duration::from_millis(100);
 
 impl Progress {
-    /// `what`: e.g. "Saving big.mat"; `total`: the units (bytes) the whole transfer moves.
-    pub fn new(what: String, total: u64) -> Progress {
+    /// `what`: e.g. "Saving big.mat".
+    pub fn new(what: String) -> Progress {
         Progress {
             what,
-            total: total.max(1),
-            done: 0,
             start: Instant::now(),
             last_shown: None,
             tty: std::io::stderr().is_terminal(),
         }
     }
-    /// Counts `n` more units done; shows the line when the transfer has run past a second.
-    pub fn advance(&mut self, n: u64) {
-        self.done = (self.done + n).min(self.total);
+    /// A progress that never shows (for work inside another's).
+    pub fn quiet() -> Progress {
+        Progress {
+            what: String::new(),
+            start: Instant::now(),
+            last_shown: None,
+            tty: false,
+        }
+    }
+    /// Reports the fraction done (0 to 1); shows it once the work has run past a second.
+    pub fn at(&mut self, fraction: f64) {
         if !self.tty || self.start.elapsed() < AFTER {
             return;
         }
@@ -38,7 +42,7 @@ impl Progress {
             return;
         }
         self.last_shown = Some(Instant::now());
-        let pct = self.done * 100 / self.total;
+        let pct = (fraction.clamp(0.0, 1.0) * 100.0).floor();
         let mut e = std::io::stderr();
         let _ = write!(e, "\r{}: {pct}%", self.what);
         let _ = e.flush();

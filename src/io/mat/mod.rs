@@ -63,9 +63,23 @@ pub fn save(
     append: bool,
 ) -> MResult<Vec<Warning>> {
     let mut warnings = Vec::new();
+    let mut progress = Progress::new(format!("Saving {}", path.display()));
+    // shares of the work: building the elements, compressing them, writing the file
+    let (build, squeeze) = match version {
+        Version::V7 => (0.2, 0.6),
+        Version::V6 => (0.5, 0.0),
+    };
+    let estimate: usize = vars
+        .iter()
+        .map(|(_, v)| rough_bytes(v))
+        .sum::<usize>()
+        .max(1);
+    let mut built = 0;
     let mut elements = Vec::new();
     for (name, v) in vars {
         if let Some(e) = writer::variable(name, v, &mut warnings)? {
+            built += e.len();
+            progress.at(build * built as f64 / estimate as f64);
             elements.push((name.clone(), e));
         }
     }
@@ -77,19 +91,35 @@ pub fn save(
             Err(e) => return Err(write_error(path, &e)),
         }
     }
-    let total: usize = elements.iter().map(|(_, e)| e.len()).sum();
-    let mut progress = Progress::new(format!("Saving {}", path.display()), total as u64);
+    let total = elements.iter().map(|(_, e)| e.len()).sum::<usize>().max(1) as f64;
+    let mut done = 0;
     for (_, e) in &elements {
         match version {
-            Version::V7 => out.extend(writer::compress(e, &mut progress)?),
-            Version::V6 => {
-                out.extend_from_slice(e);
-                progress.advance(e.len() as u64);
-            }
+            Version::V7 => out.extend(writer::compress(e, &mut |n| {
+                done += n;
+                progress.at(build + squeeze * done as f64 / total);
+            })?),
+            Version::V6 => out.extend_from_slice(e),
         }
     }
-    atomic::write(path, &out).map_err(|e| write_error(path, &e))?;
+    let written = build + squeeze;
+    atomic::write(path, &out, &mut |f| {
+        progress.at(written + (1.0 - written) * f)
+    })
+    .map_err(|e| write_error(path, &e))?;
     Ok(warnings)
+}
+
+/// About how many bytes a value's element takes (for progress before it is built).
+fn rough_bytes(v: &Value) -> usize {
+    match v {
+        Value::Tensor(t) => {
+            t.numel() * t.class().elem_bytes() * if t.is_complex() { 2 } else { 1 } + 64
+        }
+        Value::Cell(c) => c.data.iter().map(rough_bytes).sum::<usize>() + 64,
+        Value::Struct(s) => s.elems.iter().flatten().map(rough_bytes).sum::<usize>() + 64,
+        _ => 64,
+    }
 }
 
 /// Copies the variables of an existing file that `elements` does not replace (their bytes as
@@ -102,7 +132,7 @@ fn keep_others(
 ) -> MResult<()> {
     let replaced = |n: &str| elements.iter().any(|(m, _)| m == n);
     let order = reader::check_header(old)?;
-    let mut quiet = Progress::new(String::new(), 1);
+    let mut quiet = Progress::quiet();
     if order.big {
         let kept = reader::read(old, &|n| !replaced(n), &mut quiet)?;
         for (name, v) in &kept.vars {
@@ -127,8 +157,8 @@ fn keep_others(
 
 /// Reads the variables of a MAT-file that `want` accepts.
 pub fn load(path: &Path, want: &dyn Fn(&str) -> bool) -> MResult<Contents> {
-    let bytes = std::fs::read(path).map_err(|e| read_error(path, &e))?;
-    let mut progress = Progress::new(format!("Loading {}", path.display()), bytes.len() as u64);
+    let mut progress = Progress::new(format!("Loading {}", path.display()));
+    let bytes = read_file(path, &mut progress)?;
     reader::read(&bytes, want, &mut progress).map_err(|e| {
         MError::new(
             e.identifier().to_string(),
@@ -136,6 +166,24 @@ pub fn load(path: &Path, want: &dyn Fn(&str) -> bool) -> MResult<Contents> {
                 .replace("MAT-file", &format!("MAT-file {}", path.display())),
         )
     })
+}
+
+/// A whole file, read 4 MiB at a time (the first fifth of a load's progress).
+pub fn read_file(path: &Path, progress: &mut Progress) -> MResult<Vec<u8>> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| read_error(path, &e))?;
+    let len = f.metadata().map(|m| m.len() as usize).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(len);
+    let mut chunk = vec![0u8; 4 << 20];
+    loop {
+        let n = f.read(&mut chunk).map_err(|e| read_error(path, &e))?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        progress.at(0.2 * bytes.len() as f64 / len.max(1) as f64);
+    }
+    Ok(bytes)
 }
 
 /// Whether a file's first bytes are a level 5 (or 7.3) MAT-file header.
@@ -178,6 +226,6 @@ pub fn save_ascii(
             )),
         }
     }
-    atomic::write(path, text.as_bytes()).map_err(|e| write_error(path, &e))?;
+    atomic::write(path, text.as_bytes(), &mut |_| {}).map_err(|e| write_error(path, &e))?;
     Ok(warnings)
 }

@@ -88,7 +88,7 @@ pub fn top_elements<'a>(
             let (_, used) = r.matrix(data, 0)?;
             next = data_start + used + (8 - used % 8) % 8;
         }
-        progress.advance((next.min(bytes.len()) - pos) as u64);
+
         match ty {
             MI_MATRIX => out.push(TopElement {
                 start: pos,
@@ -97,9 +97,19 @@ pub fn top_elements<'a>(
             }),
             MI_COMPRESSED => {
                 let mut inflated = Vec::new();
-                flate2::read::ZlibDecoder::new(data)
-                    .read_to_end(&mut inflated)
-                    .map_err(|_| corrupt("a compressed element does not inflate"))?;
+                let mut z = flate2::read::ZlibDecoder::new(data);
+                let mut chunk = vec![0u8; 1 << 20];
+                loop {
+                    let k = z
+                        .read(&mut chunk)
+                        .map_err(|_| corrupt("a compressed element does not inflate"))?;
+                    if k == 0 {
+                        break;
+                    }
+                    inflated.extend_from_slice(&chunk[..k]);
+                    let at = data_start + z.total_in() as usize;
+                    progress.at(0.2 + 0.8 * at as f64 / bytes.len() as f64);
+                }
                 if inflated.len() < 8 || order.u32(&inflated) != MI_MATRIX {
                     return Err(corrupt("a compressed element holds no array"));
                 }
@@ -115,6 +125,7 @@ pub fn top_elements<'a>(
             _ => {} // other top-level elements carry nothing loadable
         }
         pos = next;
+        progress.at(0.2 + 0.8 * pos.min(bytes.len()) as f64 / bytes.len() as f64);
     }
     Ok(out)
 }

@@ -4,7 +4,6 @@
 
 use super::format::*;
 use crate::interp::error::{MError, MResult};
-use crate::io::progress::Progress;
 use crate::values::class::Class;
 use crate::values::containers::{CellArray, StructArray};
 use crate::values::shape::Shape;
@@ -48,12 +47,12 @@ fn unsavable(v: &Value) -> Option<String> {
 
 /// zlib-compresses an element into a miCOMPRESSED element (v7), a megabyte at a time so that
 /// a long save can show its progress.
-pub fn compress(element: &[u8], progress: &mut Progress) -> MResult<Vec<u8>> {
+pub fn compress(element: &[u8], consumed: &mut dyn FnMut(usize)) -> MResult<Vec<u8>> {
     let io = |e: std::io::Error| MError::new("MATLAB:save:couldNotWriteFile", e.to_string());
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
     for chunk in element.chunks(1 << 20) {
         z.write_all(chunk).map_err(io)?;
-        progress.advance(chunk.len() as u64);
+        consumed(chunk.len());
     }
     let body = z.finish().map_err(io)?;
     let mut out = Vec::with_capacity(body.len() + 8);
