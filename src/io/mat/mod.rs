@@ -229,3 +229,6 @@ pub fn save_ascii(
     atomic::write(path, text.as_bytes(), &mut |_| {}).map_err(|e| write_error(path, &e))?;
     Ok(warnings)
 }
+
+#[cfg(test)]
+mod tests;

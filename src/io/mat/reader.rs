@@ -284,6 +284,9 @@ impl Reader<'_> {
         let name = String::from_utf8_lossy(name).into_owned();
         let value = match code {
             MX_CELL => {
+                if numel.saturating_mul(8) > data.len() {
+                    return Err(corrupt("a cell array is larger than its data"));
+                }
                 let mut cells = Vec::new();
                 for _ in 0..numel {
                     cells.push(self.child(&mut c, depth)?);
@@ -382,6 +385,12 @@ impl Reader<'_> {
                 })
                 .collect()
         };
+        // each field of each element takes at least 8 bytes; fieldless elements none, so
+        // their count is bounded like any array's
+        if numel.saturating_mul(fields.len()).saturating_mul(8) > c.b.len() {
+            return Err(corrupt("a struct array is larger than its data"));
+        }
+        crate::values::limits::check_count(numel, 8)?;
         let mut elems = Vec::new();
         for _ in 0..numel {
             let mut e = Vec::with_capacity(fields.len());
