@@ -9,6 +9,7 @@ mod delimited;
 mod delimited_write;
 mod dates;
 mod datetimes;
+mod data_files;
 mod dispersion;
 mod empties;
 mod errors;
@@ -174,6 +175,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             datetimes::table(),
             calendar::table(),
             time_parts::table(),
+            data_files::table(),
         ];
         for t in tables {
             for b in t {

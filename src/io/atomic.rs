@@ -1,0 +1,44 @@
+//! Writing a whole file or nothing: the bytes go to a temporary file in the same folder, which
+//! is renamed over the target only when complete (a rename within one folder is atomic, so a
+//! failed or interrupted save never leaves a partial file, and never clobbers the old one).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path` through a temporary file beside it, 4 MiB at a time, telling
+/// `written` the fraction done.
+pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
+    let tmp = temp_beside(path);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        let mut done = 0;
+        for chunk in bytes.chunks(4 << 20) {
+            f.write_all(chunk)?;
+            done += chunk.len();
+            written(done as f64 / bytes.len().max(1) as f64);
+        }
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A name in `path`'s folder that no other writer uses (process id and a counter).
+fn temp_beside(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = format!(".{name}.{}.{n}.tmp", std::process::id());
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(tmp),
+        _ => PathBuf::from(tmp),
+    }
+}

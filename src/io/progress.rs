@@ -1,0 +1,60 @@
+//! Progress of a long save or load: after a second, a line on standard error that rewrites
+//! itself (`Saving big.mat: 45%`), only when standard error is a terminal; cleared at the end.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+pub struct Progress {
+    what: String,
+    start: Instant,
+    last_shown: Option<Instant>,
+    tty: bool,
+}
+
+const AFTER: Duration = Duration::from_secs(1);
+const EVERY: Duration = Duration::from_millis(100);
+
+impl Progress {
+    /// `what`: e.g. "Saving big.mat".
+    pub fn new(what: String) -> Progress {
+        Progress {
+            what,
+            start: Instant::now(),
+            last_shown: None,
+            tty: std::io::stderr().is_terminal(),
+        }
+    }
+    /// A progress that never shows (for work inside another's).
+    pub fn quiet() -> Progress {
+        Progress {
+            what: String::new(),
+            start: Instant::now(),
+            last_shown: None,
+            tty: false,
+        }
+    }
+    /// Reports the fraction done (0 to 1); shows it once the work has run past a second.
+    pub fn at(&mut self, fraction: f64) {
+        if !self.tty || self.start.elapsed() < AFTER {
+            return;
+        }
+        if self.last_shown.is_some_and(|t| t.elapsed() < EVERY) {
+            return;
+        }
+        self.last_shown = Some(Instant::now());
+        let pct = (fraction.clamp(0.0, 1.0) * 100.0).floor();
+        let mut e = std::io::stderr();
+        let _ = write!(e, "\r{}: {pct}%", self.what);
+        let _ = e.flush();
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if self.last_shown.is_some() {
+            let mut e = std::io::stderr();
+            let _ = write!(e, "\r\x1b[2K");
+            let _ = e.flush();
+        }
+    }
+}
