@@ -128,6 +128,7 @@ fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 "cause".into(),
                 "stack".into(),
             ],
+            Object::Graphics(h) => crate::graphics::handle::property_names(h),
         },
         other => {
             return Err(bad_arg(

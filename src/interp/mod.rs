@@ -63,6 +63,8 @@ pub struct Interp {
     pub term_width: usize,
     /// Command-line arguments after the script's name (`argv`).
     pub script_args: Vec<String>,
+    /// Figures and the other graphics objects; shown after each top-level statement.
+    pub graphics: crate::graphics::SceneRef,
 }
 
 /// Turns a syntax error into a MATLAB error located in `source`.
@@ -98,6 +100,7 @@ impl Interp {
             tic: None,
             term_width: 80,
             script_args: Vec::new(),
+            graphics: crate::graphics::new_scene(),
         }
     }
 
@@ -151,7 +154,17 @@ impl Interp {
         // A panic is a bug in matfuse, never the user's fault: report it as an error and keep
         // the session and its workspace alive.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.exec_block(&mut base, &prog.stmts)
+            // one statement at a time, so that figures show after the statement that
+            // changed them
+            let mut r = Ok(exec::Flow::Normal);
+            for s in &prog.stmts {
+                r = self.exec_block(&mut base, std::slice::from_ref(s));
+                self.present_figures();
+                if !matches!(r, Ok(exec::Flow::Normal)) {
+                    break;
+                }
+            }
+            r
         }))
         .unwrap_or_else(|payload| Err(MError::internal(&*payload)));
         self.base = base;
@@ -162,6 +175,14 @@ impl Interp {
         // The GPU works on what this input recorded while the user types the next.
         crate::gpu::batch::flush();
         r.map(|_| ())
+    }
+
+    /// Shows the figures changed since the last call (`drawnow`, and after each top-level
+    /// statement).
+    pub fn present_figures(&mut self) {
+        if let Ok(mut scene) = self.graphics.try_borrow_mut() {
+            crate::graphics::output::present(&mut scene);
+        }
     }
 
     /// Runs a string of code (for `-e`, tests, and embedding).

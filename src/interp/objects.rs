@@ -46,6 +46,7 @@ pub fn property(o: &Object, name: &str) -> MResult<Value> {
         },
         Object::InputParser(p) => crate::builtins::input_parser::property(&p.borrow(), name)
             .ok_or_else(|| no_property(name, "inputParser")),
+        Object::Graphics(h) => crate::graphics::handle::property(h, name),
         Object::Map(m) => {
             let m = m.borrow();
             match name {
@@ -69,6 +70,7 @@ pub fn is_data_property(o: &Object, name: &str) -> bool {
         Object::MException(_) => matches!(name, "identifier" | "message" | "stack" | "cause"),
         Object::Map(_) => matches!(name, "Count" | "KeyType" | "ValueType"),
         Object::InputParser(_) => crate::builtins::input_parser::PROPERTIES.contains(&name),
+        Object::Graphics(h) => crate::graphics::handle::is_property(h, name),
     }
 }
 
@@ -193,6 +195,7 @@ pub fn index(o: &Object, args: &[Value]) -> MResult<Value> {
             }
             get(&m.borrow(), &args[0])
         }
+        Object::Graphics(h) => h.index(args),
         Object::MException(_) | Object::InputParser(_) => Err(MError::new(
             "MATLAB:badsubscript",
             format!("Indexing into an {} is not supported.", o.class_name()),

@@ -121,6 +121,8 @@ pub enum Object {
     Map(RefCell<MapData>),
     MException(ExceptionData),
     InputParser(RefCell<ParserData>),
+    /// Handles to graphics objects (figures, axes, lines, ...) of the session's scene.
+    Graphics(crate::graphics::Handles),
 }
 
 /// What an `inputParser` argument is.
@@ -193,9 +195,13 @@ impl Object {
             Object::Map(_) => "containers.Map",
             Object::MException(_) => "MException",
             Object::InputParser(_) => "inputParser",
+            Object::Graphics(h) => h.class_name(),
         }
     }
     pub fn shape(&self) -> Shape {
-        Shape::scalar()
+        match self {
+            Object::Graphics(h) => h.shape.clone(),
+            _ => Shape::scalar(),
+        }
     }
 }

@@ -1,9 +1,7 @@
-//! Graphics are not available yet: plotting calls print one notice per session and the script
-//! goes on. Calls that return a handle get a placeholder struct (so `h = figure;`,
-//! `set(h, ...)` and `ax = gca; ax.XLim = [0 1];` keep working). `close` is housekeeping and
-//! stays silent.
+//! Graphics functions not drawn yet: each prints one notice per session and the script goes
+//! on; calls that return a handle get a placeholder struct.
 
-use super::{Builtin, b};
+use crate::builtins::{Builtin, b};
 use crate::interp::Interp;
 use crate::interp::error::MResult;
 use crate::interp::function::Frame;
@@ -143,23 +141,22 @@ const GRAPHICS: &[&str] = &[
     "waitbar",
 ];
 
-#[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
-    let mut t: Vec<Builtin> = GRAPHICS.iter().map(|name| b(name, 0, -1, 1, HELP, notice)).collect();
-    t.push(b("close", 0, -1, 1, "close, close all, close(h): closes figures; there are none yet, so it does nothing.", close));
-    t.push(b("drawnow", 0, -1, 0, "drawnow: no effect (no graphics).", quiet));
-    t.push(b("ishandle", 1, 1, 1, "ishandle(h): false: there are no graphics objects yet.", ishandle));
-    t.push(b("isgraphics", 1, 2, 1, "isgraphics(h): false: there are no graphics objects yet.", ishandle));
-    t
+    GRAPHICS
+        .iter()
+        .map(|name| b(name, 0, -1, 1, HELP, notice))
+        .collect()
 }
 
 thread_local! {
-    static NOTICE_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static NOTICES: std::cell::RefCell<std::collections::HashSet<String>> = Default::default();
 }
 
 fn notice(_: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
-    if !NOTICE_SHOWN.with(|p| p.replace(true)) {
-        output::write_err("Note: plotting is not available yet; graphics calls are ignored.\n");
+    if NOTICES.with(|n| n.borrow_mut().insert(String::new())) {
+        output::write_err(
+            "Note: some graphics functions are not available yet; those calls are ignored.\n",
+        );
     }
     if nargout == 0 {
         return Ok(vec![]);
@@ -167,24 +164,4 @@ fn notice(_: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
     let mut s = StructArray::scalar();
     s.set(0, "Type", Value::str("graphics placeholder"));
     Ok((0..nargout).map(|_| Value::from(s.clone())).collect())
-}
-
-fn close(_: &mut Interp, _: &mut Frame, _: A, nargout: usize) -> R {
-    Ok(if nargout > 0 {
-        vec![Value::Bool(true)]
-    } else {
-        vec![]
-    })
-}
-
-fn quiet(_: &mut Interp, _: &mut Frame, _: A, _: usize) -> R {
-    Ok(vec![])
-}
-
-fn ishandle(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let shape = a[0].shape();
-    let n = shape.numel();
-    Ok(vec![
-        crate::values::tensor::Tensor::bools(shape, vec![false; n]).into(),
-    ])
 }
