@@ -153,7 +153,7 @@ pub fn property(h: &Handles, name: &str) -> MResult<Value> {
     let scene = h.scene()?;
     let scene = scene.borrow();
     let ids = ids_of(&scene, &Value::Object(Rc::new(Object::Graphics(h.clone()))))?;
-    match ids.as_slice() {
+    match &*ids {
         [one] => super::props::get(&scene, *one, name),
         many => Ok(super::props::column(
             many.iter()

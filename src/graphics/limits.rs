@@ -44,12 +44,12 @@ impl Span {
 }
 
 /// The x values of a series: XData, or 1..n when it is empty.
-pub fn x_or_index(o: &GObj, n: usize) -> Vec<f64> {
+pub fn x_or_index(o: &GObj, n: usize) -> std::borrow::Cow<'_, [f64]> {
     let x = o.nums("XData");
     if x.len() == n {
         x
     } else {
-        (1..=n).map(|i| i as f64).collect()
+        std::borrow::Cow::Owned((1..=n).map(|i| i as f64).collect())
     }
 }
 
@@ -256,7 +256,7 @@ pub fn axes_pixels(scene: &Scene, ax: Id) -> (f64, f64) {
         .and_then(|f| scene.objs.get(&f))
         .map(|f| f.nums("Position"))
         .unwrap_or_default();
-    let (fw, fh) = match fig.as_slice() {
+    let (fw, fh) = match &*fig {
         [_, _, w, h] => (*w, *h),
         _ => (560.0, 420.0),
     };
@@ -265,7 +265,7 @@ pub fn axes_pixels(scene: &Scene, ax: Id) -> (f64, f64) {
         .get(&ax)
         .map(|a| a.nums("Position"))
         .unwrap_or_default();
-    match pos.as_slice() {
+    match &*pos {
         [_, _, w, h] => (w * fw, h * fh),
         _ => (0.775 * fw, 0.815 * fh),
     }

@@ -2,7 +2,10 @@
 //! MATLAB-named properties (so `get`, `set` and `h.Prop` treat every kind alike), linked by
 //! ids into a tree.
 
+use crate::values::class::Class;
+use crate::values::tensor::Data;
 use crate::values::value::Value;
+use std::borrow::Cow;
 
 pub type Id = u64;
 
@@ -135,14 +138,17 @@ impl GObj {
             slot.1 = v;
         }
     }
-    /// A numeric property's values (empty if absent or not numeric).
-    pub fn nums(&self, name: &str) -> Vec<f64> {
+    /// A numeric property's values (empty if absent or not numeric), borrowed where they
+    /// are stored as doubles: long series are read without copies.
+    pub fn nums(&self, name: &str) -> Cow<'_, [f64]> {
         match self.get(name) {
-            Some(v) if v.is_numeric_like() && !v.is_char() => v
-                .tensor()
-                .map(|t| t.to_f64().into_owned())
-                .unwrap_or_default(),
-            _ => Vec::new(),
+            Some(Value::Tensor(t)) if t.class() != Class::Char => match &t.data {
+                Data::F64(v) => Cow::Borrowed(v.as_slice()),
+                _ => Cow::Owned(t.to_f64().into_owned()),
+            },
+            Some(Value::Num(x)) => Cow::Owned(vec![*x]),
+            Some(Value::Bool(b)) => Cow::Owned(vec![*b as u8 as f64]),
+            _ => Cow::Borrowed(&[]),
         }
     }
     /// A numeric property's rows and columns with its values (column-major).
@@ -150,7 +156,11 @@ impl GObj {
         match self.get(name) {
             Some(v) if v.is_numeric_like() && !v.is_char() => {
                 let s = v.shape();
-                (s.rows(), s.numel() / s.rows().max(1), self.nums(name))
+                (
+                    s.rows(),
+                    s.numel() / s.rows().max(1),
+                    self.nums(name).into_owned(),
+                )
             }
             _ => (0, 0, Vec::new()),
         }

@@ -27,7 +27,7 @@ pub fn resolve(scene: &Scene, id: Id, name: &str) -> MResult<&'static str> {
         .map(|(n, _)| *n)
         .filter(|n| !lower.is_empty() && n.to_ascii_lowercase().starts_with(&lower))
         .collect();
-    match hits.as_slice() {
+    match &*hits {
         [one] => Ok(one),
         [] => Err(MError::new(
             "MATLAB:hg:InvalidProperty",
@@ -394,7 +394,7 @@ fn numbers(v: &Value, name: &str) -> MResult<Vec<f64>> {
 
 fn num_scalar(v: &Value, name: &str) -> MResult<f64> {
     let d = numbers(v, name)?;
-    match d.as_slice() {
+    match &*d {
         [x] if !x.is_nan() => Ok(*x),
         _ => Err(invalid(name, "Value must be a numeric scalar.")),
     }

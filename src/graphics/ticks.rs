@@ -6,11 +6,12 @@ use super::model::Id;
 
 /// How many ticks an axis of this many pixels takes at most.
 fn max_ticks(pixels: f64) -> f64 {
-    (pixels / 30.0).clamp(3.0, 11.0).floor()
+    (pixels / 28.0).clamp(3.0, 11.0).floor()
 }
 
+/// Ticks of this step inside `[lo, hi]`.
 fn count(lo: f64, hi: f64, step: f64) -> f64 {
-    (hi / step).ceil() - (lo / step).floor() + 1.0
+    (hi / step + 1e-9).floor() - (lo / step - 1e-9).ceil() + 1.0
 }
 
 /// The step between ticks for data from `lo` to `hi` on an axis `pixels` long.
@@ -77,7 +78,7 @@ pub fn axes_ticks(scene: &Scene, ax: Id, which: u8) -> Vec<f64> {
     };
     let c = which as char;
     if a.text(&format!("{c}TickMode")) == "manual" {
-        return a.nums(&format!("{c}Tick"));
+        return a.nums(&format!("{c}Tick")).into_owned();
     }
     let l = super::limits::axes_limits(scene, ax);
     let (w, h) = super::limits::axes_pixels(scene, ax);

@@ -30,6 +30,7 @@ pub fn table() -> Vec<Builtin> {
         b("clim", 0, 2, 1, "clim([lo hi]), clim('auto'), lims = clim: the colour limits.", clim),
         b("caxis", 0, 2, 1, "caxis([lo hi]): the colour limits (older name of clim).", clim),
         b("view", 0, 2, 1, "view(2), view(3), view(az, el), view([az el]): the viewing angle.", view),
+        b("peaks", 0, 2, 3, "peaks(n), [X, Y, Z] = peaks(n): MATLAB's sample surface on an n-by-n grid over [-3, 3] (default 49).", peaks),
         b("shading", 1, 2, 0, "shading flat, shading interp, shading faceted: how surfaces are coloured.", shading),
     ];
     t.push(b("parula", 0, 1, 1, "parula(n): the parula colormap with n rows (default 256) as an n-by-3 matrix.", parula));
@@ -495,4 +496,47 @@ pub fn colormap_by_name(name: &str, a: &A) -> R {
     Ok(vec![
         colormap::named(name, n).ok_or_else(|| bad(name, "Unknown colormap."))?,
     ])
+}
+
+/// MATLAB's `peaks`: 3(1-x)^2 e^(-x^2-(y+1)^2) - 10(x/5-x^3-y^5) e^(-x^2-y^2) - e^(-(x+1)^2-y^2)/3.
+fn peaks(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    let n = match a.first() {
+        Some(v) => {
+            let n = v.scalar_f64()?;
+            if !(n >= 1.0) || n.fract() != 0.0 || n > 4096.0 {
+                return Err(bad("peaks", "n must be a positive integer up to 4096."));
+            }
+            n as usize
+        }
+        None => 49,
+    };
+    let g: Vec<f64> = (0..n)
+        .map(|k| {
+            if n > 1 {
+                -3.0 + 6.0 * k as f64 / (n - 1) as f64
+            } else {
+                -3.0
+            }
+        })
+        .collect();
+    let shape = crate::values::shape::Shape::matrix(n, n);
+    let mut x = vec![0.0; n * n];
+    let mut y = vec![0.0; n * n];
+    let mut z = vec![0.0; n * n];
+    for j in 0..n {
+        for i in 0..n {
+            let (xv, yv) = (g[j], g[i]);
+            let k = j * n + i;
+            x[k] = xv;
+            y[k] = yv;
+            z[k] = 3.0 * (1.0 - xv).powi(2) * (-xv * xv - (yv + 1.0).powi(2)).exp()
+                - 10.0 * (xv / 5.0 - xv.powi(3) - yv.powi(5)) * (-xv * xv - yv * yv).exp()
+                - (-(xv + 1.0).powi(2) - yv * yv).exp() / 3.0;
+        }
+    }
+    let t = |d: Vec<f64>| Value::from(crate::values::tensor::Tensor::f64(shape.clone(), d));
+    if nargout >= 2 {
+        return Ok(vec![t(x), t(y), t(z)]);
+    }
+    Ok(vec![t(z)])
 }

@@ -120,8 +120,8 @@ pub fn normalise(c: &[f64], e: &[f64], how: &str) -> Vec<f64> {
 /// Recomputes a histogram's bins after `changed` was set.
 pub fn rebin(scene: &mut Scene, id: Id, changed: &str) -> MResult<()> {
     let o = scene.obj_mut(id)?;
-    let data = o.nums("Data");
-    let mut edges = o.nums("BinEdges");
+    let data = o.nums("Data").into_owned();
+    let mut edges = o.nums("BinEdges").into_owned();
     match changed {
         "NumBins" => {
             let n = o.num("NumBins", 0.0);
@@ -155,7 +155,7 @@ pub fn rebin(scene: &mut Scene, id: Id, changed: &str) -> MResult<()> {
         }
     }
     let c = if changed == "BinCounts" || (data.is_empty() && changed != "Data") {
-        let mut c = o.nums("BinCounts");
+        let mut c = o.nums("BinCounts").into_owned();
         c.resize(edges.len().saturating_sub(1), 0.0);
         c
     } else {

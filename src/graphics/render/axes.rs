@@ -14,7 +14,7 @@ const GRID: [f64; 3] = [0.87, 0.87, 0.87];
 const TEXT: [f64; 3] = [0.15, 0.15, 0.15];
 
 pub fn rgb_of(o: &GObj, name: &str) -> Option<[f64; 3]> {
-    match o.nums(name).as_slice() {
+    match &*o.nums(name) {
         [r, g, b] => Some([*r, *g, *b]),
         _ => None,
     }
@@ -23,7 +23,7 @@ pub fn rgb_of(o: &GObj, name: &str) -> Option<[f64; 3]> {
 /// The axes' plot box in pixels, `[left, top, right, bottom]`, before any aspect fitting.
 pub fn box_px(a: &GObj, fw: f64, fh: f64) -> (f64, f64, f64, f64) {
     let p = a.nums("Position");
-    let [l, b, w, h] = match p.as_slice() {
+    let [l, b, w, h] = match &*p {
         [l, b, w, h] => [*l, *b, *w, *h],
         _ => crate::graphics::defaults::AXES_POSITION,
     };

@@ -183,7 +183,7 @@ pub fn draw_colorbar<DB: DrawingBackend>(
     }
     let w = pen.width(0.5);
     pen.frame((bx0, y0), (bx1, y1), [0.15; 3], w);
-    let t = ticks::auto_ticks(lim.0, lim.1, h / pen.s, false);
+    let t = ticks::auto_ticks(lim.0, lim.1, 1.6 * h / pen.s, false);
     let (labels, _) = ticks::labels(&t, false);
     let fs = o.num("FontSize", 9.0);
     let len = 0.25 * (bx1 - bx0);

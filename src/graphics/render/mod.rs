@@ -26,7 +26,7 @@ pub fn size(scene: &Scene, fig: Id, scale: f64) -> (u32, u32) {
         .get(&fig)
         .map(|f| f.nums("Position"))
         .unwrap_or_default();
-    let (w, h) = match pos.as_slice() {
+    let (w, h) = match &*pos {
         [_, _, w, h] => (*w, *h),
         _ => (560.0, 420.0),
     };
@@ -47,7 +47,7 @@ pub fn draw<DB: DrawingBackend>(
         return;
     };
     let bg = f.nums("Color");
-    if let [r, g, b] = bg.as_slice() {
+    if let [r, g, b] = &*bg {
         pen.fill([*r, *g, *b]);
     }
     let (w, h) = area.dim_in_pixel();

@@ -39,7 +39,7 @@ pub fn draw<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, 
             let c = rgb_of(o, "Color").unwrap_or([0.0; 3]);
             let w = pen.width(o.num("LineWidth", 0.5));
             let dash = Dash::of(&o.text("LineStyle"));
-            for (xi, yi) in x.iter().zip(&y) {
+            for (xi, yi) in x.iter().zip(y.iter()) {
                 if let Some(d) = dash {
                     for run in geometry::clip_polyline(f, &[f.pt(*xi, base), f.pt(*xi, *yi)]) {
                         pen.path(&run, c, w, d);
@@ -115,7 +115,8 @@ pub fn draw<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, 
             let y = o.nums("YData");
             let x = x_or_index(o, y.len());
             let base = o.num("BaseValue", 0.0);
-            let mut poly: Vec<(f64, f64)> = x.iter().zip(&y).map(|(a, b)| f.pt(*a, *b)).collect();
+            let mut poly: Vec<(f64, f64)> =
+                x.iter().zip(y.iter()).map(|(a, b)| f.pt(*a, *b)).collect();
             if let (Some(a), Some(b)) = (x.first(), x.last()) {
                 poly.push(f.pt(*b, base));
                 poly.push(f.pt(*a, base));
@@ -134,7 +135,7 @@ pub fn draw<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, 
         Kind::Patch => {
             let y = o.nums("YData");
             let x = x_or_index(o, y.len());
-            let poly: Vec<(f64, f64)> = x.iter().zip(&y).map(|(a, b)| f.pt(*a, *b)).collect();
+            let poly: Vec<(f64, f64)> = x.iter().zip(y.iter()).map(|(a, b)| f.pt(*a, *b)).collect();
             let w = pen.width(o.num("LineWidth", 0.5));
             let edge = if o.text("LineStyle") == "none" {
                 None
@@ -375,7 +376,7 @@ fn bars<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame) {
     let edge = rgb_of(o, "EdgeColor");
     let w = pen.width(o.num("LineWidth", 0.5));
     let horizontal = o.on("Horizontal");
-    for (xi, yi) in x.iter().zip(&y) {
+    for (xi, yi) in x.iter().zip(y.iter()) {
         let (a, b) = (xi + offset - width / 2.0, xi + offset + width / 2.0);
         let quad = if horizontal {
             [f.pt(base, a), f.pt(*yi, a), f.pt(*yi, b), f.pt(base, b)]

@@ -14,7 +14,7 @@ use plotters::prelude::DrawingBackend;
 fn levels_of(o: &GObj, g: &Grid) -> Vec<f64> {
     let set = o.nums("LevelList");
     if !set.is_empty() {
-        set
+        set.into_owned()
     } else {
         contour::auto_levels(&g.z, None)
     }
@@ -91,7 +91,11 @@ pub fn surface_flat<DB: DrawingBackend>(
 
 fn color_data(o: &GObj, g: &Grid) -> Vec<f64> {
     let c = o.nums("CData");
-    if c.len() == g.z.len() { c } else { g.z.clone() }
+    if c.len() == g.z.len() {
+        c.into_owned()
+    } else {
+        g.z.clone()
+    }
 }
 
 fn face_color(o: &GObj, cmap: &Map, clim: (f64, f64), v: f64) -> Option<[f64; 3]> {
