@@ -80,6 +80,9 @@ pub fn axes_ticks(scene: &Scene, ax: Id, which: u8) -> Vec<f64> {
     if a.text(&format!("{c}TickMode")) == "manual" {
         return a.nums(&format!("{c}Tick")).into_owned();
     }
+    if let Some(t) = bar_ticks(scene, ax, which) {
+        return t;
+    }
     let l = super::limits::axes_limits(scene, ax);
     let (w, h) = super::limits::axes_pixels(scene, ax);
     let (range, px, log) = match which {
@@ -187,4 +190,29 @@ pub fn short(x: f64, digits: usize) -> String {
     } else {
         s
     }
+}
+
+/// Bars alone in an axes get a tick under each bar (up to a dozen integer positions).
+fn bar_ticks(scene: &Scene, ax: Id, which: u8) -> Option<Vec<f64>> {
+    let a = scene.objs.get(&ax)?;
+    let mut pos: Option<Vec<f64>> = None;
+    for c in &a.children {
+        let o = scene.objs.get(c)?;
+        if o.kind != super::model::Kind::Bar {
+            return None;
+        }
+        let along = if o.on("Horizontal") { b'Y' } else { b'X' };
+        if along != which {
+            return None;
+        }
+        let y = o.nums("YData");
+        let x = super::limits::x_or_index(o, y.len()).into_owned();
+        pos.get_or_insert(x);
+    }
+    let p = pos?;
+    let ok = !p.is_empty()
+        && p.len() <= 12
+        && p.iter().all(|v| v.fract() == 0.0)
+        && p.windows(2).all(|w| w[1] > w[0]);
+    ok.then_some(p)
 }

@@ -154,17 +154,7 @@ impl Interp {
         // A panic is a bug in matfuse, never the user's fault: report it as an error and keep
         // the session and its workspace alive.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // one statement at a time, so that figures show after the statement that
-            // changed them
-            let mut r = Ok(exec::Flow::Normal);
-            for s in &prog.stmts {
-                r = self.exec_block(&mut base, std::slice::from_ref(s));
-                self.present_figures();
-                if !matches!(r, Ok(exec::Flow::Normal)) {
-                    break;
-                }
-            }
-            r
+            self.exec_block(&mut base, &prog.stmts)
         }))
         .unwrap_or_else(|payload| Err(MError::internal(&*payload)));
         self.base = base;
@@ -172,6 +162,8 @@ impl Interp {
         self.depth = 0;
         self.report_device_loss();
         self.settle_workspace();
+        // figures changed by this input are shown once, after it (drawnow shows them sooner)
+        self.present_figures();
         // The GPU works on what this input recorded while the user types the next.
         crate::gpu::batch::flush();
         r.map(|_| ())
