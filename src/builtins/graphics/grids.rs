@@ -186,6 +186,7 @@ fn grid_args(a: &A, fname: &str) -> MResult<(Value, Value, Value, Option<Value>,
         Ok(v)
     };
     match nums {
+        0 => Err(bad(fname, "Z is missing.")),
         1 | 2 => {
             let zv = z(&a[0])?;
             let s = zv.shape();
@@ -198,6 +199,9 @@ fn grid_args(a: &A, fname: &str) -> MResult<(Value, Value, Value, Option<Value>,
             ))
         }
         _ => {
+            if a.len() < 3 {
+                return Err(bad(fname, "Use f(X, Y, Z)."));
+            }
             let zv = z(&a[2])?;
             let c = if nums >= 4 {
                 Some(a[3].clone().host()?)

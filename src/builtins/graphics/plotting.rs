@@ -471,6 +471,9 @@ fn scatter(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let given = leading_axes(&scene, &mut a);
+    if a.len() < 2 {
+        return Err(bad("scatter", "Use scatter(x, y)."));
+    }
     let x = vector(&a[0], "scatter")?;
     let y = vector(&a[1], "scatter")?;
     if x.len() != y.len() {
@@ -624,7 +627,10 @@ fn histogram_fn(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let given = leading_axes(&scene, &mut a);
-    let data = vector(&a[0], "histogram")?;
+    let Some(first) = a.first() else {
+        return Err(bad("histogram", "The data is missing."));
+    };
+    let data = vector(first, "histogram")?;
     let mut k = 1;
     let mut bins: Option<Value> = None;
     if let Some(v) = a.get(1).filter(|v| !v.is_text()) {
@@ -732,6 +738,9 @@ fn polygons(i: &mut Interp, mut a: A, nargout: usize, clear: bool, fname: &str) 
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let given = leading_axes(&scene, &mut a);
+    if a.len() < 2 {
+        return Err(bad(fname, "Use fill(x, y, c)."));
+    }
     let x = matrix(&a[0], fname)?;
     let y = matrix(&a[1], fname)?;
     let cols = pair_columns(Some(x), y, fname)?;

@@ -104,10 +104,13 @@ pub fn draw_legend<DB: DrawingBackend>(
                 }
                 let m = o.text("Marker");
                 if m != "none" && !m.is_empty() {
-                    let face = match o.text("MarkerFaceColor").as_str() {
-                        "none" | "" => None,
-                        "auto" => Some(c),
-                        _ => rgb_of(o, "MarkerFaceColor"),
+                    let face = match (
+                        rgb_of(o, "MarkerFaceColor"),
+                        o.text("MarkerFaceColor").as_str(),
+                    ) {
+                        (Some(f), _) => Some(f),
+                        (None, "auto") => Some(c),
+                        _ => None,
                     };
                     marker(
                         pen,
@@ -122,9 +125,13 @@ pub fn draw_legend<DB: DrawingBackend>(
             }
             Kind::Scatter => {
                 let c = rgb_of(o, "CData").unwrap_or([0.0, 0.447, 0.741]);
-                let face = match o.text("MarkerFaceColor").as_str() {
-                    "flat" | "auto" => Some(c),
-                    _ => rgb_of(o, "MarkerFaceColor"),
+                let face = match (
+                    rgb_of(o, "MarkerFaceColor"),
+                    o.text("MarkerFaceColor").as_str(),
+                ) {
+                    (Some(f), _) => Some(f),
+                    (None, "flat" | "auto") => Some(c),
+                    _ => None,
                 };
                 marker(
                     pen,

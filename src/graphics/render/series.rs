@@ -224,15 +224,22 @@ fn markers<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, x: &[f64], y:
         return;
     }
     let line = rgb_of(o, "Color").unwrap_or([0.0; 3]);
-    let edge = match o.text("MarkerEdgeColor").as_str() {
-        "none" => None,
-        "auto" | "" => Some(line),
-        _ => rgb_of(o, "MarkerEdgeColor"),
+    // (an RGB property reads as no text: look for the triplet first)
+    let edge = match (
+        rgb_of(o, "MarkerEdgeColor"),
+        o.text("MarkerEdgeColor").as_str(),
+    ) {
+        (Some(c), _) => Some(c),
+        (None, "none") => None,
+        _ => Some(line),
     };
-    let face = match o.text("MarkerFaceColor").as_str() {
-        "auto" => Some(line),
-        "none" | "" => None,
-        _ => rgb_of(o, "MarkerFaceColor"),
+    let face = match (
+        rgb_of(o, "MarkerFaceColor"),
+        o.text("MarkerFaceColor").as_str(),
+    ) {
+        (Some(c), _) => Some(c),
+        (None, "auto") => Some(line),
+        _ => None,
     };
     let size = o.num("MarkerSize", 6.0);
     let w = pen.width(o.num("LineWidth", 0.5));
@@ -338,15 +345,21 @@ fn scatter<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, c
             sizes.first().copied().unwrap_or(36.0)
         };
         let size = area.max(0.0).sqrt();
-        let edge = match o.text("MarkerEdgeColor").as_str() {
-            "none" => None,
-            "flat" | "auto" | "" => Some(color),
-            _ => rgb_of(o, "MarkerEdgeColor"),
+        let edge = match (
+            rgb_of(o, "MarkerEdgeColor"),
+            o.text("MarkerEdgeColor").as_str(),
+        ) {
+            (Some(c), _) => Some(c),
+            (None, "none") => None,
+            _ => Some(color),
         };
-        let face = match o.text("MarkerFaceColor").as_str() {
-            "flat" | "auto" => Some(color),
-            "none" | "" => None,
-            _ => rgb_of(o, "MarkerFaceColor"),
+        let face = match (
+            rgb_of(o, "MarkerFaceColor"),
+            o.text("MarkerFaceColor").as_str(),
+        ) {
+            (Some(c), _) => Some(c),
+            (None, "flat" | "auto") => Some(color),
+            _ => None,
         };
         marker(pen, &m, p, size, edge, face, w);
     }
