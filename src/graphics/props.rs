@@ -62,7 +62,11 @@ pub fn get(scene: &Scene, id: Id, name: &str) -> MResult<Value> {
         (_, "Children") => {
             let mut c = o.children.clone();
             c.reverse(); // newest first, as MATLAB lists them
-            scene.handles(c)
+            if c.is_empty() {
+                Value::empty()
+            } else {
+                scene.handles(c)
+            }
         }
         (Kind::Figure, "CurrentAxes") => match scene.figure_axes(id) {
             Some(a) => scene.handle(a),

@@ -307,7 +307,15 @@ fn grid_count(v: &Value, what: &str) -> crate::interp::error::MResult<usize> {
     Ok(x as usize)
 }
 
-fn subplot(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+fn subplot(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
+    // command syntax: subplot 211
+    if let Some(n) = a
+        .first()
+        .and_then(|v| v.text().ok())
+        .and_then(|t| t.trim().parse::<f64>().ok())
+    {
+        a[0] = Value::Num(n);
+    }
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let (m, n, ks, rest) = if a.len() >= 3 && !a[0].is_text() {
