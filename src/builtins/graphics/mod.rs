@@ -1,13 +1,15 @@
 //! Graphics builtins: they parse MATLAB's argument forms and call into `crate::graphics`,
 //! which holds the figures and draws them. Families: figures and axes (`figures`), line-like
-//! plots (`plotting`), gridded data and colour (`grids`), labels and axis settings
-//! (`decor`), files (`export`), and the names not drawn yet (`stubs`).
+//! plots (`plotting`), bars, bins and shapes (`shapes`), gridded data and colour (`grids`),
+//! labels and axis settings (`decor`), files (`export`), and the names not drawn yet
+//! (`stubs`).
 
 mod decor;
 mod export;
 mod figures;
 mod grids;
 mod plotting;
+mod shapes;
 mod stubs;
 
 use super::Builtin;
@@ -26,6 +28,7 @@ pub fn table() -> Vec<Builtin> {
     let mut t = Vec::new();
     t.extend(figures::table());
     t.extend(plotting::table());
+    t.extend(shapes::table());
     t.extend(grids::table());
     t.extend(decor::table());
     t.extend(export::table());
