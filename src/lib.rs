@@ -9,6 +9,7 @@ pub mod dirs;
 pub mod display;
 pub mod gpu;
 pub mod graph;
+pub mod graphics;
 pub mod interp;
 pub mod io;
 pub mod plan;

@@ -145,6 +145,7 @@ fn fieldnames(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 .collect(),
                 _ => vec!["Format".into()],
             },
+            Object::Graphics(h) => crate::graphics::handle::property_names(h),
         },
         other => {
             return Err(bad_arg(

@@ -24,7 +24,8 @@ const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
   file:line:col, and exit with status 1. argv() gives a script its arguments.
 
   Environment: MATFUSE_HISTORY (history file), NO_COLOR, MATFUSE_DEVICE=cpu,
-  MATFUSE_ADAPTER=substring (choose the GPU).
+  MATFUSE_ADAPTER=substring (choose the GPU), MATFUSE_FIGURES=inline|file|none
+  (where figures appear), MATFUSE_FIGURES_DIR (their folder, default figures).
   --help                this text
   --version             the version
 ";
@@ -34,6 +35,7 @@ pub fn main(args: Vec<String>) -> i32 {
     crate::interp::error::install_panic_hook();
     let mut interp = Interp::new();
     interp.term_width = terminal_width();
+    interp.graphics.borrow_mut().output = crate::graphics::output::from_env();
     let mut it = args.into_iter().skip(1);
     let first = it.next();
     let code = match first.as_deref() {

@@ -279,7 +279,17 @@ pub fn struct_lines(s: &StructArray, fmt: &Format, named: bool) -> Vec<String> {
 
 pub fn object_lines(o: &Object, fmt: &Format) -> Vec<String> {
     let mut out = Vec::new();
+    let graphics_title;
     let (title, names, vals): (&str, Vec<String>, Vec<String>) = match o {
+        Object::Graphics(h) => {
+            let (t, names, vals) = crate::graphics::handle::display_parts(h);
+            if names.is_empty() {
+                out.push(t);
+                return out;
+            }
+            graphics_title = t;
+            (graphics_title.as_str(), names, vals)
+        }
         Object::Map(m) => {
             let m = m.borrow();
             (

@@ -272,6 +272,19 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
             }
             Ok(cur.unwrap_or_else(Value::empty))
         }
+        Step::Field(name)
+            if last
+                && matches!(&cur, Some(Value::Object(o)) if matches!(o.as_ref(), Object::Graphics(_))) =>
+        {
+            if let Some(Value::Object(o)) = &cur {
+                if let Object::Graphics(h) = o.as_ref() {
+                    if let Err(e) = crate::graphics::handle::set_property(h, name, &rhs) {
+                        return Err((e, cur));
+                    }
+                }
+            }
+            Ok(cur.unwrap_or_else(Value::empty))
+        }
         Step::Field(name) => {
             let mut s = match cur {
                 None => StructArray::scalar(),
@@ -327,6 +340,20 @@ fn set_path(cur: Option<Value>, steps: &[Step], rhs: Value, delete: bool) -> Res
                     }
                     Err((e, Some(Value::from(s))))
                 }
+            }
+        }
+        Step::Paren(args) if matches!(&cur, Some(Value::Object(o)) if matches!(o.as_ref(), Object::Graphics(_))) =>
+        {
+            // h(k).Prop = v: the handles are references, so the variable keeps its value
+            let picked = match &cur {
+                Some(Value::Object(o)) => super::objects::index(o, args),
+                _ => Ok(Value::empty()),
+            };
+            match picked
+                .and_then(|h| set_path(Some(h), &steps[1..], rhs, delete).map_err(|(e, _)| e))
+            {
+                Ok(_) => Ok(cur.unwrap_or_else(Value::empty)),
+                Err(e) => Err((e, cur)),
             }
         }
         Step::Paren(args) => {

@@ -67,6 +67,8 @@ pub struct Interp {
     pub script_args: Vec<String>,
     /// Files opened with fopen, by identifier.
     pub files: crate::io::files::FileTable,
+    /// Figures and the other graphics objects; shown after each top-level statement.
+    pub graphics: crate::graphics::SceneRef,
 }
 
 /// Turns a syntax error into a MATLAB error located in `source`.
@@ -103,6 +105,7 @@ impl Interp {
             term_width: 80,
             script_args: Vec::new(),
             files: Default::default(),
+            graphics: crate::graphics::new_scene(),
         }
     }
 
@@ -164,9 +167,19 @@ impl Interp {
         self.depth = 0;
         self.report_device_loss();
         self.settle_workspace();
+        // figures changed by this input are shown once, after it (drawnow shows them sooner)
+        self.present_figures();
         // The GPU works on what this input recorded while the user types the next.
         crate::gpu::batch::flush();
         r.map(|_| ())
+    }
+
+    /// Shows the figures changed since the last call (`drawnow`, and after each top-level
+    /// statement).
+    pub fn present_figures(&mut self) {
+        if let Ok(mut scene) = self.graphics.try_borrow_mut() {
+            crate::graphics::output::present(&mut scene);
+        }
     }
 
     /// Runs a string of code (for `-e`, tests, and embedding).

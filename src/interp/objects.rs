@@ -47,6 +47,7 @@ pub fn property(o: &Object, name: &str) -> MResult<Value> {
         Object::InputParser(p) => crate::builtins::input_parser::property(&p.borrow(), name)
             .ok_or_else(|| no_property(name, "inputParser")),
         Object::Time(t) => crate::dates::array::property(t, name),
+        Object::Graphics(h) => crate::graphics::handle::property(h, name),
         Object::Map(m) => {
             let m = m.borrow();
             match name {
@@ -71,6 +72,7 @@ pub fn is_data_property(o: &Object, name: &str) -> bool {
         Object::Map(_) => matches!(name, "Count" | "KeyType" | "ValueType"),
         Object::InputParser(_) => crate::builtins::input_parser::PROPERTIES.contains(&name),
         Object::Time(t) => crate::dates::array::is_property(t, name),
+        Object::Graphics(h) => crate::graphics::handle::is_property(h, name),
     }
 }
 
@@ -196,6 +198,7 @@ pub fn index(o: &Object, args: &[Value]) -> MResult<Value> {
             get(&m.borrow(), &args[0])
         }
         Object::Time(t) => crate::dates::array::index(t, args),
+        Object::Graphics(h) => h.index(args),
         Object::MException(_) | Object::InputParser(_) => Err(MError::new(
             "MATLAB:badsubscript",
             format!("Indexing into an {} is not supported.", o.class_name()),

@@ -123,6 +123,8 @@ pub enum Object {
     InputParser(RefCell<ParserData>),
     /// datetime, duration and calendarDuration arrays (values, not handles)
     Time(crate::dates::TimeArray),
+    /// Handles to graphics objects (figures, axes, lines, ...) of the session's scene.
+    Graphics(crate::graphics::Handles),
 }
 
 /// What an `inputParser` argument is.
@@ -196,11 +198,13 @@ impl Object {
             Object::MException(_) => "MException",
             Object::InputParser(_) => "inputParser",
             Object::Time(t) => t.kind.class_name(),
+            Object::Graphics(h) => h.class_name(),
         }
     }
     pub fn shape(&self) -> Shape {
         match self {
             Object::Time(t) => t.shape.clone(),
+            Object::Graphics(h) => h.shape.clone(),
             _ => Shape::scalar(),
         }
     }
