@@ -6,8 +6,10 @@ pub mod concat;
 pub mod elementwise;
 pub mod index;
 mod int_arith;
+pub mod kernels;
 pub mod linalg;
 pub mod reduce;
+mod reduce_fast;
 pub mod shape_ops;
 pub mod unary;
 
