@@ -8,6 +8,7 @@ pub mod dirs;
 pub mod display;
 pub mod gpu;
 pub mod graph;
+pub mod host_alloc;
 pub mod interp;
 pub mod plan;
 pub mod settings;
