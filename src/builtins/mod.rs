@@ -37,6 +37,7 @@ mod scan;
 mod session;
 mod sets;
 mod signal;
+mod sort_keys;
 mod sorting;
 mod stats;
 mod strings;
