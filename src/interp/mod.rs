@@ -1,6 +1,7 @@
 //! The evaluator: the session state (workspaces, globals, functions, format, random stream),
 //! statement execution, expression evaluation, assignment, calls.
 
+mod append;
 pub mod assign;
 pub mod call;
 mod device_loss;
