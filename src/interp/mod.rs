@@ -19,6 +19,7 @@ mod part_read;
 pub mod product;
 pub mod scalar;
 mod settle;
+mod slice_read;
 pub mod spread;
 pub mod views;
 pub mod warning;

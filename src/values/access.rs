@@ -28,6 +28,11 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
             }
         }
     }
+    if let Value::Tensor(t) = v {
+        if let Some(r) = crate::values::ops::slices::read(t, args) {
+            return Ok(Value::from(r));
+        }
+    }
     let subs = index::to_subs(args)?;
     let (pos, shape) = index::plan_read(&v.shape(), &subs)?;
     // a handle or object is a 1x1 that only its own element can be taken from

@@ -11,6 +11,7 @@ pub mod linalg;
 pub mod reduce;
 mod reduce_fast;
 pub mod shape_ops;
+pub mod slices;
 pub mod unary;
 
 /// Elementwise binary operations (all with implicit expansion).
