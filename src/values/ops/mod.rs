@@ -9,7 +9,7 @@ mod int_arith;
 pub mod kernels;
 pub mod linalg;
 pub mod reduce;
-mod reduce_fast;
+pub mod reduce_fast;
 pub mod shape_ops;
 pub mod slices;
 pub mod unary;

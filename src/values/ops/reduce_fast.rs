@@ -303,3 +303,70 @@ fn contiguous_extreme<T: Elem + Sync, const MAX: bool>(x: &[T], omitnan: bool) -
         None => first_nan(),
     }
 }
+
+/// Unweighted variances of contiguous lanes (`inner` 1) of real data, NaN flags not asked
+/// for: the mean, then the sum of squared deviations, each added as `sums` adds (in order for
+/// short lanes, by blocks for long ones); a lane with a NaN or an infinity gives NaN. None for
+/// strided lanes and complex data.
+pub fn variances(data: &Data, lanes: Lanes, unbiased: bool) -> Option<Vec<f64>> {
+    if lanes.0 != 1 {
+        return None;
+    }
+    Some(real_data!(data, v => lane_variances(v, lanes, unbiased)))
+}
+
+fn lane_variances<T: Elem + Sync>(x: &[T], (_, len, outer): Lanes, unbiased: bool) -> Vec<f64> {
+    (0..outer)
+        .map(|o| {
+            let l = &x[o * len..(o + 1) * len];
+            if l.is_empty() {
+                return f64::NAN;
+            }
+            let s = contiguous_sum(l, false);
+            if !s.is_finite() || l.iter().any(|v| !v.to_f64().is_finite()) {
+                return f64::NAN;
+            }
+            let n = len as f64;
+            let mean = s / n;
+            let dev = |c: &[T]| {
+                c.iter()
+                    .map(|v| (v.to_f64() - mean).powi(2))
+                    .fold(0.0, |a, b| a + b)
+            };
+            let ss = if len < SEQUENTIAL {
+                dev(l)
+            } else if len >= PAR_MIN {
+                let parts: Vec<f64> = l
+                    .par_chunks(BLOCK)
+                    .map(|c| block_squares(c, mean))
+                    .collect();
+                parts.into_iter().fold(0.0, |a, b| a + b)
+            } else {
+                l.chunks(BLOCK)
+                    .map(|c| block_squares(c, mean))
+                    .fold(0.0, |a, b| a + b)
+            };
+            if unbiased {
+                if len > 1 { ss / (n - 1.0) } else { 0.0 }
+            } else {
+                ss / n
+            }
+        })
+        .collect()
+}
+
+fn block_squares<T: Elem>(c: &[T], mean: f64) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut it = c.chunks_exact(8);
+    for ch in &mut it {
+        for j in 0..8 {
+            let d = ch[j].to_f64() - mean;
+            acc[j] += d * d;
+        }
+    }
+    for v in it.remainder() {
+        let d = v.to_f64() - mean;
+        acc[0] += d * d;
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
