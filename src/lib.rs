@@ -10,6 +10,7 @@ pub mod display;
 pub mod gpu;
 pub mod graph;
 pub mod graphics;
+pub mod host_alloc;
 pub mod interp;
 pub mod io;
 pub mod plan;

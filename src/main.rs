@@ -1,3 +1,6 @@
+#[global_allocator]
+static ALLOC: matfuse::host_alloc::HostAlloc = matfuse::host_alloc::HostAlloc;
+
 fn main() {
     // Mesa's Vulkan drivers print "XDG_RUNTIME_DIR is invalid or not set" on every adapter
     // query when the variable is missing (containers, CI); give them the temp folder. Done

@@ -93,12 +93,30 @@ fn variance(a: A) -> MResult<Tensor> {
         }
     }
     let complex = t.is_complex();
-    let z = t.to_c64().into_owned();
     let d = dim.unwrap_or_else(|| red::default_dim(&t.shape));
     if dim.is_none() && t.shape.dims() == [0, 0] {
         return Ok(Tensor::scalar_f64(f64::NAN));
     }
     let (inner, len, outer) = lanes(&t.shape, d);
+    let cls = if t.class() == Class::Single {
+        Class::Single
+    } else {
+        Class::Double
+    };
+    // real data along the first dimension, unweighted: typed, no complex copy
+    if !omitnan && matches!(w, W::Zero | W::One) {
+        let unbiased = matches!(w, W::Zero);
+        if let Some(v) =
+            crate::values::ops::reduce_fast::variances(&t.data, (inner, len, outer), unbiased)
+        {
+            let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, v));
+            return Ok(match out_shape {
+                Some(s) if s.numel() == res.numel() => res.reshaped(s),
+                _ => res,
+            });
+        }
+    }
+    let z = t.to_c64().into_owned();
     let mut out = Vec::with_capacity(inner * outer);
     for o in 0..outer {
         for i in 0..inner {
@@ -144,11 +162,6 @@ fn variance(a: A) -> MResult<Tensor> {
         }
     }
     let _ = complex;
-    let cls = if t.class() == Class::Single {
-        Class::Single
-    } else {
-        Class::Double
-    };
     let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out));
     Ok(match out_shape {
         Some(s) if s.numel() == res.numel() => res.reshaped(s),

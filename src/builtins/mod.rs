@@ -46,6 +46,7 @@ mod scan;
 mod session;
 mod sets;
 mod signal;
+mod sort_keys;
 mod sorting;
 mod stats;
 mod strings;

@@ -12,6 +12,8 @@ use crate::values::ops::{Bin, Red, shape_ops};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
+use std::borrow::Cow;
+use std::rc::Rc;
 
 type A = Vec<Value>;
 type R = MResult<Vec<Value>>;
@@ -41,7 +43,10 @@ pub fn table() -> Vec<Builtin> {
 /// by moving those dimensions to the front and merging them into one; `out_shape` is then the
 /// shape the result must take.
 struct RedArgs {
-    t: Tensor,
+    /// The argument, shared with the caller's value (never copied to be reduced).
+    t: Rc<Tensor>,
+    /// The shape its elements are reduced in (a column for 'all').
+    shape: Shape,
     dim: Option<usize>,
     omitnan: bool,
     includenan_given: bool,
@@ -95,7 +100,10 @@ pub(super) fn dims_arg(v: &Value) -> MResult<Vec<usize>> {
 
 fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
     let (pos, flags) = split_flags(a);
-    let t = pos[0].tensor()?.into_owned();
+    let t = match &pos[0] {
+        Value::Tensor(t) => t.clone(),
+        v => Rc::new(v.tensor()?.into_owned()),
+    };
     if !t.class().is_numeric() && !matches!(t.class(), Class::Logical | Class::Char) {
         return Err(bad_arg("sum", "Invalid data type."));
     }
@@ -111,6 +119,7 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
         return Err(crate::interp::error::errors::too_many_inputs("sum"));
     }
     let mut r = RedArgs {
+        shape: t.shape.clone(),
         t,
         dim: None,
         omitnan: false,
@@ -131,8 +140,7 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
         }
     }
     if all {
-        let n = r.t.numel();
-        r.t = r.t.reshaped(Shape::col(n));
+        r.shape = Shape::col(r.t.numel());
         r.dim = Some(0);
         r.out_shape = Some(Shape::scalar());
     } else if let Some(d) = dims {
@@ -140,7 +148,8 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
             r.dim = Some(d[0]);
         } else {
             let (m, out) = merge_dims(&r.t, &d);
-            r.t = m;
+            r.shape = m.shape.clone();
+            r.t = Rc::new(m);
             r.dim = Some(0);
             r.out_shape = Some(out);
         }
@@ -149,6 +158,14 @@ fn red_args(a: A, skip_empty_second: bool) -> MResult<RedArgs> {
 }
 
 impl RedArgs {
+    /// The argument in the shape it is reduced in.
+    fn shaped(&self) -> Cow<'_, Tensor> {
+        if self.shape == self.t.shape {
+            Cow::Borrowed(self.t.as_ref())
+        } else {
+            Cow::Owned(self.t.as_ref().clone().reshaped(self.shape.clone()))
+        }
+    }
     /// Puts a reduced result into the shape the caller asked for.
     fn finish(&self, t: Tensor) -> Tensor {
         match &self.out_shape {
@@ -160,13 +177,13 @@ impl RedArgs {
 
 fn simple(op: Red, a: A) -> MResult<Value> {
     let r = red_args(a, false)?;
-    let mut out = red::reduce(op, &r.t, r.dim, r.omitnan)?;
+    let mut out = red::reduce_shaped(op, &r.t, &r.shape, r.dim, r.omitnan)?;
     if let Some(native) = r.native {
         let cls = r.t.class();
         if native && cls != out.class() && matches!(op, Red::Sum | Red::Prod) {
             out = if cls.is_int() {
                 // 'native' integer sums accumulate exactly and saturate
-                red::reduce_native_int(op, &r.t, r.dim)?
+                red::reduce_native_int(op, &r.shaped(), r.dim)?
             } else {
                 out.cast(cls)
             };
@@ -245,7 +262,7 @@ fn median_of(v: &mut Vec<f64>, omitnan: bool) -> f64 {
 fn median(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let r = red_args(a, false)?;
     let omit = r.omitnan;
-    let out = per_lane(&r.t, r.dim, f64::NAN, |v| median_of(v, omit));
+    let out = per_lane(&r.shaped(), r.dim, f64::NAN, |v| median_of(v, omit));
     one(r.finish(out))
 }
 
@@ -273,18 +290,19 @@ fn modes_of(v: &mut Vec<f64>) -> (Vec<f64>, usize) {
 
 fn mode(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let r = red_args(a, false)?;
-    let m = per_lane(&r.t, r.dim, f64::NAN, |v| {
+    let t = r.shaped();
+    let m = per_lane(&t, r.dim, f64::NAN, |v| {
         modes_of(v).0.first().copied().unwrap_or(f64::NAN)
     });
     if nargout < 2 {
         return one(m);
     }
-    let freq = per_lane(&r.t, r.dim, 0.0, |v| modes_of(v).1 as f64);
+    let freq = per_lane(&t, r.dim, 0.0, |v| modes_of(v).1 as f64);
     let freq = Tensor::f64(freq.shape.clone(), freq.to_f64().into_owned());
     let mut out = vec![Value::from(m.clone()), Value::from(freq)];
     if nargout > 2 {
         let lists = std::cell::RefCell::new(Vec::new());
-        per_lane(&r.t, r.dim, f64::NAN, |v| {
+        per_lane(&t, r.dim, f64::NAN, |v| {
             lists.borrow_mut().push(modes_of(v).0);
             0.0
         });
@@ -353,7 +371,7 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
     }
     let r = red_args(a, true)?;
     let omitnan = !r.includenan_given;
-    let (vals, idx) = red::extreme_with_index(&r.t, r.dim, is_max, omitnan)?;
+    let (vals, idx) = red::extreme_with_index_shaped(&r.t, &r.shape, r.dim, is_max, omitnan)?;
     if nargout > 1 {
         Ok(vec![Value::from(vals), Value::from(idx)])
     } else {
@@ -370,7 +388,7 @@ fn min(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
 
 fn cumulative(a: A, product: bool) -> R {
     let r = red_args(a, false)?;
-    one(red::cumulative(&r.t, r.dim, product, r.omitnan)?)
+    one(red::cumulative(&r.shaped(), r.dim, product, r.omitnan)?)
 }
 /// Runs a cumulative function forward, or (with 'reverse') from the end of each lane, by
 /// flipping the input and the result along the working dimension.
@@ -410,7 +428,7 @@ fn cumprod(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn cum_extreme(a: A, is_max: bool) -> R {
     let r = red_args(a, false)?;
-    let t = r.t;
+    let t = r.shaped();
     let d = r.dim.unwrap_or_else(|| red::default_dim(&t.shape));
     let (inner, len, outer) = lanes(&t.shape, d);
     let mut x = t.to_f64().into_owned();

@@ -2,7 +2,7 @@
 //! Elements compare through one key type, so integers (exact to 64 bits), doubles, complex
 //! numbers (by magnitude, then angle), text and whole rows all sort the same way.
 
-use super::{Builtin, b, bad_arg, split_flags};
+use super::{Builtin, b, bad_arg, sort_keys, split_flags};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
@@ -289,6 +289,11 @@ fn width_of(v: &Value) -> usize {
 fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let (pos, flags) = split_flags(a);
     let o = set_opts(&flags, "unique")?;
+    if !o.rows {
+        if let Some(keys) = sort_keys::real_keys(&pos[0]) {
+            return unique_real(&pos[0], &keys, &o, nargout);
+        }
+    }
     let keys = keys_of(&pos[0], o.rows)?;
     let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by(|&i, &j| key_cmp(&keys[i], &keys[j]).then(i.cmp(&j)));
@@ -355,6 +360,11 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     } else {
         keys_of(&a[0], rows)?
     };
+    if !rows && !scalar_text {
+        if let (Some(ka), Some(ks)) = (sort_keys::real_keys(&a[0]), sort_keys::real_keys(&a[1])) {
+            return ismember_real(&a[0], &ka, &ks, nargout);
+        }
+    }
     let ks = keys_of(&a[1], rows)?;
     let mut sorted: Vec<usize> = (0..ks.len()).collect();
     sorted.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
@@ -404,7 +414,25 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
     let o = set_opts(&flags, name)?;
     let ka = keys_of(&pos[0], o.rows)?;
     let kb = keys_of(&pos[1], o.rows)?;
-    let member = |set: &[Key], k: &Key| set.iter().any(|x| key_eq(x, k));
+    // membership by binary search in each side's sorted order (equal keys by position)
+    let sorted = |ks: &[Key]| {
+        let mut o: Vec<usize> = (0..ks.len()).collect();
+        o.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
+        o
+    };
+    let (sa, sb) = (sorted(&ka), sorted(&kb));
+    let find = |set: &[Key], order: &[usize], k: &Key| -> Option<usize> {
+        let p = order.partition_point(|&i| key_cmp(&set[i], k) == Ordering::Less);
+        order.get(p).copied().filter(|&i| key_eq(&set[i], k))
+    };
+    let member = |set: &[Key], k: &Key| {
+        let order = if std::ptr::eq(set, kb.as_slice()) {
+            &sb
+        } else {
+            &sa
+        };
+        find(set, order, k).is_some()
+    };
     // candidates with their origin (false: A, true: B) and index
     let mut picked: Vec<(Key, bool, usize)> = Vec::new();
     let consider = |k: &Key, from_b: bool, i: usize, picked: &mut Vec<(Key, bool, usize)>| {
@@ -420,8 +448,7 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
                 }
             }
         };
-        // NaNs are all distinct; other keys appear once
-        if keep && (k.is_nan() || !picked.iter().any(|(p, _, _)| key_eq(p, k))) {
+        if keep {
             picked.push((k.clone(), from_b, i));
         }
     };
@@ -433,8 +460,12 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
             consider(k, true, i, &mut picked);
         }
     }
-    if !o.stable {
-        picked.sort_by(|x, y| key_cmp(&x.0, &y.0));
+    // each key once, at its first candidate (NaNs are all distinct): a stable sort by key
+    // keeps the first of equal keys in front
+    picked.sort_by(|x, y| key_cmp(&x.0, &y.0));
+    picked.dedup_by(|later, first| key_eq(&first.0, &later.0));
+    if o.stable {
+        picked.sort_by_key(|p| (p.1, p.2));
     }
     let keys: Vec<Key> = picked.iter().map(|p| p.0.clone()).collect();
     // a row result only when both inputs are rows (or one is a row and the other scalar/empty)
@@ -472,12 +503,7 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
             out.push(Value::col(
                 picked
                     .iter()
-                    .map(|p| {
-                        kb.iter()
-                            .position(|x| key_eq(x, &p.0))
-                            .map(|i| (i + 1) as f64)
-                            .unwrap_or(0.0)
-                    })
+                    .map(|p| find(&kb, &sb, &p.0).map(|i| (i + 1) as f64).unwrap_or(0.0))
                     .collect(),
             ));
         }
@@ -496,4 +522,76 @@ fn union(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
 }
 fn setxor(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {
     set_op(a, SetOp::Xor, n, "setxor")
+}
+
+/// unique of a real array by typed keys: one radix sort, groups of equal keys.
+fn unique_real(v: &Value, keys: &[u64], o: &SetOpts, nargout: usize) -> R {
+    let order = sort_keys::order(keys);
+    // groups as ranges of `order`; NaNs are each their own group
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut s = 0;
+    while s < order.len() {
+        let k = keys[order[s]];
+        let mut e = s + 1;
+        if k != sort_keys::NAN_KEY {
+            while e < order.len() && keys[order[e]] == k {
+                e += 1;
+            }
+        }
+        groups.push((s, e));
+        s = e;
+    }
+    // the stable sort leaves each group's first position in front, its last at the back
+    if o.stable {
+        groups.sort_by_key(|g| order[g.0]);
+    }
+    let firsts: Vec<usize> = groups.iter().map(|g| order[g.0]).collect();
+    let shape = result_shape(v, groups.len(), false, width_of(v), false);
+    let mut out = vec![crate::values::ops::shape_ops::gather_value(
+        v, &firsts, shape,
+    )?];
+    if nargout > 1 {
+        let ia = groups
+            .iter()
+            .map(|g| (if o.last { order[g.1 - 1] } else { order[g.0] } + 1) as f64);
+        out.push(Value::col(ia.collect()));
+    }
+    if nargout > 2 {
+        let mut ic = vec![0.0; keys.len()];
+        for (gi, g) in groups.iter().enumerate() {
+            for &i in &order[g.0..g.1] {
+                ic[i] = (gi + 1) as f64;
+            }
+        }
+        out.push(Value::col(ic));
+    }
+    Ok(out)
+}
+
+/// ismember of real arrays by typed keys: both sides sorted, then one merge.
+fn ismember_real(a: &Value, ka: &[u64], ks: &[u64], nargout: usize) -> R {
+    let (oa, os) = (sort_keys::order(ka), sort_keys::order(ks));
+    let mut tf = vec![false; ka.len()];
+    let mut loc = vec![0.0; ka.len()];
+    let mut j = 0;
+    for &p in &oa {
+        let k = ka[p];
+        if k == sort_keys::NAN_KEY {
+            break;
+        }
+        while j < os.len() && ks[os[j]] < k {
+            j += 1;
+        }
+        // the first of equal keys in S is its lowest position (the sort is stable)
+        if let Some(&q) = os.get(j).filter(|&&q| ks[q] == k) {
+            tf[p] = true;
+            loc[p] = (q + 1) as f64;
+        }
+    }
+    let shape = a.shape();
+    let mut out = vec![Value::from(Tensor::bools(shape.clone(), tf))];
+    if nargout > 1 {
+        out.push(Value::from(Tensor::f64(shape, loc)));
+    }
+    Ok(out)
 }

@@ -1,6 +1,7 @@
 //! Sorting: sort sortrows issorted.
 
 use super::sets::{Key, key_cmp, keys_of};
+use super::sort_keys;
 use super::{Builtin, b, bad_arg, dim_arg, one, split_flags};
 use crate::interp::Interp;
 use crate::interp::error::MResult;
@@ -51,7 +52,17 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let v = &pos[0];
     let shape = v.shape();
-    let mut keys = keys_of(v, false)?;
+    // real numbers sort by typed keys (radix); the rest through the general keys
+    let fast = if by_abs {
+        None
+    } else {
+        sort_keys::real_keys(v)
+    };
+    let mut keys = if fast.is_some() {
+        Vec::new()
+    } else {
+        keys_of(v, false)?
+    };
     if by_abs {
         keys = keys
             .into_iter()
@@ -72,8 +83,21 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     for o in 0..outer {
         for i in 0..inner {
             let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
-            let lane: Vec<Key> = lane_pos.iter().map(|&p| keys[p].clone()).collect();
-            for (k, &src) in order_of(&lane, descend).iter().enumerate() {
+            let order = match &fast {
+                Some(fk) => {
+                    // complemented keys sort descending, NaN first, equal keys still stable
+                    let lane: Vec<u64> = lane_pos
+                        .iter()
+                        .map(|&p| if descend { !fk[p] } else { fk[p] })
+                        .collect();
+                    sort_keys::order(&lane)
+                }
+                None => {
+                    let lane: Vec<Key> = lane_pos.iter().map(|&p| keys[p].clone()).collect();
+                    order_of(&lane, descend)
+                }
+            };
+            for (k, &src) in order.iter().enumerate() {
                 positions[lane_pos[k]] = lane_pos[src];
                 index[lane_pos[k]] = (src + 1) as f64;
             }

@@ -78,6 +78,11 @@ impl Interp {
         crate::gpu::batch::flush_if_old();
         if let StmtKind::Assign(lhs, rhs) = &s.kind {
             if lhs.steps.is_empty() && !s.display {
+                if matches!(rhs.kind, ExprKind::Matrix(_)) {
+                    if let Some(r) = self.try_append(f, lhs, rhs) {
+                        return r.map(|()| Flow::Normal);
+                    }
+                }
                 let slot = lhs.var.slot.get() as usize;
                 let v = match super::scalar::try_eval(rhs, &f.vars) {
                     Some((x, false)) => Value::Num(x),

@@ -1,6 +1,7 @@
 //! The evaluator: the session state (workspaces, globals, functions, format, random stream),
 //! statement execution, expression evaluation, assignment, calls.
 
+mod append;
 pub mod assign;
 pub mod call;
 mod device_loss;
@@ -20,6 +21,7 @@ pub mod product;
 pub mod scalar;
 mod settle;
 mod slices;
+mod slice_read;
 pub mod spread;
 pub mod views;
 pub mod warning;

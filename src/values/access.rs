@@ -28,6 +28,11 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
             }
         }
     }
+    if let Value::Tensor(t) = v {
+        if let Some(r) = crate::values::ops::slices::read(t, args) {
+            return Ok(Value::from(r));
+        }
+    }
     let subs = index::to_subs(args)?;
     let (pos, shape) = index::plan_read(&v.shape(), &subs)?;
     // a handle or object is a 1x1 that only its own element can be taken from
@@ -119,7 +124,12 @@ fn scatter_tensor(t: &mut Tensor, plan: &index::WritePlan, rhs: &Tensor) {
     } else {
         rhs.clone()
     };
-    if let Some(map) = index::relayout(&t.shape, &plan.shape) {
+    if grows_in_place(&t.shape, &plan.shape) {
+        // the old elements keep their positions: extend the storage, whose spare capacity
+        // doubles as it grows, so `x(end+1) = v` in a loop is amortised O(1)
+        let n = plan.shape.numel();
+        crate::with_data!(&mut t.data, v => v.resize(n, Default::default()));
+    } else if let Some(map) = index::relayout(&t.shape, &plan.shape) {
         let mut grown = Tensor::zeros(class, plan.shape.clone());
         if complex {
             grown = convert(&grown, class, true);
@@ -135,6 +145,16 @@ fn scatter_tensor(t: &mut Tensor, plan: &index::WritePlan, rhs: &Tensor) {
     } else {
         scatter_data(&mut t.data, &plan.positions, &rhs.data);
     }
+}
+
+/// Whether growing from `old` to `new` keeps every old element at its linear position (the
+/// same number of rows, or vectors along the first dimension, or nothing yet).
+fn grows_in_place(old: &Shape, new: &Shape) -> bool {
+    old != new
+        && new.numel() > old.numel()
+        && old.ndims() <= 2
+        && new.ndims() <= 2
+        && (old.numel() == 0 || old.rows() == new.rows() || old.cols() == 1 && new.cols() == 1)
 }
 
 /// dst[pos[k]] = src[k] for storages of the same variant.

@@ -222,6 +222,9 @@ pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
             Ok(Tensor::bools(out, r))
         }
         BinKind::Compare => {
+            if let Some(r) = super::kernels::compare(op, ta, tb, &out) {
+                return Ok(r);
+            }
             if ta.is_complex() || tb.is_complex() {
                 let (x, y) = (ta.to_c64(), tb.to_c64());
                 let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| match op {
@@ -293,6 +296,9 @@ fn exact_ints(t: &Tensor) -> Option<Vec<i128>> {
 
 fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
     let rc = class::arith_result(ta.class(), tb.class(), op.symbol())?;
+    if let Some(r) = super::kernels::arith(op, ta, tb, &out, rc) {
+        return Ok(r);
+    }
     if ta.is_complex() || tb.is_complex() {
         if rc.is_int() {
             return Err(MError::new(

@@ -6,9 +6,12 @@ pub mod concat;
 pub mod elementwise;
 pub mod index;
 mod int_arith;
+pub mod kernels;
 pub mod linalg;
 pub mod reduce;
+pub mod reduce_fast;
 pub mod shape_ops;
+pub mod slices;
 pub mod unary;
 
 /// Elementwise binary operations (all with implicit expansion).

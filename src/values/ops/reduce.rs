@@ -1,8 +1,8 @@
 //! Reductions along one dimension (`sum prod mean max min any all`), with MATLAB's output
 //! classes, empty-input rules and NaN flags; plus cumulative sums and products.
 
-use super::Red;
 use super::elementwise::cmp_complex;
+use super::{Red, reduce_fast};
 use crate::interp::error::MResult;
 use crate::values::class::Class;
 use crate::values::shape::Shape;
@@ -54,8 +54,20 @@ pub fn out_class(op: Red, c: Class) -> Class {
 
 /// Reduces `t` along `dim` (None: the default dimension, with MATLAB's 0×0 special case).
 pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult<Tensor> {
+    reduce_shaped(op, t, &t.shape, dim, omitnan)
+}
+
+/// `reduce` of `t`'s elements taken in `shape` (of as many elements): `sum(x, 'all')` reduces
+/// a shared array as one column without copying it.
+pub fn reduce_shaped(
+    op: Red,
+    t: &Tensor,
+    shape: &Shape,
+    dim: Option<usize>,
+    omitnan: bool,
+) -> MResult<Tensor> {
     let cls = out_class(op, t.class());
-    if dim.is_none() && t.shape.dims() == [0, 0] {
+    if dim.is_none() && shape.dims() == [0, 0] {
         return Ok(match op {
             Red::Sum => Tensor::new(Shape::scalar(), Data::from_f64(cls, vec![0.0])),
             Red::Prod => Tensor::new(Shape::scalar(), Data::from_f64(cls, vec![1.0])),
@@ -65,17 +77,37 @@ pub fn reduce(op: Red, t: &Tensor, dim: Option<usize>, omitnan: bool) -> MResult
             Red::All => Tensor::bools(Shape::scalar(), vec![true]),
         });
     }
-    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
-    let (inner, len, outer) = lanes(&t.shape, d);
+    let d = dim.unwrap_or_else(|| default_dim(shape));
+    let (inner, len, outer) = lanes(shape, d);
     let out_shape = if len == 0 && matches!(op, Red::Max | Red::Min) {
-        t.shape.with_dim(d, 0)
+        shape.with_dim(d, 0)
     } else {
-        t.shape.with_dim(d, 1)
+        shape.with_dim(d, 1)
     };
     if matches!(op, Red::Max | Red::Min) && len == 0 {
         return Ok(Tensor::zeros(cls, out_shape));
     }
     let n = inner * outer;
+    // typed kernels for real data; the general loops below keep complex data and prod
+    let l = (inner, len, outer);
+    match op {
+        Red::Any | Red::All => {
+            if let Some(r) = reduce_fast::any_all(&t.data, l, op) {
+                return Ok(Tensor::bools(out_shape, r));
+            }
+        }
+        Red::Sum | Red::Mean => {
+            if let Some(r) = reduce_fast::sums(&t.data, l, omitnan, op == Red::Mean) {
+                return Ok(Tensor::new(out_shape, Data::from_f64(cls, r)));
+            }
+        }
+        Red::Max | Red::Min => {
+            if let Some(k) = reduce_fast::extreme_positions(&t.data, l, op == Red::Max, omitnan) {
+                return Ok(extremes_at(t, &k, l, out_shape, cls));
+            }
+        }
+        Red::Prod => {}
+    }
     if matches!(op, Red::Any | Red::All) {
         let mut r = Vec::with_capacity(n);
         for o in 0..outer {
@@ -230,6 +262,27 @@ pub fn reduce_native_int(op: Red, t: &Tensor, dim: Option<usize>) -> MResult<Ten
     ))
 }
 
+/// The elements at lane positions `k` (one per lane), in class `cls`.
+fn extremes_at(
+    t: &Tensor,
+    k: &[usize],
+    (inner, len, outer): (usize, usize, usize),
+    out_shape: Shape,
+    cls: Class,
+) -> Tensor {
+    let positions: Vec<usize> = (0..outer)
+        .flat_map(|o| (0..inner).map(move |i| (i, o)))
+        .zip(k.iter())
+        .map(|((i, o), &k)| i + k * inner + o * inner * len)
+        .collect();
+    let vals = t.gather(&positions, out_shape);
+    if vals.class() != cls {
+        vals.cast(cls)
+    } else {
+        vals
+    }
+}
+
 /// max/min along `dim` with the (1-based) index of the first extreme element.
 pub fn extreme_with_index(
     t: &Tensor,
@@ -237,20 +290,41 @@ pub fn extreme_with_index(
     is_max: bool,
     omitnan: bool,
 ) -> MResult<(Tensor, Tensor)> {
+    extreme_with_index_shaped(t, &t.shape, dim, is_max, omitnan)
+}
+
+/// `extreme_with_index` of `t`'s elements taken in `shape`.
+pub fn extreme_with_index_shaped(
+    t: &Tensor,
+    shape: &Shape,
+    dim: Option<usize>,
+    is_max: bool,
+    omitnan: bool,
+) -> MResult<(Tensor, Tensor)> {
     let cls = out_class(if is_max { Red::Max } else { Red::Min }, t.class());
-    if dim.is_none() && t.shape.dims() == [0, 0] {
+    if dim.is_none() && shape.dims() == [0, 0] {
         return Ok((Tensor::zeros(cls, Shape::empty()), Tensor::empty()));
     }
-    let d = dim.unwrap_or_else(|| default_dim(&t.shape));
-    let (inner, len, outer) = lanes(&t.shape, d);
+    let d = dim.unwrap_or_else(|| default_dim(shape));
+    let (inner, len, outer) = lanes(shape, d);
     if len == 0 {
-        let s = t.shape.with_dim(d, 0);
+        let s = shape.with_dim(d, 0);
         return Ok((
             Tensor::zeros(cls, s.clone()),
             Tensor::zeros(Class::Double, s),
         ));
     }
-    let out_shape = t.shape.with_dim(d, 1);
+    let out_shape = shape.with_dim(d, 1);
+    if let Some(k) = reduce_fast::extreme_positions(&t.data, (inner, len, outer), is_max, omitnan) {
+        let index = Tensor::f64(
+            out_shape.clone(),
+            k.iter().map(|&k| (k + 1) as f64).collect(),
+        );
+        return Ok((
+            extremes_at(t, &k, (inner, len, outer), out_shape, cls),
+            index,
+        ));
+    }
     let complex = t.is_complex();
     let z = if complex { Some(t.to_c64()) } else { None };
     let x = t.to_f64();

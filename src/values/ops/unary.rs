@@ -57,7 +57,7 @@ pub fn unary(op: Un, a: &Value) -> MResult<Value> {
     Ok(Value::from(unary_tensor(op, &t)?))
 }
 
-fn needs_complex_domain(op: Un, x: f64) -> bool {
+pub(super) fn needs_complex_domain(op: Un, x: f64) -> bool {
     match op {
         Un::Sqrt | Un::Log | Un::Log2 | Un::Log10 => x < 0.0,
         Un::Log1p => x < -1.0,
@@ -229,6 +229,9 @@ fn complex_un(op: Un, z: Complex64) -> Complex64 {
 }
 
 pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
+    if let Some(r) = super::kernels::unary(op, t) {
+        return Ok(r);
+    }
     let cls = t.class();
     let shape = t.shape.clone();
     match op {

@@ -1,0 +1,61 @@
+"""NumPy's side of bench/cpu/rows.m: the same rows on the same data, timed the same way."""
+import os
+import time
+import numpy as np
+
+
+def run(n, cls, runs, want):
+    dt = np.float32 if cls == "single" else np.float64
+    x = np.mod(np.arange(n) * 0.6180339887498949, 1).astype(dt)
+    m = round(np.sqrt(n))
+    c = np.mod(np.arange(m) * 0.3819660112501051, 1).astype(dt).reshape(m, 1)
+    r = np.mod(np.arange(m) * 0.7548776662466927, 1).astype(dt).reshape(1, m)
+    a = np.mod(np.arange(n, dtype=np.int64) * 7919, n).astype(np.int32)
+    b = np.mod(np.arange(n, dtype=np.int64) * 104729 + 17, 2 * n).astype(np.int32)
+    p = x[: min(n, 16000)].astype(np.float64)
+    h = len(p) // 2
+    q = np.concatenate([p[:h], np.mod(np.arange(len(p) - h) * 0.123456789, 1)])
+    A = np.mod(np.arange(m * m) * 0.6180339887498949, 1).reshape(m, m, order="F").astype(dt)
+    B = A.T.copy()
+
+    def grow():
+        g = []
+        for i in range(1, n + 1):
+            g.append(float(i))
+        return float(np.sum(np.array(g)))
+
+    def strcat():
+        s = ""
+        for _ in range(n):
+            s += "ab"
+        return len(s)
+
+    rows = {
+        "sum": lambda: float(x.sum()),
+        "maxi": lambda: float(x.max()) + int(x.argmax()) + 1,
+        "any": lambda: float((x > 0.999999).any()),
+        "std": lambda: float(x.std(ddof=1)),
+        "sinx": lambda: (lambda y: float(y[-1]) + float(y[0]))(np.sin(x) * x + dt(0.5)),
+        "chain": lambda: (lambda y: float(y[-1]) + float(y[0]))(((x * 2 + 1) * x - dt(0.5)) / (x + 1) * 3 - x * x + dt(0.25)),
+        "bcast": lambda: (lambda y: float(y[-1, -1]) + float(y[0, 0]))(c + r),
+        "diff": lambda: (lambda y: float(y[-1]) + float(y[0]))(x[1:] - x[:-1]),
+        "sort": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(np.sort(x, kind="stable")),
+        "ismember": lambda: float(np.isin(a, b).sum()),
+        "intersect": lambda: (lambda y: len(y) + float(y.sum()))(np.intersect1d(p, q)),
+        "unique": lambda: len(np.unique(a)),
+        "grow": grow,
+        "strcat": strcat,
+        "matmul": lambda: (lambda C: float(C[-1, -1]) + float(C[0, 0]))(A @ B),
+    }
+    out = {}
+    for name, f in rows.items():
+        if want != "all" and name not in want.split(","):
+            continue
+        ts = []
+        for rep in range(runs + 1):
+            t0 = time.perf_counter()
+            v = f()
+            if rep > 0:
+                ts.append((time.perf_counter() - t0) * 1e3)
+        out[name] = (float(np.median(ts)), v)
+    return out

@@ -1,0 +1,372 @@
+//! Typed reductions of real arrays: read in their own storage type (no widened copy), lanes
+//! along the first dimension as straight loops with several accumulators, lanes along other
+//! dimensions a row of accumulators at a time, long lanes split across the cores.
+//!
+//! Sums of lanes shorter than `SEQUENTIAL` add in order from +0, as the general path does;
+//! longer lanes add fixed blocks of `BLOCK` elements with eight accumulators each, then the
+//! blocks in order, so a result never depends on the number of threads. max/min and their
+//! positions are exactly the general path's: the first extreme element, NaN by MATLAB's flags.
+
+use super::Red;
+use super::kernels::{BLOCK, PAR_MIN};
+use crate::values::tensor::{Data, Elem};
+use rayon::prelude::*;
+
+/// Lanes shorter than this are summed strictly in order.
+const SEQUENTIAL: usize = 1024;
+
+/// Runs `$body` with `$v` bound to the storage of any real `Data`, or returns None.
+macro_rules! real_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            Data::F64($v) => $body,
+            Data::F32($v) => $body,
+            Data::Bool($v) => $body,
+            Data::I8($v) => $body,
+            Data::I16($v) => $body,
+            Data::I32($v) => $body,
+            Data::I64($v) => $body,
+            Data::U8($v) => $body,
+            Data::U16($v) => $body,
+            Data::U32($v) => $body,
+            Data::U64($v) => $body,
+            Data::Char($v) => $body,
+            Data::C64(_) | Data::C32(_) => return None,
+        }
+    };
+}
+
+/// (inner, len, outer) of the lanes, as `reduce::lanes` gives them.
+pub type Lanes = (usize, usize, usize);
+
+/// sum or mean of every lane (sum: `mean` false), in lane order.
+pub fn sums(data: &Data, lanes: Lanes, omitnan: bool, mean: bool) -> Option<Vec<f64>> {
+    Some(real_data!(data, v => lane_sums(v, lanes, omitnan, mean)))
+}
+
+fn lane_sums<T: Elem + Sync>(x: &[T], lanes: Lanes, omitnan: bool, mean: bool) -> Vec<f64> {
+    let (inner, len, outer) = lanes;
+    let finish = |s: f64, nans: usize| {
+        if mean { s / (len - nans) as f64 } else { s }
+    };
+    if inner == 1 {
+        let lane = |o: usize| {
+            let l = &x[o * len..(o + 1) * len];
+            let nans = if omitnan && mean {
+                l.iter().filter(|v| v.to_f64().is_nan()).count()
+            } else {
+                0
+            };
+            finish(contiguous_sum(l, omitnan), nans)
+        };
+        if outer > 1 && outer * len >= PAR_MIN && len < PAR_MIN {
+            return (0..outer).into_par_iter().map(lane).collect();
+        }
+        return (0..outer).map(lane).collect();
+    }
+    // lanes along a later dimension: a row of `inner` accumulators, each lane in order
+    let mut out = vec![0.0; inner * outer];
+    let mut nans = vec![0usize; if omitnan && mean { inner * outer } else { 0 }];
+    for o in 0..outer {
+        let acc = &mut out[o * inner..(o + 1) * inner];
+        for k in 0..len {
+            let row = &x[o * inner * len + k * inner..][..inner];
+            if omitnan {
+                for (a, &v) in acc.iter_mut().zip(row) {
+                    let v = v.to_f64();
+                    *a += if v.is_nan() { 0.0 } else { v };
+                }
+                if mean {
+                    for (c, &v) in nans[o * inner..(o + 1) * inner].iter_mut().zip(row) {
+                        *c += v.to_f64().is_nan() as usize;
+                    }
+                }
+            } else {
+                for (a, &v) in acc.iter_mut().zip(row) {
+                    *a += v.to_f64();
+                }
+            }
+        }
+    }
+    if mean {
+        for (i, s) in out.iter_mut().enumerate() {
+            *s = finish(*s, nans.get(i).copied().unwrap_or(0));
+        }
+    }
+    out
+}
+
+/// The sum of one contiguous lane.
+fn contiguous_sum<T: Elem + Sync>(x: &[T], omitnan: bool) -> f64 {
+    if x.len() < SEQUENTIAL {
+        // fold from +0.0: an empty sum is 0, not -0
+        return x
+            .iter()
+            .map(|v| v.to_f64())
+            .filter(|v| !(omitnan && v.is_nan()))
+            .fold(0.0, |a, b| a + b);
+    }
+    let block = |c: &[T]| {
+        if omitnan {
+            block_sum::<T, true>(c)
+        } else {
+            block_sum::<T, false>(c)
+        }
+    };
+    if x.len() >= PAR_MIN {
+        let parts: Vec<f64> = x.par_chunks(BLOCK).map(block).collect();
+        parts.into_iter().fold(0.0, |a, b| a + b)
+    } else {
+        x.chunks(BLOCK).map(block).fold(0.0, |a, b| a + b)
+    }
+}
+
+fn block_sum<T: Elem, const OMIT: bool>(c: &[T]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut it = c.chunks_exact(8);
+    for ch in &mut it {
+        for j in 0..8 {
+            let v = ch[j].to_f64();
+            acc[j] += if OMIT && v.is_nan() { 0.0 } else { v };
+        }
+    }
+    for v in it.remainder() {
+        let v = v.to_f64();
+        acc[0] += if OMIT && v.is_nan() { 0.0 } else { v };
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
+
+/// any/all of every lane (NaN counts as nonzero for all, not for any, as in MATLAB).
+pub fn any_all(data: &Data, lanes: Lanes, op: Red) -> Option<Vec<bool>> {
+    let all = op == Red::All;
+    Some(real_data!(data, v => lane_any_all(v, lanes, all)))
+}
+
+fn lane_any_all<T: Elem + Sync>(x: &[T], lanes: Lanes, all: bool) -> Vec<bool> {
+    let (inner, len, outer) = lanes;
+    // the element's test: all asks "nonzero", any asks "nonzero and not NaN"
+    let hit = move |v: T| {
+        let f = v.to_f64();
+        if all { f == 0.0 } else { f != 0.0 && f == f }
+    };
+    if inner == 1 {
+        let lane = |o: usize| {
+            let l = &x[o * len..(o + 1) * len];
+            let found = l
+                .chunks(4096)
+                .any(|c| c.iter().fold(false, |a, &v| a | hit(v)));
+            found != all
+        };
+        return (0..outer).map(lane).collect();
+    }
+    let mut out = vec![false; inner * outer];
+    for o in 0..outer {
+        let acc = &mut out[o * inner..(o + 1) * inner];
+        for k in 0..len {
+            let row = &x[o * inner * len + k * inner..][..inner];
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a |= hit(v);
+            }
+        }
+        for a in acc.iter_mut() {
+            *a = *a != all;
+        }
+    }
+    out
+}
+
+/// The position along each lane of its first largest (smallest) element: with `omitnan`
+/// false the first NaN wins; a lane of NaN gives its first.
+pub fn extreme_positions(
+    data: &Data,
+    lanes: Lanes,
+    is_max: bool,
+    omitnan: bool,
+) -> Option<Vec<usize>> {
+    Some(real_data!(data, v => lane_extremes(v, lanes, is_max, omitnan)))
+}
+
+fn lane_extremes<T: Elem + Sync>(x: &[T], lanes: Lanes, is_max: bool, omitnan: bool) -> Vec<usize> {
+    let (inner, len, outer) = lanes;
+    if inner == 1 {
+        return (0..outer)
+            .map(|o| {
+                let l = &x[o * len..(o + 1) * len];
+                if is_max {
+                    contiguous_extreme::<T, true>(l, omitnan)
+                } else {
+                    contiguous_extreme::<T, false>(l, omitnan)
+                }
+            })
+            .collect();
+    }
+    const NONE: usize = usize::MAX;
+    let mut out = Vec::with_capacity(inner * outer);
+    let mut best = vec![0.0f64; inner];
+    let mut best_k = vec![NONE; inner];
+    let mut nan_k = vec![NONE; inner];
+    for o in 0..outer {
+        best_k.fill(NONE);
+        nan_k.fill(NONE);
+        for k in 0..len {
+            let row = &x[o * inner * len + k * inner..][..inner];
+            for i in 0..inner {
+                let v = row[i].to_f64();
+                if v.is_nan() {
+                    if nan_k[i] == NONE {
+                        nan_k[i] = k;
+                    }
+                } else if best_k[i] == NONE || (is_max && v > best[i]) || (!is_max && v < best[i]) {
+                    best[i] = v;
+                    best_k[i] = k;
+                }
+            }
+        }
+        for i in 0..inner {
+            let k = if (!omitnan && nan_k[i] != NONE) || best_k[i] == NONE {
+                nan_k[i]
+            } else {
+                best_k[i]
+            };
+            out.push(if k == NONE { 0 } else { k });
+        }
+    }
+    out
+}
+
+/// The extreme value of a contiguous block ignoring NaN (±inf if none), and whether it holds
+/// a NaN.
+fn block_extreme<T: Elem, const MAX: bool>(c: &[T]) -> (f64, bool) {
+    let init = if MAX {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    let mut acc = [init; 8];
+    let mut nan = [false; 8];
+    let mut it = c.chunks_exact(8);
+    for ch in &mut it {
+        for j in 0..8 {
+            let v = ch[j].to_f64();
+            nan[j] |= v != v;
+            let better = if MAX { v > acc[j] } else { v < acc[j] };
+            acc[j] = if better { v } else { acc[j] };
+        }
+    }
+    for v in it.remainder() {
+        let v = v.to_f64();
+        nan[0] |= v != v;
+        if (MAX && v > acc[0]) || (!MAX && v < acc[0]) {
+            acc[0] = v;
+        }
+    }
+    let m = acc.iter().fold(init, |a, &v| {
+        if (MAX && v > a) || (!MAX && v < a) {
+            v
+        } else {
+            a
+        }
+    });
+    (m, nan.iter().any(|&b| b))
+}
+
+/// Two passes: the extreme value (vectorised), then the first element equal to it, which is
+/// the element the general path's strict comparisons keep (also for -0 beside +0).
+fn contiguous_extreme<T: Elem + Sync, const MAX: bool>(x: &[T], omitnan: bool) -> usize {
+    let (m, nan) = if x.len() >= PAR_MIN {
+        x.par_chunks(BLOCK).map(block_extreme::<T, MAX>).reduce(
+            || {
+                (
+                    if MAX {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    },
+                    false,
+                )
+            },
+            |(a, p), (b, q)| {
+                let better = if MAX { b > a } else { b < a };
+                (if better { b } else { a }, p || q)
+            },
+        )
+    } else {
+        block_extreme::<T, MAX>(x)
+    };
+    let first_nan = || x.iter().position(|v| v.to_f64().is_nan()).unwrap_or(0);
+    if nan && !omitnan {
+        return first_nan();
+    }
+    match x.iter().position(|v| v.to_f64() == m) {
+        Some(k) => k,
+        None => first_nan(),
+    }
+}
+
+/// Unweighted variances of contiguous lanes (`inner` 1) of real data, NaN flags not asked
+/// for: the mean, then the sum of squared deviations, each added as `sums` adds (in order for
+/// short lanes, by blocks for long ones); a lane with a NaN or an infinity gives NaN. None for
+/// strided lanes and complex data.
+pub fn variances(data: &Data, lanes: Lanes, unbiased: bool) -> Option<Vec<f64>> {
+    if lanes.0 != 1 {
+        return None;
+    }
+    Some(real_data!(data, v => lane_variances(v, lanes, unbiased)))
+}
+
+fn lane_variances<T: Elem + Sync>(x: &[T], (_, len, outer): Lanes, unbiased: bool) -> Vec<f64> {
+    (0..outer)
+        .map(|o| {
+            let l = &x[o * len..(o + 1) * len];
+            if l.is_empty() {
+                return f64::NAN;
+            }
+            let s = contiguous_sum(l, false);
+            if !s.is_finite() || l.iter().any(|v| !v.to_f64().is_finite()) {
+                return f64::NAN;
+            }
+            let n = len as f64;
+            let mean = s / n;
+            let dev = |c: &[T]| {
+                c.iter()
+                    .map(|v| (v.to_f64() - mean).powi(2))
+                    .fold(0.0, |a, b| a + b)
+            };
+            let ss = if len < SEQUENTIAL {
+                dev(l)
+            } else if len >= PAR_MIN {
+                let parts: Vec<f64> = l
+                    .par_chunks(BLOCK)
+                    .map(|c| block_squares(c, mean))
+                    .collect();
+                parts.into_iter().fold(0.0, |a, b| a + b)
+            } else {
+                l.chunks(BLOCK)
+                    .map(|c| block_squares(c, mean))
+                    .fold(0.0, |a, b| a + b)
+            };
+            if unbiased {
+                if len > 1 { ss / (n - 1.0) } else { 0.0 }
+            } else {
+                ss / n
+            }
+        })
+        .collect()
+}
+
+fn block_squares<T: Elem>(c: &[T], mean: f64) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut it = c.chunks_exact(8);
+    for ch in &mut it {
+        for j in 0..8 {
+            let d = ch[j].to_f64() - mean;
+            acc[j] += d * d;
+        }
+    }
+    for v in it.remainder() {
+        let d = v.to_f64() - mean;
+        acc[0] += d * d;
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
