@@ -50,6 +50,8 @@ pub struct Interp {
     /// an edited file is re-read; kept across prompts so persistent variables survive.
     pub path_cache: HashMap<String, Option<call::Loaded>>,
     pub path_stamps: HashMap<String, (std::path::PathBuf, Option<std::time::SystemTime>)>,
+    /// Why a file on the path named like a called function could not be loaded.
+    pub path_errors: HashMap<String, error::MError>,
     pub search_path: Vec<PathBuf>,
     pub format: Format,
     pub rng: RngState,
@@ -88,6 +90,7 @@ impl Interp {
             session_functions: HashMap::new(),
             path_cache: HashMap::new(),
             path_stamps: HashMap::new(),
+            path_errors: HashMap::new(),
             search_path: Vec::new(),
             format: Format::default(),
             rng: RngState::default(),
