@@ -166,7 +166,11 @@ fn char_pred(a: &A, f: &dyn Fn(char) -> bool) -> MResult<Value> {
             let t = v.tensor()?;
             Ok(Value::from(Tensor::bools(
                 t.shape.clone(),
-                t.to_text().chars().map(f).collect(),
+                // one answer per UTF-16 unit: each half of a surrogate pair is no letter
+                t.to_f64()
+                    .iter()
+                    .map(|&u| char::from_u32(u as u32).is_some_and(f))
+                    .collect(),
             )))
         }
         Value::Str(s) if s.data.len() == 1 => {
