@@ -80,8 +80,21 @@ fn assign_class(a: &Tensor, b: &Tensor) -> (Class, bool) {
     (ac, complex && ac != Class::Logical && ac != Class::Char)
 }
 
+/// The error for a complex value that would have to become a complex integer array.
+pub fn complex_integer() -> MError {
+    MError::new(
+        "MATLAB:complexInteger",
+        "Complex integer arrays are not supported: convert to double (or single) first.",
+    )
+}
+
 /// Values that have no conversion into the receiving array's class.
 fn check_assignable(t: &Tensor, rhs: &Tensor) -> MResult<()> {
+    // MATLAB would make the integer array complex; matfuse has no complex integer arrays, and
+    // dropping the imaginary part would be a silently wrong result.
+    if t.class().is_int() && rhs.is_complex() && t.numel() > 0 {
+        return Err(complex_integer());
+    }
     if t.class() == Class::Logical && rhs.class() != Class::Logical {
         if rhs.is_complex() {
             return Err(MError::new(
@@ -258,8 +271,17 @@ pub fn assign_paren(
         }
         (tv, r) if tv.is_numeric_like() && r.is_numeric_like() => {
             let mut tt = std::mem::replace(tv, Value::Num(0.0)).into_tensor()?;
-            let rt = r.tensor()?;
-            check_assignable(&tt, &rt)?;
+            let rt = match r.tensor() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    *tv = Value::from(tt);
+                    return Err(e);
+                }
+            };
+            if let Err(e) = check_assignable(&tt, &rt) {
+                *tv = Value::from(tt);
+                return Err(e);
+            }
             scatter_tensor(&mut tt, &plan, &rt);
             *tv = Value::from(tt);
         }
