@@ -318,6 +318,8 @@ fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
         rows.push(s);
     }
     let w = rows.iter().map(|r| r.len()).max().unwrap_or(0).max(min_len);
+    // each row as text, then as UTF-16 chars
+    crate::values::limits::check_dims(&[rows.len(), w], 3)?;
     let rows: Vec<String> = rows
         .iter()
         .map(|r| format!("{}{r}", "0".repeat(w - r.len())))
