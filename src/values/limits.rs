@@ -4,9 +4,16 @@
 use crate::interp::error::MError;
 use std::sync::OnceLock;
 
+static MAX: OnceLock<u128> = OnceLock::new();
+
+/// Sets the bytes one array may occupy for this process, if nothing has asked yet (the fuzzer
+/// keeps random programs to small arrays this way); returns whether it took effect.
+pub fn set_max_bytes(bytes: u128) -> bool {
+    MAX.set(bytes).is_ok() || max_bytes() == bytes
+}
+
 /// Bytes one array may occupy.
 pub fn max_bytes() -> u128 {
-    static MAX: OnceLock<u128> = OnceLock::new();
     *MAX.get_or_init(|| {
         if let Some(v) = std::env::var("MATFUSE_MAX_ARRAY_BYTES")
             .ok()
