@@ -21,7 +21,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Inputs that once crashed, hung or failed internally: each stays a case.
-const REGRESSIONS: [&str; 6] = [
+const REGRESSIONS: [&str; 8] = [
+    // [] taking a handle recursed without end (found by the fuzzer)
+    "clear w; w(-Inf || b) = h;",
+    "q = []; q(false) = @sin; r = []; r(1) = @cos;",
     "s = 'eval(s)'; eval(s)",
     "x = '😀', disp(x), y = ['😀'; 'ab']",
     "a = 10; f = @(x) @(y) x + y + a; g = f(1); g(2)",
@@ -142,6 +145,9 @@ enum Outcome {
 }
 
 fn run_one(interp: &mut Interp, source: std::rc::Rc<Source>) -> Outcome {
+    if std::env::var("FUZZ_VERBOSE").is_ok() {
+        eprintln!("{}", source.text);
+    }
     let r = catch_unwind(AssertUnwindSafe(|| {
         output::begin_capture();
         let r = interp.run_source(source);

@@ -285,8 +285,17 @@ pub fn assign_paren(
             scatter_tensor(&mut tt, &plan, &rt);
             *tv = Value::from(tt);
         }
-        (tv, r) if tv.is_empty() && tv.is_numeric_like() => {
-            // [] receiving cells, strings or structs becomes that kind of array
+        (tv, r @ (Value::Func(_) | Value::Object(_)))
+            if tv.is_empty() && tv.is_numeric_like() && plan.shape.numel() == 1 =>
+        {
+            // `f(1) = @sin` on nothing makes the scalar handle (or object)
+            *tv = r.clone();
+        }
+        (tv, r @ (Value::Cell(_) | Value::Str(_) | Value::Struct(_)))
+            if tv.is_empty() && tv.is_numeric_like() =>
+        {
+            // [] receiving cells, strings or structs becomes that kind of array (a value of
+            // another kind would come back here as [] again: it falls to the error below)
             let mut fresh = empty_like(r);
             let out = assign_paren(Some(&mut fresh), args, rhs.clone(), false)?;
             *tv = out;
