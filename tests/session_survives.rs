@@ -5,6 +5,7 @@
 mod common;
 
 use common::{err, num, out, run};
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -343,4 +344,49 @@ fn misleading_messages_are_plain_errors() {
     assert!(!msg.contains('~'), "{msg}");
     // `~=` and `!=` still compare
     assert_eq!(num("x = 1; y = x != 2;", "y"), 1.0);
+}
+
+// ---- hangs and interrupts ---------------------------------------------------------------
+
+#[test]
+fn ctrl_c_stops_a_long_builtin() {
+    let mut interp = matfuse::interp::Interp::new();
+    let flag = interp.interrupt.clone();
+    let presser = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    matfuse::interp::output::begin_capture();
+    let r = interp.run_str("y = 5; x = regexp(repmat('ab', 1, 2e7), '(a|b)+?b', 'match');");
+    matfuse::interp::output::end_capture();
+    let _ = presser.join();
+    match r {
+        Err(e) => assert_eq!(e.identifier(), "MATLAB:interrupted", "{}", e.report()),
+        Ok(()) => panic!("the regexp ran to its end through Ctrl-C"),
+    }
+    assert!(interp.var("x").is_none());
+    assert_eq!(interp.var("y").and_then(|v| v.scalar_f64().ok()), Some(5.0));
+    // the flag is down again: the next input runs
+    matfuse::interp::output::begin_capture();
+    let r = interp.run_str("z = regexp('abc', 'b');");
+    matfuse::interp::output::end_capture();
+    assert!(r.is_ok());
+}
+
+#[test]
+fn regexp_positions_count_utf16_units_on_long_subjects() {
+    // every match of a 2e5-character subject (quadratic before: each position was counted
+    // from the start of the subject)
+    assert_eq!(
+        num("n = numel(regexp(repmat('a', 1, 2e5), 'a', 'match'));", "n"),
+        2e5
+    );
+    assert_eq!(
+        num("e = regexp(repmat('ab', 1, 1e5), 'b'); n = e(end);", "n"),
+        2e5
+    );
+    assert_eq!(
+        out("[s, e] = regexp('é😀ab', 'a'); disp([s e])"),
+        "     4     4\n"
+    );
 }

@@ -277,7 +277,8 @@ impl Interp {
         };
         // results computed in double take the class of the inputs, as MATLAB's rules say
         let classes = crate::builtins::result_class::ResultClass::for_call(b.name, &args);
-        let r = (b.f)(self, f, args, nargout).map(|v| classes.apply(v));
+        let r =
+            super::interrupt::abortable(|| (b.f)(self, f, args, nargout)).map(|v| classes.apply(v));
         let r = if explicit {
             r.map(super::lower::rewrap)
         } else {

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod exec;
 pub mod fill;
 pub mod function;
+pub mod interrupt;
 pub mod lower;
 pub mod objects;
 pub mod output;
@@ -109,6 +110,7 @@ impl Interp {
     /// Returns the first error; statements before it have run.
     pub fn run_source(&mut self, source: Rc<Source>) -> MResult<()> {
         crate::gpu::stats::next_input();
+        interrupt::watch(&self.interrupt);
         self.report_device_loss();
         self.refresh_path_cache();
         let base = &self.base;
