@@ -390,3 +390,10 @@ fn regexp_positions_count_utf16_units_on_long_subjects() {
         "     4     4\n"
     );
 }
+
+#[test]
+fn a_complex_gpuarray_is_refused_for_being_complex() {
+    let (id, msg) = err("g = gpuArray(1 + 2i);");
+    assert_eq!(id, "parallel:gpu:array:UnsupportedClass");
+    assert!(msg.contains("Complex"), "{msg}");
+}
