@@ -10,13 +10,14 @@ fn main() {
         unsafe { std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir()) };
     }
     // Deep MATLAB recursion needs a deep native stack: run on a thread with room for it.
-    let args: Vec<String> = std::env::args().collect();
+    // Arguments as the OS gives them: one that is not UTF-8 is decoded, never a panic.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let child = std::thread::Builder::new()
         .stack_size(1 << 30)
         .spawn(move || matfuse::cli::main(args));
     let code = match child {
         Ok(h) => h.join().unwrap_or(101),
-        Err(_) => matfuse::cli::main(std::env::args().collect()),
+        Err(_) => matfuse::cli::main(std::env::args_os().collect()),
     };
     std::process::exit(code);
 }

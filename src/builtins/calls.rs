@@ -316,22 +316,24 @@ pub fn eval_in(i: &mut Interp, f: &mut Frame, code: &str, nargout: usize) -> R {
         path: f.unit.path.clone(),
     });
     let saved = std::mem::replace(&mut f.unit, unit);
-    let r = if nargout > 0 {
-        match prog.stmts.as_slice() {
-            [
-                crate::syntax::ast::Stmt {
-                    kind: crate::syntax::ast::StmtKind::Expr(e),
-                    ..
-                },
-            ] => i.eval_outputs(f, e, nargout),
-            _ => Err(MError::new(
-                "MATLAB:eval:noOutput",
-                "eval with outputs needs a single expression.",
-            )),
+    let r = i.nested(|i| {
+        if nargout > 0 {
+            match prog.stmts.as_slice() {
+                [
+                    crate::syntax::ast::Stmt {
+                        kind: crate::syntax::ast::StmtKind::Expr(e),
+                        ..
+                    },
+                ] => i.eval_outputs(f, e, nargout),
+                _ => Err(MError::new(
+                    "MATLAB:eval:noOutput",
+                    "eval with outputs needs a single expression.",
+                )),
+            }
+        } else {
+            i.exec_block(f, &prog.stmts).map(|_| vec![])
         }
-    } else {
-        i.exec_block(f, &prog.stmts).map(|_| vec![])
-    };
+    });
     f.unit = saved;
     r
 }

@@ -32,6 +32,7 @@ fn cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return one(CellArray::new(Shape::empty(), vec![]));
     }
     let sa = size_args(&a)?;
+    crate::values::limits::check_dims(sa.shape.dims(), std::mem::size_of::<Value>())?;
     one(CellArray::empties(sa.shape))
 }
 

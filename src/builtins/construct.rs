@@ -60,6 +60,8 @@ fn filled(args: &[Value], value: f64, default_class: Class) -> MResult<Value> {
             return Ok(v);
         }
     }
+    // made as doubles, then converted
+    crate::values::limits::check_work(sa.shape.dims(), 8 + class.elem_bytes())?;
     let mut t = Tensor::new(sa.shape, Data::from_f64(class, vec![value; n]));
     if let Some(p) = &sa.like {
         if p.is_complex() {

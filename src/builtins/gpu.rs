@@ -175,6 +175,16 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = a[0].clone();
     if !matches!(v, Value::Device(_)) && !crate::interp::lower::device_storable(&v) {
+        // complexity, not the class, is what the device cannot hold
+        if v.is_complex() {
+            return Err(MError::new(
+                "parallel:gpu:array:UnsupportedClass",
+                format!(
+                    "Complex GPU arrays are not supported: the device holds real {} values only.",
+                    v.class_name()
+                ),
+            ));
+        }
         return Err(MError::new(
             "parallel:gpu:array:UnsupportedClass",
             format!("GPU arrays of class {} are not supported.", v.class_name()),

@@ -76,8 +76,14 @@ fn nchoosek_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
         return one(Value::Num(binom(n, k as f64)));
     }
-    // all combinations of the elements of v, one per row
+    // all combinations of the elements of v, one per row (each row held as a list first)
     let n = v.numel();
+    let count = if k <= n {
+        binom(n as f64, k as f64)
+    } else {
+        0.0
+    };
+    crate::values::limits::check_rows_f64(count, k, 32)?;
     let mut rows: Vec<Vec<usize>> = Vec::new();
     let mut comb: Vec<usize> = (0..k).collect();
     if k <= n {

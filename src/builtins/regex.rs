@@ -91,8 +91,18 @@ pub(super) fn compile(pat: &str, o: &RegexOpts) -> MResult<Regex> {
     })
 }
 
-fn char_index(s: &str, byte: usize) -> usize {
-    s[..byte].chars().count()
+/// For each byte offset of `s` (at character boundaries), the MATLAB index there: UTF-16 units
+/// before it. Made once per subject, so a regexp with many matches stays linear (counting from
+/// the start for each match made it quadratic).
+fn unit_offsets(s: &str) -> Vec<u32> {
+    let mut at = vec![0u32; s.len() + 1];
+    let mut units = 0u32;
+    for (b, c) in s.char_indices() {
+        at[b] = units;
+        units = units.saturating_add(c.len_utf16() as u32);
+    }
+    at[s.len()] = units;
+    at
 }
 
 fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
@@ -123,8 +133,11 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
             .collect());
     }
     let s = text_arg(&a[0], "regexp")?;
+    let offsets = unit_offsets(&s);
+    let char_index = |byte: usize| offsets.get(byte).copied().unwrap_or(0) as usize;
     let mut matches = Vec::new();
     for m in re.captures_iter(s.as_str()) {
+        crate::interp::interrupt::poll();
         let m = m.map_err(|e| {
             MError::new(
                 "MATLAB:regexp:failed",
@@ -145,12 +158,12 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
     let start: Vec<f64> = matches
         .iter()
         .filter_map(|m| m.get(0))
-        .map(|m| (char_index(&s, m.start()) + 1) as f64)
+        .map(|m| (char_index(m.start()) + 1) as f64)
         .collect();
     let end: Vec<f64> = matches
         .iter()
         .filter_map(|m| m.get(0))
-        .map(|m| char_index(&s, m.end()) as f64)
+        .map(|m| char_index(m.end()) as f64)
         .collect();
     let text_of = |m: &fancy_regex::Captures<str>| {
         m.get(0).map(|x| x.as_str().to_string()).unwrap_or_default()
@@ -255,8 +268,8 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
             (1..m.len())
                 .map(|k| match m.get(k) {
                     Some(x) => (
-                        (char_index(&s, x.start()) + 1) as f64,
-                        char_index(&s, x.end()) as f64,
+                        (char_index(x.start()) + 1) as f64,
+                        char_index(x.end()) as f64,
                     ),
                     None => (0.0, -1.0),
                 })
@@ -265,8 +278,8 @@ fn regexp_impl(a: A, nargout: usize, ignore_case: bool) -> R {
             m.get(0)
                 .map(|x| {
                     vec![(
-                        (char_index(&s, x.start()) + 1) as f64,
-                        char_index(&s, x.end()) as f64,
+                        (char_index(x.start()) + 1) as f64,
+                        char_index(x.end()) as f64,
                     )]
                 })
                 .unwrap_or_default()

@@ -353,6 +353,21 @@ fn setenv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         Some(v) => text_arg(v, "setenv")?,
         None => String::new(),
     };
+    // the OS takes no name that is empty or holds '=' or NUL, nor a value holding NUL
+    if name.is_empty() || name.contains(['=', '\0']) {
+        return Err(bad_arg(
+            "setenv",
+            format!(
+                "Environment variable name '{name}' is not valid: it must be nonempty and contain no '=' or null character."
+            ),
+        ));
+    }
+    if value.contains('\0') {
+        return Err(bad_arg(
+            "setenv",
+            "Environment variable values cannot contain null characters.",
+        ));
+    }
     // SAFETY-free: set_var is unsafe only for multithreaded use; the interpreter thread owns env access here
     unsafe { std::env::set_var(name, value) };
     crate::settings::changed();

@@ -510,6 +510,8 @@ fn strlength(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (list, shape, _) = texts(&a[0], "strlength")?;
     one(Tensor::f64(
         shape,
-        list.iter().map(|s| s.chars().count() as f64).collect(),
+        list.iter()
+            .map(|s| s.encode_utf16().count() as f64)
+            .collect(),
     ))
 }

@@ -166,7 +166,11 @@ fn char_pred(a: &A, f: &dyn Fn(char) -> bool) -> MResult<Value> {
             let t = v.tensor()?;
             Ok(Value::from(Tensor::bools(
                 t.shape.clone(),
-                t.to_text().chars().map(f).collect(),
+                // one answer per UTF-16 unit: each half of a surrogate pair is no letter
+                t.to_f64()
+                    .iter()
+                    .map(|&u| char::from_u32(u as u32).is_some_and(f))
+                    .collect(),
             )))
         }
         Value::Str(s) if s.data.len() == 1 => {
@@ -314,6 +318,8 @@ fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
         rows.push(s);
     }
     let w = rows.iter().map(|r| r.len()).max().unwrap_or(0).max(min_len);
+    // each row as text, then as UTF-16 chars
+    crate::values::limits::check_dims(&[rows.len(), w], 3)?;
     let rows: Vec<String> = rows
         .iter()
         .map(|r| format!("{}{r}", "0".repeat(w - r.len())))

@@ -137,11 +137,7 @@ pub fn char_matrix(rows: &[String]) -> Value {
 
 /// The rows of a char matrix as strings.
 pub fn char_rows(t: &Tensor) -> Vec<String> {
-    let (r, c) = (t.shape.rows(), t.shape.cols());
-    let text: Vec<char> = t.to_text().chars().collect();
-    (0..r)
-        .map(|i| (0..c).map(|j| text[i + j * r]).collect())
-        .collect()
+    t.char_rows()
 }
 
 fn text_rows(v: &Value) -> MResult<Vec<String>> {

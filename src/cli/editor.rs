@@ -77,6 +77,20 @@ pub fn history_path() -> Option<PathBuf> {
     })
 }
 
+/// A history file the editor cannot read because it is not UTF-8 (written by another program,
+/// or an old entry pasted in another encoding) is rewritten with its bytes decoded as source
+/// files are; returns whether it was rewritten.
+pub fn repair_history(path: &std::path::Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    if std::str::from_utf8(&bytes).is_ok() {
+        return false;
+    }
+    let text = crate::syntax::decode::text_from_bytes(&bytes);
+    std::fs::write(path, text).is_ok()
+}
+
 /// Up and Down: within a multi-line input, move between its lines; otherwise search the
 /// history for entries starting with what is typed before the cursor, as MATLAB does.
 struct PrefixSearch {

@@ -31,14 +31,20 @@ const USAGE: &str = "usage: matfuse [options] [file.m [args...]]
 ";
 
 /// Entry point; returns the process exit status.
-pub fn main(args: Vec<String>) -> i32 {
+pub fn main(args: Vec<std::ffi::OsString>) -> i32 {
     crate::interp::error::install_panic_hook();
     let mut interp = Interp::new();
     interp.term_width = terminal_width();
     interp.graphics.borrow_mut().output = crate::graphics::output::from_env();
-    let mut it = args.into_iter().skip(1);
-    let first = it.next();
-    let code = match first.as_deref() {
+    // Paths stay as the OS gave them (a name that is not UTF-8 still opens); code, options and
+    // argv() are text, bytes that are not UTF-8 decoded as MATLAB reads them.
+    let raw: Vec<std::ffi::OsString> = args.into_iter().skip(1).collect();
+    let texts: Vec<String> = raw
+        .iter()
+        .map(|a| crate::syntax::decode::text_from_os(a))
+        .collect();
+    let after = |k: usize| texts.get(k..).unwrap_or_default().to_vec();
+    let code = match texts.first().map(String::as_str) {
         Some("--help") | Some("-h") => {
             print!("{USAGE}");
             0
@@ -47,10 +53,10 @@ pub fn main(args: Vec<String>) -> i32 {
             println!("matfuse {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some("-e") | Some("--eval") => match it.next() {
+        Some("-e") | Some("--eval") => match texts.get(1) {
             Some(code) => {
-                interp.script_args = it.collect();
-                run(&mut interp, Source::new("-e", code, false))
+                interp.script_args = after(2);
+                run(&mut interp, Source::new("-e", code.clone(), false))
             }
             None => {
                 eprintln!("matfuse: -e needs code to run");
@@ -58,17 +64,20 @@ pub fn main(args: Vec<String>) -> i32 {
             }
         },
         Some("-") => {
-            interp.script_args = it.collect();
+            interp.script_args = after(1);
             run_stdin(&mut interp)
         }
-        Some("--record") => match it.next() {
+        Some("--record") => match raw.get(1) {
             Some(file) => repl::run(&mut interp, Some(file.into())),
             None => {
                 eprintln!("matfuse: --record needs a file name");
                 2
             }
         },
-        Some("--replay") => match it.next().map(std::fs::read_to_string) {
+        Some("--replay") => match raw
+            .get(1)
+            .map(|p| crate::syntax::decode::read_source(std::path::Path::new(p)))
+        {
             Some(Ok(text)) => {
                 print!("{}", transcript::replay(&text));
                 0
@@ -78,28 +87,28 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
-        Some(path) if !path.starts_with('-') => match std::fs::read_to_string(path) {
-            Ok(text) => {
-                if let Some(dir) = std::path::Path::new(path)
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                {
-                    if let Ok(d) = std::fs::canonicalize(dir) {
-                        interp.search_path.push(d);
+        Some(path) if !path.starts_with('-') => {
+            let os_path = std::path::Path::new(&raw[0]);
+            match crate::syntax::decode::read_source(os_path) {
+                Ok(text) => {
+                    if let Some(dir) = os_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                        if let Ok(d) = std::fs::canonicalize(dir) {
+                            interp.search_path.push(d);
+                        }
+                    }
+                    interp.script_args = after(1);
+                    match function_file_call(path, &text, &interp.script_args) {
+                        // A function file runs its function, with the arguments as char vectors.
+                        Some(call) => run(&mut interp, Source::new(path, call, false)),
+                        None => run(&mut interp, Source::new(path, text, true)),
                     }
                 }
-                interp.script_args = it.collect();
-                match function_file_call(path, &text, &interp.script_args) {
-                    // A function file runs its function, with the arguments as char vectors.
-                    Some(call) => run(&mut interp, Source::new(path, call, false)),
-                    None => run(&mut interp, Source::new(path, text, true)),
+                Err(e) => {
+                    eprintln!("matfuse: cannot read {path}: {e}");
+                    2
                 }
             }
-            Err(e) => {
-                eprintln!("matfuse: cannot read {path}: {e}");
-                2
-            }
-        },
+        }
         Some(other) => {
             eprintln!("matfuse: unknown option {other}\n{USAGE}");
             2
@@ -141,11 +150,12 @@ fn function_file_call(path: &str, text: &str, args: &[String]) -> Option<String>
 }
 
 fn run_stdin(interp: &mut Interp) -> i32 {
-    let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
         eprintln!("matfuse: cannot read standard input: {e}");
         return 2;
     }
+    let text = crate::syntax::decode::text_from_bytes(&bytes);
     run(interp, Source::new("stdin", text, false))
 }
 

@@ -71,7 +71,14 @@ pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
         if let Some(dir) = h.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let _ = rl.load_history(h);
+        if let Err(e) = rl.load_history(h) {
+            if !editor::repair_history(h) || rl.load_history(h).is_err() {
+                eprintln!(
+                    "matfuse: cannot read the history file {} ({e}); history will not be saved",
+                    h.display()
+                );
+            }
+        }
     }
     // Ctrl-C outside the line editor (while a statement runs) only raises the flag that loops
     // check; the editor itself reads Ctrl-C as a key.
@@ -92,12 +99,17 @@ pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
     // Lines of an unfinished block. On a terminal the editor's validator keeps a block in one
     // edit; when input is not a terminal the editor hands over single lines.
     let mut pending = String::new();
+    // Input the editor could not decode (a byte that is not UTF-8) is dropped with a note; a
+    // stream that yields nothing else ends the session.
+    let mut undecodable = 0;
+    let mut history_warned = false;
     loop {
         if let Some(h) = rl.helper_mut() {
             h.snapshot = super::complete::Snapshot::take(interp);
         }
         match rl.readline(if pending.is_empty() { ">> " } else { "" }) {
             Ok(line) => {
+                undecodable = 0;
                 if !pending.is_empty() {
                     pending.push('\n');
                 }
@@ -111,7 +123,12 @@ pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
                 }
                 let _ = rl.add_history_entry(code.as_str());
                 if let Some(h) = &history {
-                    let _ = rl.append_history(h);
+                    if let Err(e) = rl.append_history(h) {
+                        if !history_warned {
+                            history_warned = true;
+                            eprintln!("matfuse: cannot save history to {} ({e})", h.display());
+                        }
+                    }
                 }
                 interp.interrupt.store(false, Ordering::Relaxed);
                 output::take_tee();
@@ -129,6 +146,12 @@ pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
             }
             Err(ReadlineError::Interrupted) => pending.clear(),
             Err(ReadlineError::Eof) => break,
+            Err(ReadlineError::Io(e))
+                if e.kind() == std::io::ErrorKind::InvalidData && undecodable < 1000 =>
+            {
+                undecodable += 1;
+                eprintln!("matfuse: input that is not valid UTF-8 was ignored");
+            }
             Err(e) => {
                 eprintln!("matfuse: {e}");
                 return 2;

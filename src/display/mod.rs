@@ -132,12 +132,11 @@ fn page_lines(t: &Tensor, fmt: &Format, width: usize) -> Vec<String> {
     let cls = t.class();
     let (rows, cols) = (t.shape.rows(), t.shape.cols());
     if cls == Class::Char {
-        let text: Vec<char> = t.to_text().chars().collect();
-        return (0..rows)
-            .map(|r| {
-                let row: String = (0..cols).map(|c| text[r + c * rows]).collect();
-                format!("    '{row}'")
-            })
+        let _ = cols;
+        return t
+            .char_rows()
+            .into_iter()
+            .map(|row| format!("    '{row}'"))
             .collect();
     }
     if t.shape.is_scalar() {
@@ -393,10 +392,7 @@ pub fn disp_text(v: &Value, fmt: &Format, width: usize) -> String {
                 return out;
             }
             if t.class() == Class::Char {
-                let (rows, cols) = (t.shape.rows(), t.shape.cols());
-                let text: Vec<char> = t.to_text().chars().collect();
-                for r in 0..rows {
-                    let row: String = (0..cols).map(|c| text[r + c * rows]).collect();
+                for row in t.char_rows() {
                     out.push_str(&row);
                     out.push('\n');
                 }

@@ -16,6 +16,11 @@ use std::rc::Rc;
 
 pub const RECURSION_LIMIT: usize = 500;
 
+/// Native stack a nested call must find left: below it, the call is MATLAB's recursion-limit
+/// error instead of a stack overflow that would abort the process (deep nesting through
+/// builtins that call back, such as cellfun or regexprep's `${...}`, counts no levels).
+const STACK_RESERVE: usize = 256 * 1024;
+
 /// A file found on the path, parsed.
 #[derive(Clone)]
 pub enum Loaded {
@@ -39,11 +44,19 @@ impl Interp {
         let file = self.find_file(&format!("{name}.m"));
         let loaded = file.and_then(|p| {
             let stamp = std::fs::metadata(&p).and_then(|m| m.modified()).ok();
-            let l = self.load_file(&p, name).ok();
-            if l.is_some() {
-                self.path_stamps.insert(name.to_string(), (p, stamp));
+            // A file that does not parse is reported as such when its name is called, not
+            // as an unknown name.
+            match self.load_file(&p, name) {
+                Ok(l) => {
+                    self.path_errors.remove(name);
+                    self.path_stamps.insert(name.to_string(), (p, stamp));
+                    Some(l)
+                }
+                Err(e) => {
+                    self.path_errors.insert(name.to_string(), e);
+                    None
+                }
             }
-            l
         });
         self.path_cache.insert(name.to_string(), loaded.clone());
         loaded
@@ -52,6 +65,7 @@ impl Interp {
     /// Before each top-level run: forget misses (a file may have been created) and files
     /// that changed or vanished since they were read.
     pub fn refresh_path_cache(&mut self) {
+        self.path_errors.clear();
         let stamps = &self.path_stamps;
         self.path_cache.retain(|name, hit| {
             hit.is_some()
@@ -100,7 +114,7 @@ impl Interp {
     /// Parses a .m file: a function file (its first function is the one the file is named
     /// for; the rest are subfunctions) or a script.
     pub fn load_file(&mut self, path: &PathBuf, name: &str) -> MResult<Loaded> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::syntax::decode::read_source(path).map_err(|e| {
             MError::new(
                 "MATLAB:fileNotReadable",
                 format!("Unable to read file '{}': {e}", path.display()),
@@ -176,7 +190,10 @@ impl Interp {
                 self.run_script_in(f, &prog, &unit)?;
                 Ok(vec![])
             }
-            None => Err(errors::undefined(name)),
+            None => Err(match self.path_errors.get(name) {
+                Some(e) => e.clone(),
+                None => errors::undefined(name),
+            }),
         }
     }
 
@@ -196,6 +213,7 @@ impl Interp {
         if args.len() < b.min_in {
             return Err(errors::not_enough_inputs(b.name));
         }
+        self.check_depth()?;
         if let Some(max) = b.max_in {
             if args.len() > max {
                 return Err(errors::too_many_inputs(b.name));
@@ -266,7 +284,8 @@ impl Interp {
         };
         // results computed in double take the class of the inputs, as MATLAB's rules say
         let classes = crate::builtins::result_class::ResultClass::for_call(b.name, &args);
-        let r = (b.f)(self, f, args, nargout).map(|v| classes.apply(v));
+        let r =
+            super::interrupt::abortable(|| (b.f)(self, f, args, nargout)).map(|v| classes.apply(v));
         let r = if explicit {
             r.map(super::lower::rewrap)
         } else {
@@ -288,6 +307,29 @@ impl Interp {
         }
     }
 
+    /// MATLAB's recursion-limit error when one more level of calls (a function, `eval` of
+    /// text, a script) would pass RECURSION_LIMIT or the native stack is nearly used up.
+    pub fn check_depth(&self) -> MResult<()> {
+        let low_stack = stacker::remaining_stack().is_some_and(|left| left < STACK_RESERVE);
+        if self.depth >= RECURSION_LIMIT || low_stack {
+            return Err(MError::new(
+                "MATLAB:recursionLimit",
+                format!("Maximum recursion limit of {RECURSION_LIMIT} reached."),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `body` one level deeper (eval of text, a script): such levels count toward the
+    /// recursion limit as function calls do, so `s = 'eval(s)'; eval(s)` is an error.
+    pub fn nested<T>(&mut self, body: impl FnOnce(&mut Self) -> MResult<T>) -> MResult<T> {
+        self.check_depth()?;
+        self.depth += 1;
+        let r = body(self);
+        self.depth -= 1;
+        r
+    }
+
     /// Runs a script's statements in the caller's workspace.
     pub fn run_script_in(
         &mut self,
@@ -298,7 +340,7 @@ impl Interp {
         resolve::stmts(&prog.stmts, f.layout_mut());
         f.sync();
         let saved = std::mem::replace(&mut f.unit, unit.clone());
-        let r = self.exec_block(f, &prog.stmts);
+        let r = self.nested(|i| i.exec_block(f, &prog.stmts));
         f.unit = saved;
         r.map(|_| ())
     }
@@ -325,12 +367,7 @@ impl Interp {
         if nargout > fixed_outs && !varargout {
             return Err(errors::too_many_outputs(&def.name));
         }
-        if self.depth >= RECURSION_LIMIT {
-            return Err(MError::new(
-                "MATLAB:recursionLimit",
-                format!("Maximum recursion limit of {RECURSION_LIMIT} reached."),
-            ));
-        }
+        self.check_depth()?;
         let layout = resolve::function_layout(def);
         let mut fr = Frame::new(layout, unit.clone());
         fr.function = Some(def.clone());
@@ -442,12 +479,7 @@ impl Interp {
                 if args.len() > np && !varargs {
                     return Err(errors::too_many_inputs(&def.text));
                 }
-                if self.depth >= RECURSION_LIMIT {
-                    return Err(MError::new(
-                        "MATLAB:recursionLimit",
-                        format!("Maximum recursion limit of {RECURSION_LIMIT} reached."),
-                    ));
-                }
+                self.check_depth()?;
                 let layout = def.scope.get().cloned().unwrap_or_default();
                 let mut fr = Frame::new(layout, unit.clone());
                 fr.nparams = def.params.len();

@@ -12,6 +12,7 @@ pub mod exec;
 pub mod fill;
 pub mod function;
 mod joins;
+pub mod interrupt;
 pub mod lower;
 pub mod objects;
 pub mod output;
@@ -54,6 +55,8 @@ pub struct Interp {
     /// an edited file is re-read; kept across prompts so persistent variables survive.
     pub path_cache: HashMap<String, Option<call::Loaded>>,
     pub path_stamps: HashMap<String, (std::path::PathBuf, Option<std::time::SystemTime>)>,
+    /// Why a file on the path named like a called function could not be loaded.
+    pub path_errors: HashMap<String, error::MError>,
     pub search_path: Vec<PathBuf>,
     pub format: Format,
     pub rng: RngState,
@@ -96,6 +99,7 @@ impl Interp {
             session_functions: HashMap::new(),
             path_cache: HashMap::new(),
             path_stamps: HashMap::new(),
+            path_errors: HashMap::new(),
             search_path: Vec::new(),
             format: Format::default(),
             rng: RngState::default(),
@@ -116,6 +120,7 @@ impl Interp {
     /// Returns the first error; statements before it have run.
     pub fn run_source(&mut self, source: Rc<Source>) -> MResult<()> {
         crate::gpu::stats::next_input();
+        interrupt::watch(&self.interrupt);
         self.report_device_loss();
         self.refresh_path_cache();
         let base = &self.base;

@@ -215,6 +215,13 @@ impl<'a> Lexer<'a> {
                     let s = self.quoted(b'\'')?;
                     self.push(Tok::Char(s.into()), start);
                 }
+            } else if c == b'!' && stmt_start && self.stack.is_empty() && self.at(1) != b'=' {
+                // MATLAB's `!command` hands the rest of the line to the operating system
+                return Err(self.err(
+                    start,
+                    "Shell escapes (!command) are not supported: matfuse does not run operating-system commands.".to_string(),
+                    "MATLAB:parse:shellEscape",
+                ));
             } else if c == b'"' {
                 let s = self.quoted(b'"')?;
                 self.push(Tok::Str(s.into()), start);

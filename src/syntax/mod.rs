@@ -4,6 +4,7 @@
 mod assigned;
 pub mod ast;
 mod command;
+pub mod decode;
 pub mod lexer;
 pub mod parser;
 pub mod resolve;

@@ -149,7 +149,17 @@ fn expr(e: &Expr, layout: &mut Layout) {
         ExprKind::Matrix(rows) | ExprKind::CellLit(rows) => {
             rows.iter().flatten().for_each(|a| expr(a, layout))
         }
-        ExprKind::AnonFunc(def) => anon(def),
+        ExprKind::AnonFunc(def) => {
+            anon(def);
+            // A nested anonymous function captures from this scope when it is made, so the
+            // names it uses belong here too: `@(x) @(y) x + y + a` must capture `a` (and `x`)
+            // for the inner one to find.
+            if let Some(inner) = def.scope.get() {
+                for name in inner.names.iter().skip(def.params.len()) {
+                    layout.slot(name);
+                }
+            }
+        }
         ExprKind::Num(_)
         | ExprKind::Imag(_)
         | ExprKind::Char(_)

@@ -85,8 +85,21 @@ fn assign_class(a: &Tensor, b: &Tensor) -> (Class, bool) {
     (ac, complex && ac != Class::Logical && ac != Class::Char)
 }
 
+/// The error for a complex value that would have to become a complex integer array.
+pub fn complex_integer() -> MError {
+    MError::new(
+        "MATLAB:complexInteger",
+        "Complex integer arrays are not supported: convert to double (or single) first.",
+    )
+}
+
 /// Values that have no conversion into the receiving array's class.
 fn check_assignable(t: &Tensor, rhs: &Tensor) -> MResult<()> {
+    // MATLAB would make the integer array complex; matfuse has no complex integer arrays, and
+    // dropping the imaginary part would be a silently wrong result.
+    if t.class().is_int() && rhs.is_complex() && t.numel() > 0 {
+        return Err(complex_integer());
+    }
     if t.class() == Class::Logical && rhs.class() != Class::Logical {
         if rhs.is_complex() {
             return Err(MError::new(
@@ -278,13 +291,31 @@ pub fn assign_paren(
         }
         (tv, r) if tv.is_numeric_like() && r.is_numeric_like() => {
             let mut tt = std::mem::replace(tv, Value::Num(0.0)).into_tensor()?;
-            let rt = r.tensor()?;
-            check_assignable(&tt, &rt)?;
+            let rt = match r.tensor() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    *tv = Value::from(tt);
+                    return Err(e);
+                }
+            };
+            if let Err(e) = check_assignable(&tt, &rt) {
+                *tv = Value::from(tt);
+                return Err(e);
+            }
             scatter_tensor(&mut tt, &plan, &rt);
             *tv = Value::from(tt);
         }
-        (tv, r) if tv.is_empty() && tv.is_numeric_like() => {
-            // [] receiving cells, strings or structs becomes that kind of array
+        (tv, r @ (Value::Func(_) | Value::Object(_)))
+            if tv.is_empty() && tv.is_numeric_like() && plan.shape.numel() == 1 =>
+        {
+            // `f(1) = @sin` on nothing makes the scalar handle (or object)
+            *tv = r.clone();
+        }
+        (tv, r @ (Value::Cell(_) | Value::Str(_) | Value::Struct(_)))
+            if tv.is_empty() && tv.is_numeric_like() =>
+        {
+            // [] receiving cells, strings or structs becomes that kind of array (a value of
+            // another kind would come back here as [] again: it falls to the error below)
             let mut fresh = empty_like(r);
             let out = assign_paren(Some(&mut fresh), args, rhs.clone(), false)?;
             *tv = out;

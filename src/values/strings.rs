@@ -31,12 +31,8 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
             if t.shape.rows() <= 1 {
                 Ok(StrArray::scalar(t.to_text()))
             } else {
-                let (r, c) = (t.shape.rows(), t.shape.cols());
-                let text: Vec<char> = t.to_text().chars().collect();
-                let rows = (0..r)
-                    .map(|i| (0..c).map(|j| text[i + j * r]).collect())
-                    .collect();
-                Ok(StrArray::new(Shape::col(r), rows))
+                let r = t.shape.rows();
+                Ok(StrArray::new(Shape::col(r), t.char_rows()))
             }
         }
         Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {

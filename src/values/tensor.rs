@@ -232,6 +232,28 @@ impl Tensor {
                 .collect()),
         }
     }
+    /// The rows of a 2-D char array as text. Chars are UTF-16 code units as in MATLAB, so a
+    /// character outside the Basic Multilingual Plane is two elements; a row decodes its pair
+    /// back into one character (a lone surrogate shows as U+FFFD).
+    pub fn char_rows(&self) -> Vec<String> {
+        let rows = self.shape.rows();
+        if rows == 0 {
+            return Vec::new();
+        }
+        let units: Vec<u16> = match &self.data {
+            Data::Char(v) => v.clone(),
+            d => with_data!(d, v => v.iter().map(|x| x.to_f64() as u16).collect()),
+        };
+        let cols = units.len() / rows;
+        (0..rows)
+            .map(|r| {
+                let row: Vec<u16> = (0..cols)
+                    .filter_map(|c| units.get(r + c * rows).copied())
+                    .collect();
+                String::from_utf16_lossy(&row)
+            })
+            .collect()
+    }
     /// Builds an array of `class` from f64 values, rounding and saturating for integer classes,
     /// rounding to f32 for single, and mapping nonzero to true for logical.
     pub fn from_f64(class: Class, shape: Shape, v: Vec<f64>) -> Tensor {

@@ -141,6 +141,10 @@ pub fn cat(dim: usize, vals: &[Value]) -> MResult<Value> {
     let classes: Vec<Class> = tensors.iter().map(|t| t.class()).collect();
     let cls = class::concat_result(&classes);
     let complex = tensors.iter().any(|t| t.is_complex());
+    if complex && cls.is_int() {
+        return Err(crate::values::access::complex_integer());
+    }
+    crate::values::limits::check_dims(out.dims(), 8)?;
     let refs: Vec<&Shape> = parts.iter().map(|&i| &shapes[i]).collect();
     let pos = cat_positions(&refs, &out, dim);
     let mut result = Tensor::zeros(cls, out.clone());

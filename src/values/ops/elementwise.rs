@@ -209,6 +209,8 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> MResult<Value> {
 
 pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
     let out = Shape::broadcast_checked(&ta.shape, &tb.shape)?;
+    // the result's storage (a refusal is MATLAB's error, not an abort)
+    crate::values::limits::check_dims(out.dims(), 8)?;
     match op.kind() {
         BinKind::Logic => {
             check_nan_logical(ta)?;

@@ -229,6 +229,7 @@ fn complex_un(op: Un, z: Complex64) -> Complex64 {
 }
 
 pub fn unary_tensor(op: Un, t: &Tensor) -> MResult<Tensor> {
+    crate::values::limits::check_dims(t.shape.dims(), 8)?;
     if let Some(r) = super::kernels::unary(op, t) {
         return Ok(r);
     }
