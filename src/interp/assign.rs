@@ -128,15 +128,14 @@ impl Interp {
             .all(|st| matches!(st, LhsStep::Paren(a) if a.len() == 1));
         let (old, rhs) = match (old, &steps[..], delete, compact) {
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
-                let args = super::slices::region_args(&region);
-                match super::slices::assign_region(d, Some(region), linear, rhs) {
+                match super::slices::assign_region(d, Some(region.clone()), linear, rhs) {
                     Ok(v) => {
                         self.store(f, slot, v);
                         return Ok(());
                     }
                     Err((d, rhs)) => {
                         // The general path takes the positions as index vectors.
-                        steps = vec![Step::Paren(args)];
+                        steps = vec![Step::Paren(super::slices::region_args(&region))];
                         (Some(Value::Device(d)), rhs)
                     }
                 }
