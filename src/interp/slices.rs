@@ -151,13 +151,6 @@ fn affine_of(region: &Region, sizes: &[usize], out: &Shape) -> Affine {
     }
 }
 
-fn wrap(d: &DeviceValue, node: Rc<graph::Node>) -> Value {
-    Value::Device(Rc::new(DeviceValue {
-        node,
-        explicit: d.explicit,
-    }))
-}
-
 /// `d(args)` as a view when every subscript is a range within bounds; None otherwise.
 pub fn view(d: &DeviceValue, args: &[Value]) -> Option<Value> {
     let n = graph::memory::settled(&d.node);
@@ -174,10 +167,17 @@ fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
     if out.numel() == 0 || n.numel() == 0 || n.numel() > u32::MAX as usize {
         return None;
     }
-    if out == n.shape && region.dims.iter().all(|p| p.step == 1 && p.start == 0) {
-        return Some(wrap(d, n));
-    }
+    // Every element in order (`x(:)`, `A(:, :)`): a reshape, which fuses with whatever
+    // computes the value instead of needing it computed.
     let sizes = region.folded_sizes(&n.shape);
+    let whole = region
+        .dims
+        .iter()
+        .zip(&sizes)
+        .all(|(p, &size)| p.step == 1 && p.start == 0 && p.count == size);
+    if whole {
+        return Some(super::views::reshaped(d, out));
+    }
     let affine = affine_of(&region, &sizes, &out);
     let node = graph::intern(Op::View(affine), vec![n.clone()], out, n.class);
     Some(super::lower::pending(node, d.explicit))
