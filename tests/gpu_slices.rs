@@ -255,3 +255,13 @@ fn assignment_in_place_keeps_value_semantics() {
     );
     assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
 }
+
+#[test]
+fn all_of_nan_is_true_on_the_device() {
+    // NaN is nonzero: all() holds for it, any() ignores it (MATLAB).
+    let out = run(
+        "disp([all(gpuArray(nan(1, 10))), all(gpuArray(single(nan(1, 1e5)))), \
+         any(gpuArray(nan(1, 1e5))), all(gpuArray([NaN 0]))])",
+    );
+    assert_eq!(out, "   1   1   0   0\n", "{out}");
+}

@@ -341,8 +341,10 @@ pub fn reduce_form(op: Red, omitnan: bool, first_pass: bool, nconsts: usize) -> 
     let map = match (op, omitnan && first_pass) {
         (Red::Sum | Red::Mean, true) => "select(v, T(0), m_isnan(v))",
         (Red::Prod, true) => "select(v, T(1), m_isnan(v))",
-        (Red::Any, _) if first_pass => "m_bool(v != T(0) && !m_isnan(v))",
-        (Red::All, _) if first_pass => "m_bool(v != T(0))",
+        // `!(v == 0)`, not `v != 0`: drivers compile `!=` as an ordered comparison, false
+        // for NaN, and NaN is true for all (lavapipe gave all(NaN) = 0).
+        (Red::Any, _) if first_pass => "m_bool(!(v == T(0)) && !m_isnan(v))",
+        (Red::All, _) if first_pass => "m_bool(!(v == T(0)))",
         _ => "v",
     };
     let combine = match op {
