@@ -11,9 +11,12 @@ use crate::values::ops::Red;
 
 mod key;
 mod matmul;
+mod regions;
 mod vector;
 pub use key::{KernelKey, Kind, key};
 pub use matmul::{MatmulForm, matmul};
+pub use regions::scatter;
+use regions::{region_base, region_read};
 use vector::lanes as vector_lanes;
 pub use vector::{unroll as vector_unroll, width as vector_width};
 
@@ -225,27 +228,6 @@ fn step_lines(g: &Group, params: usize) -> String {
     })
 }
 
-/// Where region `r`'s words start in the shape table: after the inputs' strides and
-/// offsets, the kernel's `params` words and the random blocks' words, and the regions
-/// before it (a count, then four words per subscript).
-fn region_base(g: &Group, params: usize, r: usize) -> String {
-    let n = g.inputs.len();
-    let before: usize = g.regions[..r.min(g.regions.len())]
-        .iter()
-        .map(|(region, _)| 1 + 4 * region.dims.len())
-        .sum();
-    format!(
-        "2u + shape_table[1] * {}u + {}u",
-        n + 1,
-        n + params + 4 * g.rands.len() + before
-    )
-}
-
-/// Input `k` read at the output element's place in region `r` (its first value outside).
-fn region_read(g: &Group, params: usize, k: usize, r: usize) -> String {
-    format!("in{k}[m_region(gi, {}).y]", region_base(g, params, r))
-}
-
 /// `step_lines` with each input read as `read(k, access)` says.
 fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) -> String) -> String {
     let mut body = String::new();
@@ -301,22 +283,6 @@ pub fn elementwise(g: &Group, vector: bool, reversed: bool) -> String {
     let body = format!(
         "{}    out[i] = v{};",
         step_lines(g, 0),
-        g.steps.len().saturating_sub(1)
-    );
-    prelude(g, 1, 1)
-        + "\n"
-        + &ELEMENTWISE
-            .replace("{{BODY}}", &body)
-            .replace("{{INIT}}", init(g))
-}
-
-/// The WGSL of a scatter: `g`'s values written into an array in place, element `gi` at the
-/// address the scatter words (after the group's regions) give (`gpu::scatter`).
-pub fn scatter(g: &Group) -> String {
-    let body = format!(
-        "{}    out[m_scatter(gi, {})] = v{};",
-        step_lines(g, 0),
-        region_base(g, 0, g.regions.len()),
         g.steps.len().saturating_sub(1)
     );
     prelude(g, 1, 1)

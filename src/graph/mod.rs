@@ -97,23 +97,42 @@ pub struct Region {
     pub dims: Vec<Progression>,
 }
 
+/// The sizes of an array's dimensions as `k` subscripts see them: the last folds the rest
+/// into one, as MATLAB folds them.
+pub fn folded_sizes(shape: &Shape, k: usize) -> Vec<usize> {
+    let k = k.max(1);
+    let dims = shape.dims();
+    (0..k)
+        .map(|d| {
+            if d + 1 == k {
+                dims.get(d..).map_or(1, |r| r.iter().product::<usize>())
+            } else {
+                dims.get(d).copied().unwrap_or(1)
+            }
+        })
+        .collect()
+}
+
 impl Region {
     pub fn count(&self) -> usize {
         self.dims.iter().map(|p| p.count).product()
     }
     /// The sizes of the array's dimensions as the region's subscripts see them.
     pub fn folded_sizes(&self, shape: &Shape) -> Vec<usize> {
-        let k = self.dims.len().max(1);
-        let dims = shape.dims();
-        (0..k)
-            .map(|d| {
-                if d + 1 == k {
-                    dims.get(d..).map_or(1, |r| r.iter().product::<usize>())
-                } else {
-                    dims.get(d).copied().unwrap_or(1)
-                }
-            })
-            .collect()
+        folded_sizes(shape, self.dims.len())
+    }
+    /// The address of the region's first element in an array whose dimensions the
+    /// subscripts see as `sizes`, and how far one step of each subscript moves it.
+    pub fn addresses(&self, sizes: &[usize]) -> (i64, Vec<i64>) {
+        let mut offset = 0i64;
+        let mut steps = Vec::with_capacity(self.dims.len());
+        let mut stride = 1i64;
+        for (p, &size) in self.dims.iter().zip(sizes) {
+            offset += p.start * stride;
+            steps.push(p.step * stride);
+            stride *= size as i64;
+        }
+        (offset, steps)
     }
     /// The region element (column-major over the region) at array element `i`, if `i` is in
     /// the region.

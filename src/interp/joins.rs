@@ -143,21 +143,15 @@ fn view(d: &DeviceValue, offset: i64, strides: Vec<i64>, shape: Shape) -> Value 
     super::lower::pending(node, d.explicit)
 }
 
-/// The element strides of an array of `shape`.
-fn strides_of(shape: &Shape) -> Vec<i64> {
-    let mut s = Vec::with_capacity(shape.ndims());
-    let mut k = 1i64;
-    for &n in shape.dims() {
-        s.push(k);
-        k *= n as i64;
-    }
-    s
+/// `Shape::strides` as the signed steps a view takes.
+fn element_strides(shape: &Shape) -> Vec<i64> {
+    shape.strides().iter().map(|&s| s as i64).collect()
 }
 
 /// `flip(x, dim)` (0-based `dim`) as a view.
 fn flipped(d: &DeviceValue, dim: usize) -> Value {
     let shape = d.shape().clone();
-    let mut strides = strides_of(&shape);
+    let mut strides = element_strides(&shape);
     if dim >= strides.len() || shape.dim(dim) <= 1 {
         return Value::Device(Rc::new(d.clone()));
     }
@@ -242,7 +236,7 @@ pub fn builtin(name: &str, args: &[Value]) -> Option<Value> {
             if seen.len() != order.len() || order.len() < d.shape().ndims() {
                 return None;
             }
-            let strides = strides_of(d.shape());
+            let strides = element_strides(d.shape());
             let dims: Vec<usize> = order.iter().map(|&k| d.shape().dim(k)).collect();
             let strides = order
                 .iter()
@@ -267,7 +261,7 @@ pub fn builtin(name: &str, args: &[Value]) -> Option<Value> {
                 return Some(Value::Device(d.clone()));
             }
             // The last `shift` positions along `dim`, then the rest.
-            let strides = strides_of(&shape);
+            let strides = element_strides(&shape);
             let part = |from: i64, count: i64| {
                 let mut dims = shape.dims().to_vec();
                 dims[dim] = count as usize;

@@ -68,28 +68,13 @@ fn progression(v: &Value, extent: usize) -> Option<Progression> {
     }
 }
 
-/// The array's dimensions as `k` subscripts see them (the last folds the rest).
-fn extents(shape: &Shape, k: usize) -> Vec<usize> {
-    let region = Region {
-        dims: vec![
-            Progression {
-                start: 0,
-                step: 1,
-                count: 1
-            };
-            k
-        ],
-    };
-    region.folded_sizes(shape)
-}
-
 /// The subscripts `args` as progressions over an array of `shape`, with the result's shape;
 /// None when some subscript is not one.
 fn region_of(shape: &Shape, args: &[Value]) -> Option<(Region, Shape)> {
     if args.is_empty() {
         return None;
     }
-    let sizes = extents(shape, args.len());
+    let sizes = graph::folded_sizes(shape, args.len());
     let dims: Vec<Progression> = args
         .iter()
         .zip(&sizes)
@@ -118,15 +103,7 @@ fn region_of(shape: &Shape, args: &[Value]) -> Option<(Region, Shape)> {
 
 /// The affine map of a region's elements laid out in `out` (column-major over the region).
 fn affine_of(region: &Region, sizes: &[usize], out: &Shape) -> Affine {
-    // Element strides of the array along the region's subscripts.
-    let mut offset = 0i64;
-    let mut along = Vec::with_capacity(region.dims.len());
-    let mut stride = 1i64;
-    for (p, &size) in region.dims.iter().zip(sizes) {
-        offset += p.start * stride;
-        along.push(p.step * stride);
-        stride *= size as i64;
-    }
+    let (offset, along) = region.addresses(sizes);
     if let [p] = region.dims.as_slice() {
         // One subscript laid out in the index's shape: the k-th element in column-major
         // order is `k` steps along.
@@ -390,7 +367,7 @@ impl super::Interp {
         if count == 0 {
             return None;
         }
-        let sizes = extents(shape, count);
+        let sizes = graph::folded_sizes(shape, count);
         let mut out = Vec::with_capacity(count);
         for (pos, a) in args.iter().enumerate() {
             let extent = sizes[pos] as f64;
@@ -497,7 +474,7 @@ impl super::Interp {
 
 /// The region compact subscripts select from an array of `shape`, and the result's shape.
 fn compact_region(shape: &Shape, subs: &[Compact]) -> (Region, Shape) {
-    let sizes = extents(shape, subs.len());
+    let sizes = graph::folded_sizes(shape, subs.len());
     let dims: Vec<Progression> = subs
         .iter()
         .zip(&sizes)

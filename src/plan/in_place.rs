@@ -60,15 +60,7 @@ pub fn embed(n: &Rc<Node>) -> MResult<Option<Data>> {
         return Ok(None);
     }
     // Address steps along the region's subscripts over the array's folded dimensions.
-    let sizes = region.folded_sizes(&n.shape);
-    let mut offset = 0i64;
-    let mut steps = Vec::with_capacity(counts.len());
-    let mut stride = 1i64;
-    for (p, &size) in region.dims.iter().zip(&sizes) {
-        offset += p.start * stride;
-        steps.push(p.step * stride);
-        stride *= size as i64;
-    }
+    let (offset, steps) = region.addresses(&region.folded_sizes(&n.shape));
     match crate::gpu::scatter::run(&g, &buf, offset, &counts, &steps) {
         Ok(()) => {
             // The array moves to the embed: nothing can read the old node any more, and the
