@@ -45,12 +45,24 @@ fn pool_put(pool: &Pool, b: wgpu::Buffer, limit: u64) -> Option<wgpu::Buffer> {
     None
 }
 
-/// Bytes of device buffers held by arrays now (not counting the pool's idle ones).
-static HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+thread_local! {
+    /// Bytes of device buffers held by arrays now (not counting the pool's idle ones). Per
+    /// thread, as arrays are (`Rc`): a session's count is not moved by another thread's
+    /// session (the test harness runs sessions side by side).
+    static HELD: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// Bytes of device memory arrays hold now (gpuStats' DeviceBytes).
 pub fn held_bytes() -> u64 {
-    HELD.load(std::sync::atomic::Ordering::Relaxed)
+    HELD.with(|h| h.get())
+}
+
+fn held_add(bytes: u64) {
+    HELD.with(|h| h.set(h.get().saturating_add(bytes)));
+}
+
+fn held_sub(bytes: u64) {
+    HELD.with(|h| h.set(h.get().saturating_sub(bytes)));
 }
 
 /// A storage buffer holding `len` elements of `precision`, from byte `offset` on: an array of
@@ -83,7 +95,7 @@ impl Drop for DeviceBuffer {
             return;
         }
         if let Some(b) = self.buffer.take() {
-            HELD.fetch_sub(b.size(), std::sync::atomic::Ordering::Relaxed);
+            held_sub(b.size());
             if let Some(released) = pool_put(&POOL, b, pool_limit()) {
                 super::bind_cache::forget(&released);
             }
@@ -153,7 +165,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
             }
         },
     };
-    HELD.fetch_add(buffer.size(), std::sync::atomic::Ordering::Relaxed);
+    held_add(buffer.size());
     Ok(DeviceBuffer {
         buffer: Some(buffer),
         len,
