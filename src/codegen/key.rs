@@ -25,8 +25,9 @@ pub enum Kind {
     },
     /// `gpu::moments`: the partial moments of lane parts, or (`fold`) their fold.
     Moments { fold: bool },
-    /// `gpu::scatter`: values written into an array at affine addresses.
-    Scatter,
+    /// `gpu::scatter`: values written into an array at affine addresses; `aliased` has a
+    /// bit per input that is that array itself (read through the output binding).
+    Scatter { aliased: u32 },
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
@@ -65,7 +66,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
         Kind::Moments { fold } => w.extend([2, u32::from(fold), 0]),
-        Kind::Scatter => w.extend([4, 0, 0]),
+        Kind::Scatter { aliased } => w.extend([4, aliased, 0]),
     }
     w.push(
         precision_word(g.precision)

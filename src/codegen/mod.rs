@@ -220,12 +220,17 @@ fn op_of_equals_is_foldable(op: crate::values::ops::Bin) -> bool {
 /// Random blocks read their seed and offset after the shape table's strides and the
 /// kernel's own `params` words.
 fn step_lines(g: &Group, params: usize) -> String {
-    step_lines_reading(g, params, &|k, access| match access {
+    step_lines_reading(g, params, &|k, access| input_read(g, params, k, access))
+}
+
+/// How element `gi` (`i` in the window) reads input `k`.
+fn input_read(g: &Group, params: usize, k: usize, access: &Access) -> String {
+    match access {
         Access::Same => format!("in{k}[i]"),
         Access::Scalar => format!("in{k}[0u]"),
         Access::Strided(..) => format!("in{k}[bcast(gi, {k}u)]"),
         Access::Region(r) => region_read(g, params, k, *r),
-    })
+    }
 }
 
 /// `step_lines` with each input read as `read(k, access)` says.

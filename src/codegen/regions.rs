@@ -2,7 +2,7 @@
 //! values are read at their place in the region, and the scatter kernel that writes values
 //! into an array in place (`gpu::scatter`).
 
-use super::{ELEMENTWISE, init, prelude, step_lines};
+use super::{ELEMENTWISE, init, input_read, prelude, step_lines_reading};
 use crate::plan::Group;
 
 /// Where region `r`'s words start in the shape table: after the inputs' strides and
@@ -28,10 +28,23 @@ pub(super) fn region_read(g: &Group, params: usize, k: usize, r: usize) -> Strin
 
 /// The WGSL of a scatter: `g`'s values written into an array in place, element `gi` at the
 /// address the scatter words (after the group's regions) give (`gpu::scatter`).
-pub fn scatter(g: &Group) -> String {
+/// Inputs with their bit in `aliased` are the array written, read through `out`.
+pub fn scatter(g: &Group, aliased: u32) -> String {
+    let lines = step_lines_reading(g, 0, &|k, access| {
+        let read = input_read(g, 0, k, access);
+        if k < 32 && aliased & (1 << k) != 0 {
+            // The input's own binding stays in the layout (a kernel must use what it binds).
+            format!(
+                "select({}, in{k}[0u], false)",
+                read.replacen(&format!("in{k}["), "out[", 1)
+            )
+        } else {
+            read
+        }
+    });
     let body = format!(
         "{}    out[m_scatter(gi, {})] = v{};",
-        step_lines(g, 0),
+        lines,
         region_base(g, 0, g.regions.len()),
         g.steps.len().saturating_sub(1)
     );

@@ -318,6 +318,7 @@ pub(super) fn launch_into(
         };
         windows.push(window(b, part, g.info.max_storage_binding)?);
     }
+    let out_buffer = out;
     let out = window(out, launch.out, g.info.max_storage_binding)?;
     let bytes: u64 = windows.iter().chain([&out]).map(bound_bytes).sum();
     let max = g.info.max_workgroups_per_dim.max(1);
@@ -337,7 +338,16 @@ pub(super) fn launch_into(
             size: std::num::NonZeroU64::new(len as u64),
         };
         let mut bindings = vec![out, part(0, table.len()), part(1, consts.len())];
-        bindings.extend(windows);
+        // An input that is the output itself (a scatter whose values read the array where
+        // they write it) is read through `out`: its own slot binds the constants, since
+        // wgpu forbids one buffer both read-only and read-write in a dispatch.
+        for (w, b) in windows.into_iter().zip(&inputs) {
+            if std::ptr::eq(&**b, out_buffer) {
+                bindings.push(part(1, consts.len()));
+            } else {
+                bindings.push(w);
+            }
+        }
         let (bind, _) = super::bind_cache::get(&g.device, pipe, bindings);
         super::trace("launch: bind group");
         pass.set_pipeline(pipe);

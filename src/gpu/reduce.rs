@@ -171,6 +171,7 @@ pub(super) fn values_group(
         steps: vec![crate::plan::Step::Input(0)],
         single: vec![false],
         error: None,
+        space: None,
     }
 }
 

@@ -26,9 +26,20 @@ pub fn run(
             "Too many values for one scatter.",
         ));
     }
-    let kind = crate::codegen::Kind::Scatter;
+    // Inputs that are the target itself (values reading the array where they write it)
+    // are read through the output binding.
+    let aliased = gr
+        .leaves
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| match &*l.data.borrow() {
+            Some(crate::graph::Data::Device(b)) => std::ptr::eq(&**b, target),
+            _ => false,
+        })
+        .fold(0u32, |m, (k, _)| m | 1 << k.min(31));
+    let kind = crate::codegen::Kind::Scatter { aliased };
     let kernel = compiled(g, crate::codegen::key(gr, kind), || {
-        crate::codegen::scatter(gr)
+        crate::codegen::scatter(gr, aliased)
     })?;
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));

@@ -5,7 +5,7 @@
 //! of `A(i, :) = row` costs its rows, not a copy of the matrix each time.
 
 use super::{Data, Node, Op};
-use crate::graph::Precision;
+use crate::graph::{Precision, Region};
 use crate::interp::error::MResult;
 use crate::values::shape::Shape;
 use rustc_hash::FxHashMap;
@@ -42,8 +42,15 @@ pub fn embed(n: &Rc<Node>) -> MResult<Option<Data>> {
         return Ok(None);
     }
     // Values that read the old array are computed first (a kernel writing what other
-    // threads read would race).
-    if !values.is_realised() && values.numel() > 1 && reaches(values, old) {
+    // threads read would race), unless they read it only where they write it
+    // (`A(i, :) = A(i, :) * 0.5 + i`): each thread then reads its element before writing it.
+    let sizes = region.folded_sizes(&n.shape);
+    if !values.is_realised()
+        && values.numel() > 1
+        && reaches(values, old, &|v| {
+            same_place(v, region, &sizes, &values.shape)
+        })
+    {
         super::realise(values)?;
     }
     if !values.is_realised() && values.numel() == 1 && !matches!(values.op, Op::Const(_)) {
@@ -54,13 +61,17 @@ pub fn embed(n: &Rc<Node>) -> MResult<Option<Data>> {
         return Err(e);
     }
     let counts: Vec<usize> = region.dims.iter().map(|p| p.count).collect();
-    g.shape = Shape::new(&counts);
+    // The values' accesses were planned against their own shape, whose column-major order
+    // is the region's; one value is spread over the region's shape.
+    if values.numel() != region.count() {
+        g.shape = Shape::new(&counts);
+    }
     g.precision = Precision::of(n.class);
     if !super::gpu_can_run(&g) {
         return Ok(None);
     }
     // Address steps along the region's subscripts over the array's folded dimensions.
-    let (offset, steps) = region.addresses(&region.folded_sizes(&n.shape));
+    let (offset, steps) = region.addresses(&sizes);
     match crate::gpu::scatter::run(&g, &buf, offset, &counts, &steps) {
         Ok(()) => {
             // The array moves to the embed: nothing can read the old node any more, and the
@@ -73,8 +84,9 @@ pub fn embed(n: &Rc<Node>) -> MResult<Option<Data>> {
     }
 }
 
-/// Whether pending work under `from` reads `target` (computed nodes are read as they are).
-fn reaches(from: &Rc<Node>, target: &Rc<Node>) -> bool {
+/// Whether pending work under `from` reads `target` (computed nodes are read as they are),
+/// other than through views `harmless` accepts.
+fn reaches(from: &Rc<Node>, target: &Rc<Node>, harmless: &dyn Fn(&Node) -> bool) -> bool {
     let mut stack: Vec<&Rc<Node>> = vec![from];
     let mut seen = 0usize;
     while let Some(x) = stack.pop() {
@@ -85,11 +97,43 @@ fn reaches(from: &Rc<Node>, target: &Rc<Node>) -> bool {
         if seen > WALK_CAP {
             return true;
         }
+        if let Op::View(_) = x.op
+            && x.inputs.first().is_some_and(|i| Rc::ptr_eq(i, target))
+            && harmless(x)
+        {
+            continue;
+        }
         if !x.is_realised() {
             stack.extend(x.inputs.iter());
         }
     }
     false
+}
+
+/// Whether view `v`, read element for element by values of shape `values`, reads each
+/// element at the address the region writes it to.
+fn same_place(v: &Node, region: &Region, sizes: &[usize], values: &Shape) -> bool {
+    let Op::View(affine) = &v.op else {
+        return false;
+    };
+    if v.shape != *values {
+        return false;
+    }
+    let (offset, steps) = region.addresses(sizes);
+    if offset != affine.offset {
+        return false;
+    }
+    // The wide subscripts of each, in order, move by the same steps.
+    let wide_region = region
+        .dims
+        .iter()
+        .zip(&steps)
+        .filter(|(p, _)| p.count > 1)
+        .map(|(p, &s)| (p.count, s));
+    let wide_view = (0..v.shape.ndims())
+        .filter(|&e| v.shape.dim(e) > 1)
+        .map(|e| (v.shape.dim(e), affine.strides.get(e).copied().unwrap_or(0)));
+    wide_region.eq(wide_view)
 }
 
 /// Whether every reference to `target` comes from `root` or from nodes under it that only

@@ -11,6 +11,7 @@ pub mod cpu;
 pub mod in_place;
 pub mod moments;
 pub mod reduce;
+pub mod region_space;
 
 use crate::graph::{self, Data, Node, Op, Precision};
 use crate::interp::error::{MError, MResult};
@@ -76,6 +77,9 @@ pub struct Group {
     /// Why a part computed first (a reduction, a broadcast block, a view's input) could not
     /// be: the group cannot run.
     pub error: Option<MError>,
+    /// While planning an embed's values in the output's index space: how their accesses map
+    /// to the output's (`region_space`).
+    pub space: Option<region_space::Space>,
 }
 
 fn access(input: &Shape, out: &Shape) -> Access {
@@ -193,6 +197,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         steps: Vec::new(),
         single: Vec::new(),
         error: None,
+        space: None,
     };
     let mut seen: HashMap<*const Node, usize> = HashMap::new();
     visit(root, &mut g, &mut seen);
@@ -280,8 +285,27 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             let r = g.regions.len();
             g.regions
                 .push((region.clone(), region.folded_sizes(&g.shape)));
+            // Values read element for element are bound whole in the space: they must fit
+            // one binding (else they are computed first, a window at a time).
+            let fits = crate::gpu::device::ready()
+                .is_none_or(|d| values.numel() as u64 * 8 <= crate::gpu::kernels::binding_limit(d));
+            let space = (fits
+                && g.space.is_none()
+                && !values.is_realised()
+                && region_space::fusable(values))
+            .then(|| region_space::space(region, &values.shape, &g.shape))
+            .flatten();
             let new = if values.numel() == 1 {
                 visit(values, g, seen)
+            } else if let Some(space) = space {
+                // The values are computed in this kernel, each where the region puts it:
+                // accesses inside are planned against the values' shape, then composed.
+                let out = std::mem::replace(&mut g.shape, values.shape.clone());
+                g.space = Some(space);
+                let k = visit(values, g, &mut HashMap::new());
+                g.space = None;
+                g.shape = out;
+                k
             } else {
                 if !values.is_realised() {
                     first(values, g);
@@ -383,6 +407,18 @@ fn first(n: &Rc<Node>, g: &mut Group) {
 /// Reads computed node `n` as a kernel input. A variable named twice (`a.*b + a`) makes two
 /// leaf nodes over one array: they share one binding, so the kernel loads it once.
 fn input_step(g: &mut Group, n: &Rc<Node>, how: Access) -> Step {
+    let how = match &g.space {
+        Some(space) => match region_space::compose(space, &how) {
+            Some(composed) => composed,
+            None => {
+                g.error.get_or_insert_with(|| {
+                    MError::new("matfuse:internal", "An embed's values could not be placed.")
+                });
+                how
+            }
+        },
+        None => how,
+    };
     let precision = binding_precision(n, g.precision);
     let same = g
         .leaves
