@@ -130,6 +130,18 @@ fn m_iota(i: u32, d: u32) -> T {
     return T((i / below) % shape_table[2u + d] + 1u);
 }
 
+// The 0-based subscript of output element `i` along dimension `d` (0 past the last).
+fn m_sub(i: u32, d: u32) -> u32 {
+    if (d >= shape_table[1]) {
+        return 0u;
+    }
+    var below = 1u;
+    for (var k = 0u; k < d; k = k + 1u) {
+        below = below * shape_table[2u + k];
+    }
+    return (i / below) % shape_table[2u + d];
+}
+
 // Where a scatter writes its element `i` (`gpu::scatter`): the words at `p` are the number
 // of subscripts, the first address, then per subscript its count and the address step
 // (two's complement; the sum wraps to the element).

@@ -34,6 +34,10 @@ pub enum Kind {
 pub struct KernelKey(Vec<u32>);
 
 impl KernelKey {
+    /// The key of a compaction pass (`gpu::compact`) for mask and result element types.
+    pub fn compact(pass: u32, mask: u32, out: u32) -> KernelKey {
+        KernelKey(vec![5, pass, mask, out])
+    }
     /// The key of a matrix product kernel (its form's words after a kind no group key has).
     pub fn matmul(form: &super::MatmulForm) -> KernelKey {
         let mut w = vec![3];
@@ -107,6 +111,17 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             Step::Embed(old, new, r) => {
                 let subscripts = g.regions.get(r).map_or(0, |(region, _)| region.dims.len());
                 w.extend([8, old as u32, new as u32, r as u32, subscripts as u32]);
+            }
+            Step::Gather(j) => {
+                w.push(9);
+                if let Some(plan) = g.gathers.get(j) {
+                    w.extend([j as u32, plan.source as u32, plan.subs.len() as u32]);
+                    w.extend(
+                        plan.subs
+                            .iter()
+                            .map(|s| s.input.map_or(0, |k| k as u32 + 1)),
+                    );
+                }
             }
         }
     }

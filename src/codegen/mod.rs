@@ -16,7 +16,7 @@ mod vector;
 pub use key::{KernelKey, Kind, key};
 pub use matmul::{MatmulForm, matmul};
 pub use regions::scatter;
-use regions::{region_base, region_read};
+use regions::{gather_value, region_base, region_read};
 use vector::lanes as vector_lanes;
 pub use vector::{unroll as vector_unroll, width as vector_width};
 
@@ -228,7 +228,10 @@ fn input_read(g: &Group, params: usize, k: usize, access: &Access) -> String {
     match access {
         Access::Same => format!("in{k}[i]"),
         Access::Scalar => format!("in{k}[0u]"),
-        Access::Strided(..) => format!("in{k}[bcast(gi, {k}u)]"),
+        // Clamped: an embed's values planned in the output's space (`plan::region_space`)
+        // are read at meaningless addresses outside the region (and dropped), and kernels
+        // run without wgpu's bounds checks.
+        Access::Strided(..) => format!("in{k}[min(bcast(gi, {k}u), arrayLength(&in{k}) - 1u)]"),
         Access::Region(r) => region_read(g, params, k, *r),
     }
 }
@@ -252,6 +255,7 @@ fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) ->
             Step::Iota(None) => "T(gi + 1u)".to_string(),
             Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(gi, {d}u)"),
             Step::Iota(Some(_)) => "T(1)".to_string(),
+            Step::Gather(j) => gather_value(g, params, *j, read),
             Step::Embed(old, new, r) => format!(
                 "select(v{old}, v{new}, m_region(gi, {}).x == 1u)",
                 region_base(g, params, *r)

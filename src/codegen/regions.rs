@@ -21,6 +21,54 @@ pub(super) fn region_base(g: &Group, params: usize, r: usize) -> String {
     )
 }
 
+/// Where gather `j`'s words start: after the regions' and the gathers before it (three
+/// words a subscript).
+pub(super) fn gather_base(g: &Group, params: usize, j: usize) -> String {
+    let before: usize = g.gathers[..j.min(g.gathers.len())]
+        .iter()
+        .map(|p| 3 * p.subs.len())
+        .sum();
+    format!("{} + {before}u", region_base(g, params, g.regions.len()))
+}
+
+/// Gather `j`'s value at element `gi`: its source at the sum of each subscript's position
+/// times its stride. One subscript is linear (its position runs over `gi`); several run
+/// along the result's dimensions. Index inputs are read as they are stored, as whole
+/// numbers (`read` gives an input's element).
+pub(super) fn gather_value(
+    g: &Group,
+    params: usize,
+    j: usize,
+    read: &dyn Fn(usize, &crate::plan::Access) -> String,
+) -> String {
+    let Some(plan) = g.gathers.get(j) else {
+        return "T(0)".into();
+    };
+    let base = gather_base(g, params, j);
+    let linear = plan.subs.len() == 1;
+    let terms: Vec<String> = plan
+        .subs
+        .iter()
+        .enumerate()
+        .map(|(d, sub)| {
+            let w = format!("{base} + {}u", 3 * d);
+            let position = match sub.input {
+                Some(k) => format!("(u32({}) - 1u)", read(k, &g.inputs[k])),
+                None => {
+                    let along = if linear {
+                        "gi".to_string()
+                    } else {
+                        format!("m_sub(gi, {d}u)")
+                    };
+                    format!("(shape_table[{w} + 1u] + {along} * shape_table[{w} + 2u])")
+                }
+            };
+            format!("{position} * shape_table[{w}]")
+        })
+        .collect();
+    format!("T(in{}[{}])", plan.source, terms.join(" + "))
+}
+
 /// Input `k` read at the output element's place in region `r` (its first value outside).
 pub(super) fn region_read(g: &Group, params: usize, k: usize, r: usize) -> String {
     format!("in{k}[m_region(gi, {}).y]", region_base(g, params, r))
@@ -45,7 +93,7 @@ pub fn scatter(g: &Group, aliased: u32) -> String {
     let body = format!(
         "{}    out[m_scatter(gi, {})] = v{};",
         lines,
-        region_base(g, 0, g.regions.len()),
+        gather_base(g, 0, g.gathers.len()),
         g.steps.len().saturating_sub(1)
     );
     prelude(g, 1, 1)

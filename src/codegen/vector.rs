@@ -47,10 +47,12 @@ pub fn lanes(g: &Group, a: &Access) -> Option<Lanes> {
 /// Elements per thread for `g`: 1 where some input is transposed or broadcast other than
 /// `lanes` allows, or a step reads the element's position (random numbers, subscripts).
 pub fn width(g: &Group) -> u32 {
-    let positional = g
-        .steps
-        .iter()
-        .any(|s| matches!(s, Step::Rand(_) | Step::Iota(_) | Step::Embed(..)));
+    let positional = g.steps.iter().any(|s| {
+        matches!(
+            s,
+            Step::Rand(_) | Step::Iota(_) | Step::Embed(..) | Step::Gather(_)
+        )
+    });
     let strided = g.inputs.iter().any(|a| match a {
         Access::Strided(..) => lanes(g, a).is_none(),
         Access::Region(_) => true,

@@ -134,7 +134,8 @@ pub fn cached_pipelines() -> usize {
 }
 
 /// The words after the kernel's parameters: the random blocks' seeds and offsets (low and
-/// high words), then the regions embeds write (`m_region` in common.wgsl reads them).
+/// high words), then the regions embeds write (`m_region` in common.wgsl reads them), then
+/// the gathers' subscripts.
 pub(super) fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
     let rands = gr.rands.iter().flat_map(|(r, _)| {
         [
@@ -155,7 +156,8 @@ pub(super) fn rand_words(gr: &Group) -> impl Iterator<Item = u32> + '_ {
         });
         std::iter::once(region.dims.len() as u32).chain(subscripts)
     });
-    rands.chain(regions)
+    let gathers = gr.gathers.iter().flat_map(|p| p.words());
+    rands.chain(regions).chain(gathers)
 }
 
 /// The shape table: element count, rank, output dims, then each input's strides and first

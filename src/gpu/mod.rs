@@ -5,6 +5,7 @@ pub mod batch;
 pub mod bind_cache;
 pub mod buffers;
 pub mod calibrate;
+pub mod compact;
 pub mod device;
 pub mod kernels;
 pub mod matmul;

@@ -172,6 +172,7 @@ pub(super) fn values_group(
         single: vec![false],
         error: None,
         space: None,
+        gathers: Vec::new(),
     }
 }
 

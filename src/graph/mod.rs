@@ -71,6 +71,20 @@ pub enum Op {
     /// value, or one per region element in column-major order): indexed assignment
     /// `x(a:b) = v` as a new value, so whatever holds the old array never sees the write.
     Embed(Region),
+    /// Elements of the computed first input at the places its subscripts pick (one per
+    /// result dimension; one subscript is a linear index shaped as the result): positions in
+    /// progression, or the 1-based values of the next index input (`x(idx)`, `A(:, [3 1])`,
+    /// `x(mask)` as the mask's positions). Indices are checked before the node is made.
+    Gather(Vec<Pick>),
+}
+
+/// One subscript of a gather.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pick {
+    /// Positions `start + k * step` (0-based) for the result's subscript `k`.
+    Range { start: i64, step: i64 },
+    /// The next index input's values (1-based), read at the result's element.
+    Index,
 }
 
 /// Where a view's elements sit in its input: the element with 0-based subscripts `s` (over
@@ -334,6 +348,13 @@ fn op_key(op: &Op) -> OpKey {
             .dims
             .iter()
             .flat_map(|p| [p.start as u64, p.step as u64, p.count as u64])
+            .collect(),
+        Op::Gather(picks) => picks
+            .iter()
+            .flat_map(|p| match *p {
+                Pick::Range { start, step } => [0, start as u64, step as u64],
+                Pick::Index => [1, 0, 0],
+            })
             .collect(),
     };
     (std::mem::discriminant(op), words)

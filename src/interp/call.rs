@@ -239,6 +239,7 @@ impl Interp {
                 .or_else(|| super::dispersion::dispersion(b.name, &args))
                 .or_else(|| super::views::view_builtin(b.name, &args))
                 .or_else(|| super::joins::builtin(b.name, &args))
+                .or_else(|| super::gathers::find_builtin(b.name, &args))
                 .or_else(|| match args.as_slice() {
                     [x] => super::lower::unary_builtin(b.name)
                         .and_then(|op| super::lower::unary(op, x)),

@@ -518,6 +518,14 @@ impl Interp {
         if let Value::Object(o) = v {
             return super::objects::index(o, args);
         }
+        // Device subscripts of a graph value: a gather, checked on the device.
+        if let Value::Device(d) = v {
+            if args.iter().any(|a| matches!(a, Value::Device(_))) {
+                if let Some(g) = super::gathers::read(d, args) {
+                    return Ok(g);
+                }
+            }
+        }
         // Subscripts are read on the host (a mask from a comparison may be a graph value).
         if args.iter().any(|a| matches!(a, Value::Device(_))) {
             let args = super::lower::host_args(args.to_vec())?;
@@ -536,6 +544,10 @@ impl Interp {
             // Ranges in every subscript: a view, read where the data is.
             if let Some(view) = super::slices::view(d, args) {
                 return Ok(view);
+            }
+            // Index vectors and masks: a gather.
+            if let Some(g) = super::gathers::read(d, args) {
+                return Ok(g);
             }
             return super::lower::on_host(&[v], |h| access::paren(&h[0], args));
         }

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod exec;
 pub mod fill;
 pub mod function;
+mod gathers;
 pub mod interrupt;
 mod joins;
 pub mod lower;

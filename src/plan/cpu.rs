@@ -69,6 +69,42 @@ pub fn subscript(shape: &Shape, i: usize, dim: Option<usize>) -> f64 {
     }
 }
 
+/// Gather `j`'s value at element `i`, addressed as the device does (`codegen::regions`).
+fn gathered(g: &Program<'_>, leaves: &[Cow<'_, [f64]>], j: usize, i: usize) -> f64 {
+    let Some(plan) = g.gathers.get(j) else {
+        return f64::NAN;
+    };
+    let linear = plan.subs.len() == 1;
+    let mut at = 0u32;
+    for (d, sub) in plan.subs.iter().enumerate() {
+        let position = match (sub.input, sub.pick) {
+            (Some(k), _) => {
+                let v = g
+                    .inputs
+                    .get(k)
+                    .and_then(|a| leaves.get(k)?.get(index_of(a, i, g)).copied())
+                    .unwrap_or(0.0);
+                (v as u32).wrapping_sub(1)
+            }
+            (None, crate::graph::Pick::Range { start, step }) => {
+                let along = if linear {
+                    i as u32
+                } else {
+                    subscript(g.shape, i, Some(d)) as u32 - 1
+                };
+                (start as u32).wrapping_add(along.wrapping_mul(step as u32))
+            }
+            (None, crate::graph::Pick::Index) => 0,
+        };
+        at = at.wrapping_add(position.wrapping_mul(sub.stride as u32));
+    }
+    leaves
+        .get(plan.source)
+        .and_then(|l| l.get(at as usize))
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
 /// The parts of a group the evaluation reads (no graph nodes, so threads can share it).
 struct Program<'a> {
     shape: &'a Shape,
@@ -78,6 +114,7 @@ struct Program<'a> {
     steps: &'a [Step],
     single: &'a [bool],
     regions: &'a [(crate::graph::Region, Vec<usize>)],
+    gathers: &'a [super::gathers::GatherPlan],
 }
 
 /// Elements evaluated together: each step runs over a block before the next, so the step
@@ -130,6 +167,11 @@ fn eval_range(
                 Step::Iota(dim) => {
                     for (e, d) in dst.iter_mut().enumerate() {
                         *d = subscript(g.shape, start + e, *dim);
+                    }
+                }
+                Step::Gather(j) => {
+                    for (e, d) in dst.iter_mut().enumerate() {
+                        *d = gathered(g, leaves, *j, start + e);
                     }
                 }
                 Step::Embed(old, new, r) => {
@@ -185,6 +227,7 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
         steps: &g.steps,
         single: &g.single,
         regions: &g.regions,
+        gathers: &g.gathers,
     };
     let g = &prog;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());

@@ -8,6 +8,7 @@
 //! kernel can bind, is cut: its deepest pending parts are materialised first.
 
 pub mod cpu;
+pub mod gathers;
 pub mod in_place;
 pub mod moments;
 pub mod reduce;
@@ -53,6 +54,8 @@ pub enum Step {
     Iota(Option<usize>),
     /// The second step's value where the element is in region `r`, else the first's.
     Embed(usize, usize, usize),
+    /// `gathers[j]`: the source's element at the place the subscripts give.
+    Gather(usize),
 }
 
 /// A fused elementwise group: computes `root` from realised leaves and constants.
@@ -80,6 +83,8 @@ pub struct Group {
     /// While planning an embed's values in the output's index space: how their accesses map
     /// to the output's (`region_space`).
     pub space: Option<region_space::Space>,
+    /// The gathers the group reads (`Step::Gather`).
+    pub gathers: Vec<gathers::GatherPlan>,
 }
 
 fn access(input: &Shape, out: &Shape) -> Access {
@@ -198,6 +203,7 @@ pub fn group(root: &Rc<Node>) -> Group {
         single: Vec::new(),
         error: None,
         space: None,
+        gathers: Vec::new(),
     };
     let mut seen: HashMap<*const Node, usize> = HashMap::new();
     visit(root, &mut g, &mut seen);
@@ -318,6 +324,19 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             return push_step(g, n, Step::Embed(old, new, r), numeric, seen);
         }
     }
+    // A gather reads its computed source at the places its subscripts give, for the
+    // group's elements; under another shape it is computed first.
+    if let Op::Gather(picks) = &n.op {
+        if !n.is_realised() {
+            let step = if n.shape != g.shape {
+                first(n, g);
+                input_step(g, n, access(&n.shape, &g.shape))
+            } else {
+                gathers::step(n, picks, g)
+            };
+            return push_step(g, n, step, numeric, seen);
+        }
+    }
     // A cast between values of one precision (or of logical values) changes nothing the
     // kernel computes; from another precision, its input is computed first and converted as
     // it is read.
@@ -372,9 +391,12 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             // A leaf always has data; a reduction was computed above, a reshape, view or embed
             // returned; one that could not be computed is read as an (empty) input and fails
             // later.
-            Op::Leaf | Op::Reduce { .. } | Op::Reshape | Op::View(_) | Op::Embed(_) => {
-                input_step(g, n, access(&n.shape, &g.shape))
-            }
+            Op::Leaf
+            | Op::Reduce { .. }
+            | Op::Reshape
+            | Op::View(_)
+            | Op::Embed(_)
+            | Op::Gather(_) => input_step(g, n, access(&n.shape, &g.shape)),
         }
     };
     push_step(g, n, step, numeric, seen)

@@ -109,7 +109,7 @@ pub fn fusable(values: &Rc<Node>) -> bool {
             return false;
         }
         match x.op {
-            Op::Rand(_) | Op::Iota(_) | Op::Embed(_) => return false,
+            Op::Rand(_) | Op::Iota(_) | Op::Embed(_) | Op::Gather(_) => return false,
             // Computed first and read as inputs.
             Op::Reduce { .. } => continue,
             _ => stack.extend(x.inputs.iter()),

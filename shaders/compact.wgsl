@@ -1,0 +1,112 @@
+// Compaction (`find`, logical masks): the 1-based positions of a mask's nonzero elements, in
+// order. Blocks of 1024 elements (256 threads, 4 consecutive elements each). Three passes:
+// `count` writes each block's nonzeros; `offsets` (one workgroup, each thread a run of
+// blocks) turns them into each block's first place in the result and writes the total after
+// them (the size the host reads back); `write` puts each nonzero's position at its block's
+// place plus its rank in the block. NaN is nonzero, as MATLAB's find says.
+
+@group(0) @binding(0) var<storage, read> mask: array<{{MASK}}>;
+@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<{{OUT}}>;
+// Elements, blocks.
+@group(0) @binding(3) var<storage, read> params: array<u32>;
+
+var<workgroup> sums: array<u32, 256>;
+
+fn flag(i: u32) -> u32 {
+    if (i < params[0] && !(mask[i] == {{MASK}}(0))) {
+        return 1u;
+    }
+    return 0u;
+}
+
+// Inclusive prefix sums of `sums` across the workgroup.
+fn scan_sums(t: u32) {
+    for (var s = 1u; s < 256u; s = s << 1u) {
+        var v = 0u;
+        if (t >= s) {
+            v = sums[t - s];
+        }
+        workgroupBarrier();
+        sums[t] = sums[t] + v;
+        workgroupBarrier();
+    }
+}
+
+fn count_pass(t: u32, b: u32) {
+    let base = b * 1024u + t * 4u;
+    sums[t] = flag(base) + flag(base + 1u) + flag(base + 2u) + flag(base + 3u);
+    workgroupBarrier();
+    for (var s = 128u; s > 0u; s = s >> 1u) {
+        if (t < s) {
+            sums[t] = sums[t] + sums[t + s];
+        }
+        workgroupBarrier();
+    }
+    if (t == 0u && b < params[1]) {
+        counts[b] = sums[0];
+    }
+}
+
+fn offsets_pass(t: u32) {
+    let blocks = params[1];
+    let per = (blocks + 255u) / 256u;
+    let lo = min(t * per, blocks);
+    let hi = min(lo + per, blocks);
+    var total = 0u;
+    for (var b = lo; b < hi; b = b + 1u) {
+        total = total + counts[b];
+    }
+    sums[t] = total;
+    workgroupBarrier();
+    scan_sums(t);
+    var run = sums[t] - total;
+    for (var b = lo; b < hi; b = b + 1u) {
+        let c = counts[b];
+        counts[b] = run;
+        run = run + c;
+    }
+    if (t == 255u) {
+        counts[blocks] = sums[255];
+    }
+}
+
+fn write_pass(t: u32, b: u32) {
+    let base = b * 1024u + t * 4u;
+    let f0 = flag(base);
+    let f1 = flag(base + 1u);
+    let f2 = flag(base + 2u);
+    let f3 = flag(base + 3u);
+    let c = f0 + f1 + f2 + f3;
+    sums[t] = c;
+    workgroupBarrier();
+    scan_sums(t);
+    if (b >= params[1]) {
+        return;
+    }
+    var at = counts[b] + sums[t] - c;
+    if (f0 == 1u) {
+        out[at] = {{OUT}}(base + 1u);
+        at = at + 1u;
+    }
+    if (f1 == 1u) {
+        out[at] = {{OUT}}(base + 2u);
+        at = at + 1u;
+    }
+    if (f2 == 1u) {
+        out[at] = {{OUT}}(base + 3u);
+        at = at + 1u;
+    }
+    if (f3 == 1u) {
+        out[at] = {{OUT}}(base + 4u);
+    }
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    _ = mask[0];
+    _ = counts[0];
+    _ = out[0];
+    let b = wid.x + wid.y * nwg.x;
+    {{PASS}}
+}

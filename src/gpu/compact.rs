@@ -1,0 +1,121 @@
+//! Compaction on the device: the positions of a mask's nonzero elements (`find`, and the
+//! places `x(mask)` gathers from), in order, as three kernels over blocks of 1024 elements
+//! (shaders/compact.wgsl). Only the count of nonzeros is read back, to size the result.
+
+use super::bind_cache::Binding;
+use super::buffers::{self, DeviceBuffer};
+use super::device::{self, Gpu};
+use super::kernels::{binding_limit, compiled, window};
+use crate::codegen::KernelKey;
+use crate::graph::Precision;
+use crate::interp::error::{MError, MResult};
+use std::rc::Rc;
+
+const COMPACT: &str = include_str!("../../shaders/compact.wgsl");
+/// Elements a workgroup takes.
+const BLOCK: usize = 1024;
+
+#[derive(Clone, Copy)]
+enum Pass {
+    Count,
+    Offsets,
+    Write,
+}
+
+fn type_name(p: Precision) -> &'static str {
+    match p {
+        Precision::F32 => "f32",
+        Precision::F64 => "f64",
+    }
+}
+
+fn text(pass: Pass, mask: Precision, out: Precision) -> String {
+    let call = match pass {
+        Pass::Count => "count_pass(lid.x, b);",
+        Pass::Offsets => "offsets_pass(lid.x);",
+        Pass::Write => "write_pass(lid.x, b);",
+    };
+    COMPACT
+        .replace("{{MASK}}", type_name(mask))
+        .replace("{{OUT}}", type_name(out))
+        .replace("{{PASS}}", call)
+}
+
+/// The 1-based positions of the nonzero elements among the first `n` of `mask`, as values of
+/// `out`, and how many there are (None: nothing to hold, the result is empty).
+pub fn find(
+    mask: &DeviceBuffer,
+    n: usize,
+    out: Precision,
+) -> MResult<(Option<Rc<DeviceBuffer>>, usize)> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
+        return Err(MError::new(
+            "matfuse:gpu:compact",
+            "The mask is larger than one storage binding.",
+        ));
+    }
+    let blocks = n.div_ceil(BLOCK).max(1);
+    // Whole numbers in 32-bit words (allocated as singles: the kernels read the bits).
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let placeholder = buffers::allocate(g, 1, out)?;
+    let params = [n as u32, blocks as u32, 0, 0];
+    dispatch(g, Pass::Count, mask, &counts, &placeholder, &params, blocks)?;
+    dispatch(g, Pass::Offsets, mask, &counts, &placeholder, &params, 1)?;
+    let total = buffers::download_range(&counts, blocks, 1)?
+        .first()
+        .map_or(0, |&bits| (bits as f32).to_bits() as usize);
+    if total == 0 {
+        return Ok((None, 0));
+    }
+    let result = buffers::allocate(g, total, out)?;
+    dispatch(g, Pass::Write, mask, &counts, &result, &params, blocks)?;
+    Ok((Some(Rc::new(result)), total))
+}
+
+fn dispatch(
+    g: &Gpu,
+    pass: Pass,
+    mask: &DeviceBuffer,
+    counts: &DeviceBuffer,
+    out: &DeviceBuffer,
+    params: &[u32; 4],
+    workgroups: usize,
+) -> MResult<()> {
+    let key = KernelKey::compact(pass as u32, mask.precision as u32, out.precision as u32);
+    let (pipe, _) = compiled(g, key, || text(pass, mask.precision, out.precision))?;
+    let limit = g.info.max_storage_binding;
+    let bindings = [
+        window(mask, None, limit)?,
+        window(counts, None, limit)?,
+        window(out, None, limit)?,
+    ];
+    let max = g.info.max_workgroups_per_dim.max(1);
+    let groups = workgroups.max(1) as u32;
+    let (x, y) = if groups <= max {
+        (groups, 1)
+    } else {
+        (max, groups.div_ceil(max))
+    };
+    let bytes: &[u8] = bytemuck::cast_slice(params);
+    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    super::batch::record_dispatch(g, &[bytes], |pass, params, at| {
+        let mut all: Vec<Binding> = bindings.to_vec();
+        all.push(Binding {
+            buffer: params.clone(),
+            offset: at[0],
+            size: std::num::NonZeroU64::new(bytes.len() as u64),
+        });
+        let (bind, _) = super::bind_cache::get(&g.device, &pipe, all);
+        pass.set_pipeline(&pipe);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(x, y, 1);
+    })?;
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(MError::new(
+            "matfuse:gpu:kernel",
+            format!("A compaction kernel could not run: {e}"),
+        ));
+    }
+    Ok(())
+}

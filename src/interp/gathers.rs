@@ -1,0 +1,289 @@
+//! Index vectors and masks into graph values as gathers: `x(idx)`, `A(:, [3 1 2])`,
+//! `A(rows, cols)`, `x(mask)`, with host or device subscripts. A `Gather` node reads the
+//! computed array at the places the subscripts give, inside whatever kernel consumes it, so
+//! nothing goes to the host. Subscripts are checked first (positive whole numbers within the
+//! array): on the host for host subscripts; on the device for device ones, reading back one
+//! value. A subscript that fails goes the general way, which reports MATLAB's error.
+
+use super::lower;
+use crate::graph::{self, Op, Pick, folded_sizes};
+use crate::values::class::Class;
+use crate::values::device::DeviceValue;
+use crate::values::ops::{Bin, Un};
+use crate::values::shape::Shape;
+use crate::values::tensor::Tensor;
+use crate::values::value::Value;
+use std::rc::Rc;
+
+/// One subscript as the gather reads it.
+enum Sub {
+    /// Positions `start + k * step` (0-based), `count` of them.
+    Range(i64, i64, usize),
+    /// 1-based positions in an index node (host or device), `count` of them.
+    Index(Rc<graph::Node>, usize),
+}
+
+impl Sub {
+    fn count(&self) -> usize {
+        match self {
+            Sub::Range(_, _, c) | Sub::Index(_, c) => *c,
+        }
+    }
+}
+
+/// `d(args)` as a gather, or None for the general path (which also raises the errors).
+pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
+    let n = graph::memory::settled(&d.node);
+    if n.numel() == 0 || n.numel() > u32::MAX as usize || args.is_empty() {
+        return None;
+    }
+    let sizes = folded_sizes(&n.shape, args.len());
+    let mut subs = Vec::with_capacity(args.len());
+    for (a, &extent) in args.iter().zip(&sizes) {
+        subs.push(subscript(a, extent)?);
+    }
+    let shape = if let [only] = &subs[..] {
+        linear_shape(&n.shape, args.first()?, only)
+    } else {
+        Shape::new(&subs.iter().map(Sub::count).collect::<Vec<_>>())
+    };
+    // An empty result needs no kernel: from a device mask it is an empty gpuArray (its
+    // size is all that was read back); empty host subscripts go the general way.
+    if shape.numel() == 0 {
+        if !args.iter().any(|a| matches!(a, Value::Device(_))) {
+            return None;
+        }
+        return Some(empty(shape, n.class, d.explicit));
+    }
+    let k = subs.len();
+    let mut picks = Vec::with_capacity(k);
+    let mut inputs = vec![n.clone()];
+    for (d, s) in subs.into_iter().enumerate() {
+        match s {
+            Sub::Range(start, step, _) => picks.push(Pick::Range { start, step }),
+            Sub::Index(idx, count) => {
+                picks.push(Pick::Index);
+                // Along the result's dimension `d` (one subscript: the result's own shape).
+                let along = if k == 1 {
+                    shape.clone()
+                } else {
+                    let mut dims = vec![1usize; d + 1];
+                    dims[d] = count;
+                    Shape::new(&dims)
+                };
+                let idx = if idx.shape == along {
+                    idx
+                } else {
+                    graph::intern(Op::Reshape, vec![idx.clone()], along, idx.class)
+                };
+                inputs.push(idx);
+            }
+        }
+    }
+    let node = graph::intern(Op::Gather(picks), inputs, shape, n.class);
+    Some(lower::pending(node, d.explicit))
+}
+
+/// MATLAB's shape of `x(idx)` with one subscript: a vector indexed by a vector keeps its
+/// orientation; otherwise the index's shape (a mask's positions are a column, or a row for
+/// a row mask).
+fn linear_shape(source: &Shape, arg: &Value, sub: &Sub) -> Shape {
+    let count = sub.count();
+    let index_shape = match arg {
+        Value::Tensor(t) if t.class() == Class::Logical => {
+            if t.shape.ndims() == 2 && t.shape.dim(0) == 1 {
+                Shape::row(count)
+            } else {
+                Shape::col(count)
+            }
+        }
+        Value::Tensor(t) => t.shape.clone(),
+        Value::Device(x) if x.class() == Class::Logical => {
+            if x.node.shape.ndims() == 2 && x.node.shape.dim(0) == 1 {
+                Shape::row(count)
+            } else {
+                Shape::col(count)
+            }
+        }
+        Value::Device(x) => x.node.shape.clone(),
+        _ => Shape::scalar(),
+    };
+    let vector = |s: &Shape| s.ndims() == 2 && (s.dim(0) == 1 || s.dim(1) == 1);
+    if vector(source) && vector(&index_shape) {
+        if source.dim(0) == 1 {
+            Shape::row(count)
+        } else {
+            Shape::col(count)
+        }
+    } else {
+        index_shape
+    }
+}
+
+/// One subscript over `extent` positions; None for forms the gather does not take or
+/// positions outside (the general path reports them).
+fn subscript(a: &Value, extent: usize) -> Option<Sub> {
+    let whole = |x: f64| x >= 1.0 && x <= extent as f64 && x.fract() == 0.0;
+    match a {
+        _ if a.is_char() => {
+            let colon = a.text().ok().is_some_and(|t| t == ":");
+            colon.then_some(Sub::Range(0, 1, extent))
+        }
+        Value::Num(x) => whole(*x).then(|| Sub::Range(*x as i64 - 1, 0, 1)),
+        Value::Tensor(t) if t.is_complex() || t.class() == Class::Char => None,
+        Value::Tensor(t) if t.class() == Class::Logical => {
+            // A mask's true positions; a mask longer than the array is an error unless the
+            // extra elements are false.
+            let values = t.to_f64();
+            let mut positions = Vec::new();
+            for (k, &b) in values.iter().enumerate() {
+                if b != 0.0 {
+                    if k >= extent {
+                        return None;
+                    }
+                    positions.push((k + 1) as f64);
+                }
+            }
+            host_index(positions)
+        }
+        Value::Tensor(t) => {
+            let values = t.to_f64();
+            if !values.iter().all(|&x| whole(x)) {
+                return None;
+            }
+            if let Some(r) = progression(&values) {
+                return Some(r);
+            }
+            let node = graph::leaf(graph::Data::Host(t.clone()), t.shape.clone(), Class::Double);
+            let node = if t.class() == Class::Double {
+                node
+            } else {
+                host_node(values.into_owned(), t.shape.clone())
+            };
+            Some(Sub::Index(node, t.numel()))
+        }
+        Value::Device(x) => device_index(x, extent),
+        _ => None,
+    }
+}
+
+/// Positions in arithmetic progression as a range (no index array to upload).
+fn progression(values: &[f64]) -> Option<Sub> {
+    let &first = values.first()?;
+    let step = values.get(1).map_or(1.0, |&x| x - first);
+    let exact = values
+        .iter()
+        .enumerate()
+        .all(|(k, &x)| x == first + k as f64 * step);
+    exact.then(|| Sub::Range(first as i64 - 1, step as i64, values.len()))
+}
+
+/// A host array of 1-based positions as an index (or a range when they progress).
+fn host_index(positions: Vec<f64>) -> Option<Sub> {
+    if let Some(r) = progression(&positions) {
+        return Some(r);
+    }
+    let count = positions.len();
+    Some(Sub::Index(host_node(positions, Shape::col(count)), count))
+}
+
+fn host_node(values: Vec<f64>, shape: Shape) -> Rc<graph::Node> {
+    let t = Tensor::f64(shape.clone(), values);
+    graph::leaf(graph::Data::Host(Rc::new(t)), shape, Class::Double)
+}
+
+/// A numeric device subscript, checked on the device: one value read back says whether
+/// every position is a whole number in `1..=extent`.
+fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
+    let class = x.class();
+    if x.node.numel() == 0 {
+        return None;
+    }
+    if class == Class::Logical {
+        // A mask's positions, compacted on the device; one longer than the array goes the
+        // general way (an error unless its extra elements are false).
+        if x.node.numel() > extent {
+            return None;
+        }
+        let (positions, count) = positions(x)?;
+        return Some(match positions {
+            Some(p) => Sub::Index(p, count),
+            None => Sub::Range(0, 1, 0),
+        });
+    }
+    let v = Value::Device(x.clone());
+    let col = super::views::reshaped(x, Shape::col(x.node.numel()));
+    let low = lower::binary(Bin::Lt, &col, &Value::Num(1.0))?;
+    let high = lower::binary(Bin::Gt, &col, &Value::Num(extent as f64))?;
+    let floor = lower::unary(Un::Floor, &col)?;
+    let frac = lower::binary(Bin::Ne, &col, &floor)?;
+    let bad = lower::binary(Bin::Or, &low, &high)?;
+    let bad = lower::binary(Bin::Or, &bad, &frac)?;
+    let any = lower::reduction("any", &[bad])?;
+    let any = any.host().ok()?;
+    if any.truthy().unwrap_or(true) {
+        return None;
+    }
+    let Value::Device(d) = v else {
+        return None;
+    };
+    Some(Sub::Index(graph::memory::settled(&d.node), d.node.numel()))
+}
+
+/// The positions of `x`'s nonzero elements, computed on the device: a leaf over them (None
+/// when there are none) and their count. None when `x` is not on the device.
+fn positions(x: &DeviceValue) -> Option<(Option<Rc<graph::Node>>, usize)> {
+    let n = graph::memory::settled(&x.node);
+    crate::plan::realise(&n).ok()?;
+    let buf = match &*n.data.borrow() {
+        Some(graph::Data::Device(b)) => b.clone(),
+        _ => return None,
+    };
+    let dev = crate::gpu::device::ready()?;
+    let precision = if dev.info.supports_double {
+        graph::Precision::F64
+    } else {
+        graph::Precision::F32
+    };
+    let (found, count) = crate::gpu::compact::find(&buf, n.numel(), precision).ok()?;
+    let leaf = found.map(|b| {
+        let data = graph::Data::Device(b);
+        graph::leaf(data, Shape::col(count), Class::Double)
+    });
+    Some((leaf, count))
+}
+
+/// An empty graph value of `shape`.
+fn empty(shape: Shape, class: Class, explicit: bool) -> Value {
+    let t = Tensor::f64(shape.clone(), Vec::new());
+    let node = graph::leaf(graph::Data::Host(Rc::new(t)), shape, class);
+    lower::pending(node, explicit)
+}
+
+/// `find(x)` of a graph value on the device (one output, no count or direction): the
+/// positions as a gpuArray, a row for a row vector and a column otherwise.
+pub fn find_builtin(name: &str, args: &[Value]) -> Option<Value> {
+    let [Value::Device(x)] = args else {
+        return None;
+    };
+    if name != "find" || x.node.numel() == 0 || x.node.numel() > u32::MAX as usize / 2 {
+        return None;
+    }
+    let (found, count) = positions(x)?;
+    let shape = if x.node.shape.ndims() == 2 && x.node.shape.dim(0) == 1 {
+        Shape::row(count)
+    } else {
+        Shape::col(count)
+    };
+    Some(match found {
+        Some(leaf) => {
+            let node = if leaf.shape == shape {
+                leaf
+            } else {
+                graph::intern(Op::Reshape, vec![leaf], shape, Class::Double)
+            };
+            lower::pending(node, x.explicit)
+        }
+        None => empty(shape, Class::Double, x.explicit),
+    })
+}

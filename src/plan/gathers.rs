@@ -1,0 +1,91 @@
+//! Gathers in a fused group: the source array is bound whole and read at an address made of
+//! each subscript's position (a progression of the result's subscript, or an index input's
+//! value read as a whole number, never through the kernel's element type, so single kernels
+//! address past 2^24) times the source's folded stride.
+
+use super::{Access, Group, Step, access, first, input_step};
+use crate::graph::{Node, Pick, folded_sizes};
+use std::rc::Rc;
+
+/// One subscript of a planned gather.
+#[derive(Clone, Debug)]
+pub struct GatherSub {
+    pub pick: Pick,
+    /// The input holding an index subscript's values.
+    pub input: Option<usize>,
+    /// How far one position along the subscript moves in the source.
+    pub stride: u64,
+}
+
+/// A gather of a group: the input it reads and its subscripts.
+#[derive(Clone, Debug)]
+pub struct GatherPlan {
+    pub source: usize,
+    pub subs: Vec<GatherSub>,
+}
+
+impl GatherPlan {
+    /// The shape-table words of its subscripts: stride, start, step each (two's complement).
+    pub fn words(&self) -> impl Iterator<Item = u32> + '_ {
+        self.subs.iter().flat_map(|s| {
+            let (start, step) = match s.pick {
+                Pick::Range { start, step } => (start, step),
+                Pick::Index => (0, 0),
+            };
+            [s.stride as u32, start as i32 as u32, step as i32 as u32]
+        })
+    }
+}
+
+/// The step of gather `n` (of the group's shape) with `picks`, its source and indices
+/// computed first.
+pub(super) fn step(n: &Rc<Node>, picks: &[Pick], g: &mut Group) -> Step {
+    let Some(source) = n.inputs.first() else {
+        return malformed(g);
+    };
+    if !source.is_realised() {
+        first(source, g);
+    }
+    // Bound whole; its one element per thread is not what the gather reads.
+    let Step::Input(src) = input_step(g, source, Access::Scalar) else {
+        return malformed(g);
+    };
+    let sizes = folded_sizes(&source.shape, picks.len());
+    let mut stride = 1u64;
+    let mut next = 1;
+    let mut subs = Vec::with_capacity(picks.len());
+    for (pick, size) in picks.iter().zip(&sizes) {
+        let input = match pick {
+            Pick::Range { .. } => None,
+            Pick::Index => {
+                let Some(idx) = n.inputs.get(next) else {
+                    return malformed(g);
+                };
+                next += 1;
+                if !idx.is_realised() {
+                    first(idx, g);
+                }
+                match input_step(g, idx, access(&idx.shape, &g.shape)) {
+                    Step::Input(k) => Some(k),
+                    _ => return malformed(g),
+                }
+            }
+        };
+        subs.push(GatherSub {
+            pick: *pick,
+            input,
+            stride,
+        });
+        stride = stride.saturating_mul(*size as u64);
+    }
+    g.gathers.push(GatherPlan { source: src, subs });
+    Step::Gather(g.gathers.len() - 1)
+}
+
+/// A gather node without its inputs (never made so): the group cannot run.
+fn malformed(g: &mut Group) -> Step {
+    g.error.get_or_insert_with(|| {
+        crate::interp::error::MError::new("matfuse:internal", "A gather lost its inputs.")
+    });
+    Step::Input(0)
+}
