@@ -84,7 +84,8 @@ pub fn scatter(g: &Group, aliased: u32) -> String {
             // The input's own binding stays in the layout (a kernel must use what it binds).
             format!(
                 "select({}, in{k}[0u], false)",
-                read.replacen(&format!("in{k}["), "out[", 1)
+                read.replace(&format!("in{k}["), "out[")
+                    .replace(&format!("&in{k})"), "&out)")
             )
         } else {
             read

@@ -154,7 +154,11 @@ impl Interp {
         // Other indexed assignment into a graph value works on its host data; a gpuArray
         // stays a gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
         let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]));
-        let (old, rhs) = if matches!(old, Some(Value::Device(_))) || matches!(rhs, Value::Device(_))
+        // A graph value stored whole in a cell or a field stays what it is (pending or on the
+        // device); only one written into an array's elements needs its data here.
+        let stored_whole = matches!(steps.last(), Some(Step::Brace(_) | Step::Field(_)));
+        let (old, rhs) = if matches!(old, Some(Value::Device(_)))
+            || (matches!(rhs, Value::Device(_)) && !stored_whole)
         {
             let backup = old.clone();
             match (old.map(Value::host).transpose(), rhs.host()) {

@@ -255,7 +255,7 @@ fn positions(x: &DeviceValue) -> Option<(Option<Rc<graph::Node>>, usize)> {
 
 /// An empty graph value of `shape`.
 fn empty(shape: Shape, class: Class, explicit: bool) -> Value {
-    let t = Tensor::f64(shape.clone(), Vec::new());
+    let t = crate::plan::cpu::tensor_of(Vec::new(), shape.clone(), class);
     let node = graph::leaf(graph::Data::Host(Rc::new(t)), shape, class);
     lower::pending(node, explicit)
 }
