@@ -138,3 +138,20 @@ fn bad_subscripts_give_matlab_errors_and_keep_the_workspace() {
          MATLAB:badsubscript MATLAB:badsubscript MATLAB:badsubscript MATLAB:badsubscript | 1 136"
     );
 }
+
+#[test]
+fn masked_assignment_of_one_value_is_a_select_on_the_device() {
+    has_gpu();
+    for class in ["double", "single"] {
+        let out = run(&format!(
+            "rng(3); X = {class}(randn(301, 7)); X(5) = NaN; G = gpuArray(X) * 1; G(1); H0 = G; \
+             gpuStats reset; G(G < 0) = 0; X(X < 0) = 0; H = G; H(isnan(H)) = -1; \
+             Y = X; Y(isnan(Y)) = -1; K = G; K(G > 1) = 7; Z = X; Z(X > 1) = 7; \
+             s = gpuStats; fprintf('%d %d %d %d %d %s', isequaln(gather(G), X), \
+             isequaln(gather(H), Y), isequaln(gather(K), Z), \
+             s.Session.BytesUploaded + s.Session.BytesDownloaded, \
+             isequaln(gather(H0), X) == 0, classUnderlying(K));"
+        ));
+        assert_eq!(out, format!("1 1 1 0 1 {class}"), "{class}");
+    }
+}

@@ -112,6 +112,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
                 let subscripts = g.regions.get(r).map_or(0, |(region, _)| region.dims.len());
                 w.extend([8, old as u32, new as u32, r as u32, subscripts as u32]);
             }
+            Step::Select(m, a, b) => w.extend([10, m as u32, a as u32, b as u32]),
             Step::Gather(j) => {
                 w.push(9);
                 if let Some(plan) = g.gathers.get(j) {

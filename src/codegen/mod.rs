@@ -256,6 +256,7 @@ fn step_lines_reading(g: &Group, params: usize, read: &dyn Fn(usize, &Access) ->
             Step::Iota(Some(d)) if *d < g.shape.ndims() => format!("m_iota(gi, {d}u)"),
             Step::Iota(Some(_)) => "T(1)".to_string(),
             Step::Gather(j) => gather_value(g, params, *j, read),
+            Step::Select(m, a, b) => format!("select(v{b}, v{a}, !(v{m} == T(0)))"),
             Step::Embed(old, new, r) => format!(
                 "select(v{old}, v{new}, m_region(gi, {}).x == 1u)",
                 region_base(g, params, *r)

@@ -76,6 +76,9 @@ pub enum Op {
     /// progression, or the 1-based values of the next index input (`x(idx)`, `A(:, [3 1])`,
     /// `x(mask)` as the mask's positions). Indices are checked before the node is made.
     Gather(Vec<Pick>),
+    /// The second input where the first (a mask) is nonzero, else the third, element for
+    /// element under implicit expansion: `x(mask) = v` as a new value.
+    Select,
 }
 
 /// One subscript of a gather.
@@ -317,7 +320,7 @@ type OpKey = (std::mem::Discriminant<Op>, smallvec::SmallVec<[u64; 5]>);
 
 fn op_key(op: &Op) -> OpKey {
     let words: smallvec::SmallVec<[u64; 5]> = match op {
-        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose => smallvec::smallvec![],
+        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose | Op::Select => smallvec::smallvec![],
         Op::Const(x) => smallvec::smallvec![x.to_bits()],
         Op::Unary(u) => smallvec::smallvec![*u as u64],
         Op::Binary(b) => smallvec::smallvec![*b as u64],

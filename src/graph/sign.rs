@@ -44,6 +44,7 @@ fn derive(n: &Node) -> Option<bool> {
         Op::Reshape | Op::Transpose | Op::Cast | Op::View(_) => arg(0),
         Op::Embed(_) => arg(0) && arg(1),
         Op::Gather(_) => arg(0),
+        Op::Select => arg(1) && arg(2),
         Op::Unary(op) => match op {
             Un::Abs | Un::Exp | Un::Cosh | Un::Sqrt => true,
             Un::Floor | Un::Ceil | Un::Round | Un::Fix | Un::Sign | Un::Expm1 => arg(0),

@@ -59,7 +59,18 @@ impl Interp {
             match st {
                 LhsStep::Paren(args) | LhsStep::Brace(args) => {
                     let shape = cur.as_ref().map(|v| v.shape()).unwrap_or_else(Shape::empty);
-                    let vals = super::lower::host_args(self.eval_args(f, args, Some(&shape))?)?;
+                    let vals = self.eval_args(f, args, Some(&shape))?;
+                    // A device mask into a graph value stays where it is (`x(x < 0) = 0`
+                    // is a select on the device); the general path reads it below.
+                    let keep = last
+                        && i == 0
+                        && matches!(st, LhsStep::Paren(_))
+                        && matches!(cur, Some(Value::Device(_)));
+                    let vals = if keep {
+                        vals
+                    } else {
+                        super::lower::host_args(vals)?
+                    };
                     if !last {
                         cur = match (&cur, st) {
                             (Some(v), LhsStep::Brace(_)) => {
@@ -146,7 +157,19 @@ impl Interp {
                         self.store(f, slot, v);
                         return Ok(());
                     }
-                    Err((d, rhs)) => (Some(Value::Device(d)), rhs),
+                    Err((d, rhs)) => {
+                        if args.iter().any(|a| matches!(a, Value::Device(_))) {
+                            let host = super::lower::host_args(args.clone());
+                            match host {
+                                Ok(h) => steps = vec![Step::Paren(h)],
+                                Err(e) => {
+                                    self.store(f, slot, Value::Device(d));
+                                    return Err(e);
+                                }
+                            }
+                        }
+                        (Some(Value::Device(d)), rhs)
+                    }
                 }
             }
             (old, _, _, _) => (old, rhs),

@@ -197,8 +197,60 @@ pub fn assign(
     args: &[Value],
     rhs: Value,
 ) -> Result<Value, (Rc<DeviceValue>, Value)> {
+    if let [mask] = args {
+        if let Some(node) = masked(&target, mask, &rhs) {
+            let explicit = target.explicit;
+            drop(target);
+            drop(rhs);
+            return Ok(super::lower::pending(node, explicit));
+        }
+    }
     let region = region_of(&target.node.shape, args).map(|(r, _)| r);
     assign_region(target, region, args.len() == 1, rhs)
+}
+
+/// `target(mask) = v` with a mask of the array's size (host or device) and one value: an
+/// elementwise select, fused with what computes the mask and what reads the result.
+fn masked(target: &DeviceValue, mask: &Value, rhs: &Value) -> Option<Rc<graph::Node>> {
+    let is_mask = match mask {
+        Value::Tensor(t) => t.class() == Class::Logical,
+        Value::Device(d) => d.class() == Class::Logical,
+        _ => false,
+    };
+    let n = graph::memory::settled(&target.node);
+    if !is_mask || mask.numel() != n.numel() || n.numel() == 0 || rhs.numel() != 1 {
+        return None;
+    }
+    if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) {
+        return None;
+    }
+    let rhs_node = match rhs {
+        Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
+        Value::Tensor(t) if !t.is_complex() => super::lower::node_of(rhs)?,
+        _ => return None,
+    };
+    let class = assigned_class(n.class, rhs_node.class)?;
+    if class != n.class {
+        return None;
+    }
+    let values = if rhs_node.class == class || matches!(rhs_node.op, Op::Const(_)) {
+        rhs_node
+    } else {
+        let shape = rhs_node.shape.clone();
+        graph::intern(Op::Cast, vec![rhs_node], shape, class)
+    };
+    let mask = super::lower::node_of(mask)?;
+    let mask = if mask.shape == n.shape {
+        mask
+    } else {
+        graph::intern(Op::Reshape, vec![mask.clone()], n.shape.clone(), mask.class)
+    };
+    Some(graph::intern(
+        Op::Select,
+        vec![mask, values, n.clone()],
+        n.shape.clone(),
+        class,
+    ))
 }
 
 /// `target(region) = rhs` as `assign` does it (`linear`: one subscript); None for region

@@ -169,6 +169,12 @@ fn eval_range(
                         *d = subscript(g.shape, start + e, *dim);
                     }
                 }
+                Step::Select(m, a, b) => {
+                    let (m, a, b) = (block(*m), block(*a), block(*b));
+                    for (e, d) in dst.iter_mut().enumerate() {
+                        *d = if m[e] != 0.0 { a[e] } else { b[e] };
+                    }
+                }
                 Step::Gather(j) => {
                     for (e, d) in dst.iter_mut().enumerate() {
                         *d = gathered(g, leaves, *j, start + e);

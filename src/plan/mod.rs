@@ -56,6 +56,8 @@ pub enum Step {
     Embed(usize, usize, usize),
     /// `gathers[j]`: the source's element at the place the subscripts give.
     Gather(usize),
+    /// The second step's value where the first is nonzero, else the third's.
+    Select(usize, usize, usize),
 }
 
 /// A fused elementwise group: computes `root` from realised leaves and constants.
@@ -374,6 +376,12 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let a = visit(&n.inputs[0], g, seen);
                 let b = visit(&n.inputs[1], g, seen);
                 Step::Binary(*op, a, b)
+            }
+            Op::Select => {
+                let m = visit(&n.inputs[0], g, seen);
+                let a = visit(&n.inputs[1], g, seen);
+                let b = visit(&n.inputs[2], g, seen);
+                Step::Select(m, a, b)
             }
             Op::Iota(dim) => Step::Iota(*dim),
             // Views and conversions read their computed input.
