@@ -27,6 +27,7 @@ pub fn table() -> Vec<Builtin> {
 fn order_of(keys: &[Key], descend: bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..keys.len()).collect();
     idx.sort_by(|&i, &j| {
+        crate::interp::interrupt::poll();
         let o = key_cmp(&keys[i], &keys[j]);
         if descend { o.reverse() } else { o }
     });
@@ -82,6 +83,7 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut index = vec![0f64; shape.numel()];
     for o in 0..outer {
         for i in 0..inner {
+            crate::interp::interrupt::poll();
             let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
             let order = match &fast {
                 Some(fk) => {

@@ -45,14 +45,19 @@ pub fn poll() {
     }
 }
 
-/// Looks at the flag now; unwinds to `abortable` if it is raised.
-pub fn poll_now() {
-    let raised = FLAG.with(|f| {
+/// Whether Ctrl-C was pressed (for waits that return MATLAB's error instead of unwinding:
+/// a kernel's compile).
+pub fn raised() -> bool {
+    FLAG.with(|f| {
         f.borrow()
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
-    });
-    if raised {
+    })
+}
+
+/// Looks at the flag now; unwinds to `abortable` if it is raised.
+pub fn poll_now() {
+    if raised() {
         std::panic::resume_unwind(Box::new(Interrupted));
     }
 }

@@ -468,9 +468,9 @@ pub fn rewrap(results: Vec<Value>) -> Vec<Value> {
 pub fn rewrap_value(v: Value) -> Value {
     match &v {
         Value::Num(_) | Value::Bool(_) => to_graph_value(&v, true).unwrap_or(v),
-        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() => {
-            to_graph_value(&v, true).unwrap_or(v)
-        }
+        // Integers too: MATLAB's integer gpuArrays stay gpuArrays (their data on the host,
+        // as the graph computes in floating point only).
+        Value::Tensor(_) if device_storable(&v) => to_graph_value(&v, true).unwrap_or(v),
         _ => v,
     }
 }
