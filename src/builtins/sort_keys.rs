@@ -21,7 +21,12 @@ fn key_of(x: f64) -> u64 {
 }
 
 fn keys_from<T: Elem>(v: &[T]) -> Vec<u64> {
-    v.iter().map(|x| key_of(x.to_f64())).collect()
+    v.iter()
+        .map(|x| {
+            crate::interp::interrupt::poll();
+            key_of(x.to_f64())
+        })
+        .collect()
 }
 
 /// The keys of a real array whose values are exact in f64, or None.
@@ -67,8 +72,19 @@ pub fn order(keys: &[u64]) -> Vec<usize> {
             }
         }
     }
-    let mut a: Vec<(u64, u32)> = keys.iter().zip(0..n as u32).map(|(&k, i)| (k, i)).collect();
-    let mut b: Vec<(u64, u32)> = vec![(0, 0); n];
+    let mut a: Vec<(u64, u32)> = keys
+        .iter()
+        .zip(0..n as u32)
+        .map(|(&k, i)| {
+            crate::interp::interrupt::poll();
+            (k, i)
+        })
+        .collect();
+    let mut b: Vec<(u64, u32)> = Vec::with_capacity(n);
+    for part in a.chunks(CHUNK) {
+        crate::interp::interrupt::poll_now();
+        b.extend_from_slice(part);
+    }
     for (pass, count) in counts.iter_mut().enumerate() {
         let shift = pass * 8;
         if count.iter().any(|&c| c == n) {

@@ -78,3 +78,18 @@ pub fn abortable<T>(work: impl FnOnce() -> MResult<T>) -> MResult<T> {
         Err(payload) => std::panic::resume_unwind(payload),
     }
 }
+
+/// The error for a payload that unwound to the top of an input: an interrupt `poll` saw
+/// outside any builtin call is MATLAB's, anything else a bug in matfuse.
+pub fn error_of(payload: Box<dyn std::any::Any + Send>) -> MError {
+    if payload.is::<Interrupted>() {
+        FLAG.with(|f| {
+            if let Some(f) = f.borrow().as_ref() {
+                f.store(false, Ordering::Relaxed);
+            }
+        });
+        MError::interrupted()
+    } else {
+        MError::internal(&*payload)
+    }
+}
