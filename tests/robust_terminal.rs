@@ -13,12 +13,19 @@ use std::time::Duration;
 const TIMEOUT_MS: u64 = 20_000;
 
 fn spawn(name: &str) -> PtySession {
+    spawn_with(name, &[])
+}
+
+fn spawn_with(name: &str, env: &[(&str, &str)]) -> PtySession {
     let dir = std::env::temp_dir().join(format!("matfuse-robust-terminal-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_matfuse"));
     cmd.env("MATFUSE_HISTORY", dir.join(name))
         .env_remove("NO_COLOR")
         .env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     let options = Options::new()
         .timeout_ms(Some(TIMEOUT_MS))
         .strip_ansi_escape_codes(true);
@@ -80,7 +87,15 @@ fn ctrl_c_stops_the_wait_for_a_kernel_compile() {
     }
     // A reduction of nested double functions: its first compile takes seconds (10-14 s on
     // lavapipe), and the wait for it ignored Ctrl-C (y was assigned once it finished).
-    let mut p = spawn("h3");
+    // Drivers keep compiled shaders on disk (Mesa's cache made the second run of this test
+    // compile in 0.3 s): without the cache every run compiles.
+    let mut p = spawn_with(
+        "h3",
+        &[
+            ("MESA_SHADER_CACHE_DISABLE", "true"),
+            ("__GL_SHADER_DISK_CACHE", "0"),
+        ],
+    );
     p.send_line("g = gpuArray(rand(1e5, 1)); disp('MADE')")
         .expect("send");
     expect(&mut p, "\nMADE");
