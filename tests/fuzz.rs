@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Inputs that once crashed, hung or failed internally: each stays a case.
-const REGRESSIONS: [&str; 8] = [
+const REGRESSIONS: [&str; 10] = [
     // [] taking a handle recursed without end (found by the fuzzer)
     "clear w; w(-Inf || b) = h;",
     "q = []; q(false) = @sin; r = []; r(1) = @cos;",
@@ -31,6 +31,11 @@ const REGRESSIONS: [&str; 8] = [
     "x = int8([1 2 3]); x(2) = 1.5 + 2i",
     "setenv('', 'x')",
     "!ls",
+    // ismissing of text outside the BMP had one flag per character, not per UTF-16 unit
+    // (fuzz_long, seed 2026)
+    "b.b = [[2.5, uint8(200) | 2; ismissing('😀'), g] y];",
+    // a plot taking another plot's handle asked the scene it held (fuzz_long, seed 2026)
+    "e(b > -1) = plot(false, b(end), semilogx([0 1 0]'));",
 ];
 
 #[derive(Default)]

@@ -17,11 +17,11 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("gpuDevice", 0, 1, 1, "gpuDevice, d = gpuDevice, gpuDevice(k): the session's GPU (name, backend, driver, double support, limits) as a struct.", gpu_device),
         b("gpuDeviceCount", 0, 0, 1, "gpuDeviceCount: how many GPU adapters this machine offers matfuse.", gpu_device_count),
-        b("reset", 1, 1, 0, "reset(gpuDevice): gather every device-resident variable to the host, then free device memory; no data is lost.", reset),
+        b("reset", 1, 1, 0, "reset(gpuDevice): gather every device-resident variable to the host, then free device memory; never fails: a variable the host cannot take is left invalid, as MATLAB's reset leaves every gpuArray (existsOnGPU is false, using it is an error).", reset),
         b("gpuArray", 1, -1, 1, "gpuArray(X): X on the GPU (class gpuArray); operations on it run there and results stay there until gather.", gpu_array),
         b("gather", 1, -1, 64, "gather(X), [a, b] = gather(X, Y): the host copy of a gpuArray (other values are returned as they are).", gather),
         b("isgpuarray", 1, 1, 1, "isgpuarray(X): true for a gpuArray.", isgpuarray),
-        b("existsOnGPU", 1, 1, 1, "existsOnGPU(X): true for a gpuArray whose data is available on the device.", isgpuarray),
+        b("existsOnGPU", 1, 1, 1, "existsOnGPU(X): true for a gpuArray whose data is available on the device (false after a reset that could not gather it).", exists_on_gpu),
         b("gpuStats", 0, 1, 1, "gpuStats, s = gpuStats, gpuStats reset: kernels launched, fused operations, pipeline cache hits and misses, bytes moved, for the last input and the session.", gpu_stats),
         b("gputimeit", 1, 2, 1, "gputimeit(f), gputimeit(f, nout): as timeit, the GPU synchronised before each clock reading.", timeit),
         b("gpuCalibrate", 0, 0, 1, "gpuCalibrate, c = gpuCalibrate: time the device and the host on this machine (copy, transfers, a fused kernel, the host evaluator) and set the size from which host arrays go to the GPU; cached per adapter.", gpu_calibrate),
@@ -122,29 +122,62 @@ fn is_device_struct(v: &Value) -> bool {
     }
 }
 
-/// Moves a node's device data (and that of any pending node's inputs) to the host.
-fn node_to_host(n: &std::rc::Rc<crate::graph::Node>) -> MResult<()> {
-    let on_device = matches!(&*n.data.borrow(), Some(crate::graph::Data::Device(_)));
-    if on_device {
-        let t = crate::plan::to_host(n)?;
-        *n.data.borrow_mut() = Some(crate::graph::Data::Host(t));
-    } else if !n.is_realised() {
-        for i in &n.inputs {
-            node_to_host(i)?;
+/// Moves a node's device data (and that of any pending node's inputs) to the host. Data that
+/// cannot be read back (no host memory for it, a failed read-back) is dropped and the array
+/// is invalid, as every gpuArray is after MATLAB's reset: its shape and class stay, any use is
+/// the error for data that no longer exists on the device. Returns whether data was dropped.
+fn node_to_host(n: &std::rc::Rc<crate::graph::Node>) -> bool {
+    use crate::graph::Data;
+    let device = match &*n.data.borrow() {
+        Some(Data::Device(b)) => Some(b.clone()),
+        _ => None,
+    };
+    match device {
+        Some(b) if !b.exists() => false,
+        Some(b) => {
+            let data = match crate::plan::to_host(n) {
+                Ok(t) => Data::Host(t),
+                Err(_) => Data::Device(std::rc::Rc::new(gpu::buffers::DeviceBuffer::invalidated(
+                    b.len,
+                    b.precision,
+                ))),
+            };
+            let dropped = matches!(data, Data::Device(_));
+            *n.data.borrow_mut() = Some(data);
+            dropped
         }
+        None if !n.is_realised() => n.inputs.iter().fold(false, |d, i| node_to_host(i) | d),
+        None => false,
     }
-    Ok(())
 }
 
-fn value_to_host(v: &Value) -> MResult<()> {
+fn value_to_host(v: &Value) -> bool {
     match v {
         Value::Device(d) => node_to_host(&d.node),
-        Value::Cell(c) => c.data.iter().try_for_each(value_to_host),
-        Value::Struct(s) => s.elems.iter().flatten().try_for_each(value_to_host),
-        _ => Ok(()),
+        Value::Cell(c) => c.data.iter().fold(false, |d, x| value_to_host(x) | d),
+        Value::Struct(s) => s
+            .elems
+            .iter()
+            .flatten()
+            .fold(false, |d, x| value_to_host(x) | d),
+        _ => false,
     }
 }
 
+/// Whether a gpuArray's data (and that of what a pending one is computed from) still exists.
+fn node_exists(n: &crate::graph::Node) -> bool {
+    match &*n.data.borrow() {
+        Some(crate::graph::Data::Device(b)) => b.exists(),
+        Some(crate::graph::Data::Host(_)) => true,
+        None => n.inputs.iter().all(|i| node_exists(i)),
+    }
+}
+
+/// reset(gpuDevice) always succeeds: every device-resident value is gathered first where the
+/// host can take it (no data is lost, and variables keep their class: a gpuArray stays one,
+/// its data on the host until it is used again); what cannot be gathered becomes invalid, as
+/// MATLAB's reset leaves every gpuArray, and a warning names those variables. Then the
+/// device's idle memory is released.
 fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     if !is_device_struct(&a[0]) {
         return Err(bad_arg(
@@ -156,20 +189,46 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         return Err(no_device(why));
     }
     gpu::device::synchronize();
-    // Every device-resident value is gathered first: no data is lost, and variables keep
-    // their class (a gpuArray stays one, its data on the host until it is used again).
+    let mut dropped = Vec::new();
     for fr in [&*f, &i.base] {
-        for slot in &fr.vars {
+        for (k, slot) in fr.vars.iter().enumerate() {
             if let crate::interp::function::Slot::Val(v) = slot {
-                value_to_host(v)?;
+                if value_to_host(v) {
+                    let name = fr.layout.names.get(k).map(|n| n.to_string());
+                    dropped.push(name.unwrap_or_default());
+                }
             }
         }
     }
-    for v in i.globals.values().chain(i.persistents.values()) {
-        value_to_host(v)?;
+    for (name, v) in &i.globals {
+        if value_to_host(v) {
+            dropped.push(name.to_string());
+        }
+    }
+    for ((_, name), v) in &i.persistents {
+        if value_to_host(v) {
+            dropped.push(name.to_string());
+        }
     }
     gpu::buffers::clear_pool();
+    if !dropped.is_empty() {
+        dropped.dedup();
+        crate::interp::warning::emit(
+            "parallel:gpu:device:DataNoLongerExists",
+            &format!(
+                "The device was reset; these variables could not be gathered to the host and no longer exist on the device: {}.",
+                dropped.join(", ")
+            ),
+        );
+    }
     Ok(vec![])
+}
+
+fn exists_on_gpu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+    one(Value::Bool(match &a[0] {
+        Value::Device(d) => d.explicit && node_exists(&d.node),
+        _ => false,
+    }))
 }
 
 fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -105,7 +105,10 @@ fn randperm(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let u = interp.rng.draw(n, Dist::UniformDouble);
     let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by(|&x, &y| u[x].total_cmp(&u[y]));
+    idx.sort_by(|&x, &y| {
+        crate::interp::interrupt::poll();
+        u[x].total_cmp(&u[y])
+    });
     one(Value::row(
         idx.iter().take(k).map(|&i| (i + 1) as f64).collect(),
     ))

@@ -296,7 +296,10 @@ fn unique(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let keys = keys_of(&pos[0], o.rows)?;
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&i, &j| key_cmp(&keys[i], &keys[j]).then(i.cmp(&j)));
+    order.sort_by(|&i, &j| {
+        crate::interp::interrupt::poll();
+        key_cmp(&keys[i], &keys[j]).then(i.cmp(&j))
+    });
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for &i in &order {
         match groups.last_mut() {
@@ -367,7 +370,10 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let ks = keys_of(&a[1], rows)?;
     let mut sorted: Vec<usize> = (0..ks.len()).collect();
-    sorted.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
+    sorted.sort_by(|&i, &j| {
+        crate::interp::interrupt::poll();
+        key_cmp(&ks[i], &ks[j]).then(i.cmp(&j))
+    });
     let mut tf = Vec::with_capacity(ka.len());
     let mut loc = Vec::with_capacity(ka.len());
     for k in &ka {
@@ -417,7 +423,10 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
     // membership by binary search in each side's sorted order (equal keys by position)
     let sorted = |ks: &[Key]| {
         let mut o: Vec<usize> = (0..ks.len()).collect();
-        o.sort_by(|&i, &j| key_cmp(&ks[i], &ks[j]).then(i.cmp(&j)));
+        o.sort_by(|&i, &j| {
+            crate::interp::interrupt::poll();
+            key_cmp(&ks[i], &ks[j]).then(i.cmp(&j))
+        });
         o
     };
     let (sa, sb) = (sorted(&ka), sorted(&kb));
@@ -531,6 +540,7 @@ fn unique_real(v: &Value, keys: &[u64], o: &SetOpts, nargout: usize) -> R {
     let mut groups: Vec<(usize, usize)> = Vec::new();
     let mut s = 0;
     while s < order.len() {
+        crate::interp::interrupt::poll();
         let k = keys[order[s]];
         let mut e = s + 1;
         if k != sort_keys::NAN_KEY {
@@ -575,6 +585,7 @@ fn ismember_real(a: &Value, ka: &[u64], ks: &[u64], nargout: usize) -> R {
     let mut loc = vec![0.0; ka.len()];
     let mut j = 0;
     for &p in &oa {
+        crate::interp::interrupt::poll();
         let k = ka[p];
         if k == sort_keys::NAN_KEY {
             break;

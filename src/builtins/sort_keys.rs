@@ -21,7 +21,12 @@ fn key_of(x: f64) -> u64 {
 }
 
 fn keys_from<T: Elem>(v: &[T]) -> Vec<u64> {
-    v.iter().map(|x| key_of(x.to_f64())).collect()
+    v.iter()
+        .map(|x| {
+            crate::interp::interrupt::poll();
+            key_of(x.to_f64())
+        })
+        .collect()
 }
 
 /// The keys of a real array whose values are exact in f64, or None.
@@ -56,14 +61,30 @@ pub fn order(keys: &[u64]) -> Vec<usize> {
     }
     // LSD radix sort, a byte a pass (256 write streams stay in L1), key and position moved
     // together, all counts from one read, digits every key shares skipped
+    // Ctrl-C is looked at once per CHUNK keys of each pass (sort(rand(3e7, 1)) is seconds).
+    const CHUNK: usize = 1 << 16;
     let mut counts = vec![[0usize; 256]; 8];
-    for &x in keys {
-        for (p, c) in counts.iter_mut().enumerate() {
-            c[((x >> (p * 8)) & 0xFF) as usize] += 1;
+    for part in keys.chunks(CHUNK) {
+        crate::interp::interrupt::poll_now();
+        for &x in part {
+            for (p, c) in counts.iter_mut().enumerate() {
+                c[((x >> (p * 8)) & 0xFF) as usize] += 1;
+            }
         }
     }
-    let mut a: Vec<(u64, u32)> = keys.iter().zip(0..n as u32).map(|(&k, i)| (k, i)).collect();
-    let mut b: Vec<(u64, u32)> = vec![(0, 0); n];
+    let mut a: Vec<(u64, u32)> = keys
+        .iter()
+        .zip(0..n as u32)
+        .map(|(&k, i)| {
+            crate::interp::interrupt::poll();
+            (k, i)
+        })
+        .collect();
+    let mut b: Vec<(u64, u32)> = Vec::with_capacity(n);
+    for part in a.chunks(CHUNK) {
+        crate::interp::interrupt::poll_now();
+        b.extend_from_slice(part);
+    }
     for (pass, count) in counts.iter_mut().enumerate() {
         let shift = pass * 8;
         if count.iter().any(|&c| c == n) {
@@ -75,12 +96,15 @@ pub fn order(keys: &[u64]) -> Vec<usize> {
             *c = sum;
             sum += t;
         }
-        for &(k, i) in &a {
-            let d = ((k >> shift) & 0xFF) as usize;
-            let at = count[d];
-            count[d] += 1;
-            if let Some(slot) = b.get_mut(at) {
-                *slot = (k, i);
+        for part in a.chunks(CHUNK) {
+            crate::interp::interrupt::poll_now();
+            for &(k, i) in part {
+                let d = ((k >> shift) & 0xFF) as usize;
+                let at = count[d];
+                count[d] += 1;
+                if let Some(slot) = b.get_mut(at) {
+                    *slot = (k, i);
+                }
             }
         }
         std::mem::swap(&mut a, &mut b);

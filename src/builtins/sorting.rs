@@ -27,6 +27,7 @@ pub fn table() -> Vec<Builtin> {
 fn order_of(keys: &[Key], descend: bool) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..keys.len()).collect();
     idx.sort_by(|&i, &j| {
+        crate::interp::interrupt::poll();
         let o = key_cmp(&keys[i], &keys[j]);
         if descend { o.reverse() } else { o }
     });
@@ -82,13 +83,22 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut index = vec![0f64; shape.numel()];
     for o in 0..outer {
         for i in 0..inner {
-            let lane_pos: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
+            crate::interp::interrupt::poll();
+            let lane_pos: Vec<usize> = (0..len)
+                .map(|k| {
+                    crate::interp::interrupt::poll();
+                    i + k * inner + o * inner * len
+                })
+                .collect();
             let order = match &fast {
                 Some(fk) => {
                     // complemented keys sort descending, NaN first, equal keys still stable
                     let lane: Vec<u64> = lane_pos
                         .iter()
-                        .map(|&p| if descend { !fk[p] } else { fk[p] })
+                        .map(|&p| {
+                            crate::interp::interrupt::poll();
+                            if descend { !fk[p] } else { fk[p] }
+                        })
                         .collect();
                     sort_keys::order(&lane)
                 }
@@ -98,6 +108,7 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                 }
             };
             for (k, &src) in order.iter().enumerate() {
+                crate::interp::interrupt::poll();
                 positions[lane_pos[k]] = lane_pos[src];
                 index[lane_pos[k]] = (src + 1) as f64;
             }
@@ -143,6 +154,7 @@ fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     let mut idx: Vec<usize> = (0..r).collect();
     idx.sort_by(|&p, &q| {
+        crate::interp::interrupt::poll();
         for &(j, desc) in &cols {
             let o = key_cmp(&keys[p + j * r], &keys[q + j * r]);
             let o = if desc { o.reverse() } else { o };

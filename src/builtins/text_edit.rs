@@ -423,7 +423,8 @@ fn ismissing(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .map(|e| e.is_char() && e.numel() == 0)
             .collect(),
         Value::Str(_) => vec![false; shape.numel()],
-        v if v.is_char() => v.text()?.chars().map(|c| c == ' ').collect(),
+        // One flag per UTF-16 unit, as the shape counts them ('😀' is 1x2).
+        v if v.is_char() => v.tensor()?.to_f64().iter().map(|&x| x == 32.0).collect(),
         v if v.is_numeric_like() => {
             let t = v.tensor()?;
             if t.is_complex() {

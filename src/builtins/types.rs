@@ -61,8 +61,13 @@ pub fn convert(v: &Value, cls: Class) -> MResult<Value> {
         v if v.is_numeric_like() => {
             let t = v.tensor()?;
             if cls.is_int() && t.is_complex() {
-                // integer conversion of complex values keeps the real part
-                let re: Vec<f64> = t.to_c64().iter().map(|z| z.re).collect();
+                // MATLAB makes a complex integer array; matfuse has none, and dropping a
+                // nonzero imaginary part would be a silently wrong result (as in assignment).
+                let c = t.to_c64();
+                if c.iter().any(|z| z.im != 0.0) {
+                    return Err(crate::values::access::complex_integer());
+                }
+                let re: Vec<f64> = c.iter().map(|z| z.re).collect();
                 return Ok(Value::from(Tensor::new(
                     t.shape.clone(),
                     Data::from_f64(cls, re),

@@ -115,11 +115,16 @@ pub fn scan(line: &str) -> Scan {
 
 /// The bracket matching the one under (or just before) the cursor, as two byte offsets.
 pub fn matching_bracket(line: &str, pos: usize, sc: &Scan) -> Option<(usize, usize)> {
-    let inert = |k: usize| sc.spans.iter().any(|&(a, b, _)| a <= k && k < b);
     let mut stack: Vec<(usize, u8)> = Vec::new();
     let mut pairs = Vec::new();
+    // The spans are in order and do not overlap: one walk through them beside the bytes
+    // (asking every span about every byte made a pasted line of many strings quadratic).
+    let mut next = 0;
     for (k, c) in line.bytes().enumerate() {
-        if inert(k) {
+        while sc.spans.get(next).is_some_and(|s| s.1 <= k) {
+            next += 1;
+        }
+        if sc.spans.get(next).is_some_and(|s| s.0 <= k) {
             continue;
         }
         match c {

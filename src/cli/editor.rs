@@ -37,17 +37,23 @@ impl Hinter for MatHelper {
     type Hint = String;
 }
 
+/// Lines longer than this (bytes) are not coloured. The editor redraws a coloured line on every
+/// key, so a long line pasted into a terminal without bracketed paste cost a redraw of the
+/// whole line per character (100 KB: 115 s); uncoloured, a key at the end of the line writes
+/// that key alone, and the line is redrawn once a screen row.
+pub const COLOURED_LINE_MAX: usize = 2000;
+
 impl Highlighter for MatHelper {
     fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
-        if self.colour {
+        if self.colour && line.len() <= COLOURED_LINE_MAX {
             Cow::Owned(colour::highlight(line, pos))
         } else {
             Cow::Borrowed(line)
         }
     }
-    fn highlight_char(&self, _: &str, _: usize, _: CmdKind) -> bool {
-        // Lines are short: re-colour on every edit and cursor move (bracket matching).
-        self.colour
+    fn highlight_char(&self, line: &str, _: usize, _: CmdKind) -> bool {
+        // Short lines: re-colour on every edit and cursor move (bracket matching).
+        self.colour && line.len() <= COLOURED_LINE_MAX
     }
 }
 

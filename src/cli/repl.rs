@@ -50,7 +50,39 @@ fn record_entry(path: &Path, entry: &Entry) {
     }
 }
 
+/// Keys typed while a statement runs wait in the terminal for the next prompt, also when the
+/// statement is stopped with Ctrl-C: a terminal discards its pending input on an interrupt
+/// unless NOFLSH is set. Returns the terminal's settings before, to restore at the end.
+fn keep_type_ahead() -> Option<libc::termios> {
+    use std::os::fd::AsRawFd;
+    let fd = std::io::stdin().as_raw_fd();
+    // SAFETY: termios is plain data; tcgetattr fills it or fails (not a terminal).
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(fd, &mut t) } != 0 {
+        return None;
+    }
+    let before = t;
+    t.c_lflag |= libc::NOFLSH;
+    // SAFETY: settings read from this terminal, one flag changed.
+    (unsafe { libc::tcsetattr(fd, libc::TCSADRAIN, &t) } == 0).then_some(before)
+}
+
+fn restore_terminal(before: Option<libc::termios>) {
+    use std::os::fd::AsRawFd;
+    if let Some(t) = before {
+        // SAFETY: the settings tcgetattr gave for this terminal.
+        unsafe { libc::tcsetattr(std::io::stdin().as_raw_fd(), libc::TCSADRAIN, &t) };
+    }
+}
+
 pub fn run(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
+    let before = keep_type_ahead();
+    let status = prompt(interp, record);
+    restore_terminal(before);
+    status
+}
+
+fn prompt(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
     crate::gpu::device::start();
     let config = Config::builder()
         .auto_add_history(false)

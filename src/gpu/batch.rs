@@ -358,6 +358,10 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     super::trace("batch: parameters written");
     let work = batch.encoder.finish();
     super::trace("batch: finished");
+    if super::faults::fires(super::faults::Fault::Lose) {
+        // The injected loss: the device goes away with this work submitted to it.
+        super::device::lose_for_test();
+    }
     match upload {
         Some((copy, up)) => {
             g.queue.submit([copy, work]);

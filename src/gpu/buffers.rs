@@ -82,10 +82,31 @@ impl DeviceBuffer {
         (self.len * self.precision.bytes()) as u64
     }
     pub fn raw(&self) -> MResult<&wgpu::Buffer> {
-        self.buffer
-            .as_ref()
-            .ok_or_else(|| MError::new("matfuse:gpu:released", "A device buffer was released."))
+        self.buffer.as_ref().ok_or_else(invalid_data)
     }
+    /// An array whose data is gone (`reset(gpuDevice)` could not gather it): its shape and
+    /// class stay, any use is MATLAB's error for data that no longer exists on the device.
+    pub fn invalidated(len: usize, precision: Precision) -> DeviceBuffer {
+        DeviceBuffer {
+            buffer: None,
+            len,
+            precision,
+            offset: 0,
+            parent: None,
+        }
+    }
+    /// Whether its data still exists (see `invalidated`).
+    pub fn exists(&self) -> bool {
+        self.buffer.is_some()
+    }
+}
+
+/// MATLAB's error for a gpuArray whose data a device reset removed.
+pub fn invalid_data() -> MError {
+    MError::new(
+        "parallel:gpu:array:InvalidData",
+        "The data no longer exists on the device.",
+    )
 }
 
 impl Drop for DeviceBuffer {
@@ -152,7 +173,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
         // Past the largest power of two the device allows, the exact size (whole 256 bytes).
         size = bytes.next_multiple_of(256);
     }
-    if size > g.info.max_buffer_size {
+    if size > g.info.max_buffer_size || super::faults::fires(super::faults::Fault::Alloc) {
         return Err(out_of_memory());
     }
     let buffer = match pool_take(&POOL, size) {
@@ -194,26 +215,7 @@ pub(crate) fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
     }
 }
 
-/// Copies host values to a new device buffer.
-pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBuffer> {
-    let buf = allocate(g, values.len(), precision)?;
-    let bytes = encode(values, precision);
-    if let Some(b) = &buf.buffer {
-        if !bytes.is_empty() {
-            // The write runs before the next submit's work: recorded kernels that may read
-            // this pooled buffer's old contents go first.
-            super::batch::submit(g)?;
-            g.queue.write_buffer(b, 0, &bytes);
-        }
-    }
-    super::stats::add_upload(bytes.len() as u64);
-    Ok(buf)
-}
-
-/// Reads a device buffer back as f64 values (waits for the GPU).
-pub fn download(buf: &DeviceBuffer) -> MResult<Vec<f64>> {
-    download_range(buf, 0, buf.len)
-}
+pub use super::transfer::{download, download_range, upload};
 
 /// Elements `start..start + len` of a device array as an array of their own that shares its
 /// storage (nothing is copied, nothing waits), where they start on a 256-byte boundary (the
@@ -255,56 +257,6 @@ pub fn copy_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Devic
     Ok(out)
 }
 
-/// Reads elements `start..start + len` of a device buffer back as f64 values (so `x(k)` of
-/// a large array moves one element, not the array).
-pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<Vec<f64>> {
-    let g = device::ready()
-        .ok_or_else(|| MError::new("matfuse:gpu:lost", "The GPU is no longer available."))?;
-    let size = buf.precision.bytes() as u64;
-    let len = len.min(buf.len.saturating_sub(start));
-    let bytes = len as u64 * size;
-    if bytes == 0 {
-        return Ok(Vec::new());
-    }
-    let mut staging = Staging::take(g, bytes);
-    let from = buf.raw()?;
-    super::batch::record(g, &[], |enc, _, _| {
-        enc.copy_buffer_to_buffer(from, buf.offset + start as u64 * size, &staging.0, 0, bytes);
-    })?;
-    super::trace("download: copy recorded");
-    super::order::restart();
-    super::batch::submit(g)?;
-    super::trace("download: submitted");
-    let slice = staging.0.slice(..bytes);
-    let mapped = super::device::map_read(g, &slice);
-    super::trace("download: waited for the device");
-    if !mapped {
-        return Err(MError::new(
-            "matfuse:gpu:readback",
-            "Reading a result back from the GPU failed.",
-        ));
-    }
-    let data = slice.get_mapped_range().map_err(|e| {
-        MError::new(
-            "matfuse:gpu:readback",
-            format!("Reading a result back from the GPU failed: {e}"),
-        )
-    })?;
-    let out = match buf.precision {
-        Precision::F32 => bytemuck::cast_slice::<u8, f32>(&data)
-            .iter()
-            .map(|&x| x as f64)
-            .collect(),
-        Precision::F64 => bytemuck::cast_slice::<u8, f64>(&data).to_vec(),
-    };
-    drop(data);
-    staging.0.unmap();
-    staging.1 = true;
-    super::trace("download: read");
-    super::stats::add_download(bytes);
-    Ok(out)
-}
-
 /// Read-back buffers kept for reuse (by size class), so a sink does not create one each time.
 static STAGING: Pool = Mutex::new(None);
 
@@ -313,10 +265,10 @@ const STAGING_LIMIT: u64 = 256 << 20;
 
 /// A mappable buffer for reading back at least `bytes`; back to the pool when dropped after
 /// a read that unmapped it (the flag).
-struct Staging(wgpu::Buffer, bool);
+pub(super) struct Staging(pub(super) wgpu::Buffer, pub(super) bool);
 
 impl Staging {
-    fn take(g: &Gpu, bytes: u64) -> Staging {
+    pub(super) fn take(g: &Gpu, bytes: u64) -> Staging {
         let size = size_class(bytes);
         let b = pool_take(&STAGING, size).unwrap_or_else(|| {
             g.device.create_buffer(&wgpu::BufferDescriptor {

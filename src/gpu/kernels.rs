@@ -69,26 +69,69 @@ pub(super) fn compiled(
         return Ok((p, true));
     }
     let text = dump_or_replace(crate::codegen::expand(&source()));
-    let scope = g.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = shader_module(&g.device, "matfuse elementwise", text);
-    let pipe = g
-        .device
-        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("matfuse elementwise"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
+    // Compiled on a thread of its own while this one waits watching for Ctrl-C: a first
+    // compile of nested double functions takes seconds on lavapipe, and a driver's compile
+    // cannot be stopped. Interrupted, the statement ends at once and the compile finishes in
+    // the background into the cache, for the next statement that needs the kernel.
+    let device = g.device.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("matfuse-compile".into())
+        // Drivers compile pipelines on this thread's stack; give them the main thread's.
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let _ = tx.send(compile(&device, key, text));
         });
+    if let Err(e) = spawned {
+        return Err(gpu_error("cannot start a thread to compile a kernel", e));
+    }
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(5)) {
+            Ok(r) => {
+                return r
+                    .map(|p| (p, false))
+                    .map_err(|e| gpu_error("the GPU rejected a generated kernel", e));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if crate::interp::interrupt::raised() {
+                    return Err(MError::interrupted());
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(MError::new(
+                    "matfuse:gpu:kernel",
+                    "compiling a kernel failed (its thread ended)",
+                ));
+            }
+        }
+    }
+}
+
+/// Compiles `text` into a pipeline and keeps it in the cache under `key`; the driver's
+/// complaint otherwise.
+fn compile(
+    device: &wgpu::Device,
+    key: crate::codegen::KernelKey,
+    text: String,
+) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = shader_module(device, "matfuse elementwise", text);
+    let pipe = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("matfuse elementwise"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
     if let Some(e) = pollster::block_on(scope.pop()) {
-        return Err(gpu_error("the GPU rejected a generated kernel", e));
+        return Err(e.to_string());
     }
     let pipe = Arc::new(pipe);
     if let Ok(mut m) = PIPELINES.lock() {
         m.get_or_insert_with(HashMap::new).insert(key, pipe.clone());
     }
-    Ok((pipe, false))
+    Ok(pipe)
 }
 
 /// Whether kernels keep the checks wgpu adds to shaders (`MATFUSE_SHADER_CHECKS=1`, for

@@ -7,6 +7,7 @@ pub mod buffers;
 pub mod calibrate;
 pub mod compact;
 pub mod device;
+pub mod faults;
 pub mod kernels;
 pub mod matmul;
 pub mod moments;
@@ -17,6 +18,7 @@ pub mod sqrt_check;
 pub mod stats;
 pub mod timing;
 mod trace;
+pub mod transfer;
 
 /// How work is placed: `MATFUSE_OFFLOAD=never` keeps every array on the host, `always` sends
 /// all graph work to the device, `auto` (the default) offloads large work.

@@ -35,7 +35,9 @@ impl Handles {
     /// The kind of the first object (None when deleted).
     pub fn kind(&self) -> Option<Kind> {
         let s = self.scene.upgrade()?;
-        let k = s.borrow().kind(*self.ids.first()?);
+        // A plotting call that holds the scene may ask about a handle among its arguments
+        // (`plot(x, semilogx(...))`): unknown then, not a second borrow.
+        let k = s.try_borrow().ok()?.kind(*self.ids.first()?);
         k
     }
     pub fn class_name(&self) -> &'static str {

@@ -310,11 +310,22 @@ impl Interp {
                 if let Some(v) = super::joins::matrix_literal(&vrows) {
                     return Ok(v);
                 }
+                // Otherwise on the host; a gpuArray among the pieces makes the result one
+                // (integer and mixed-class joins, `[gpuArray(1:5) int8(1) 2]`).
+                let explicit = vrows
+                    .iter()
+                    .any(|r| super::lower::explicit(&r.iter().collect::<Vec<_>>()));
                 let vrows = vrows
                     .into_iter()
                     .map(super::lower::host_args)
                     .collect::<MResult<Vec<_>>>()?;
-                concat::matrix_literal(vrows).map_err(|err| err.at(e.span, &f.unit.source))
+                let v =
+                    concat::matrix_literal(vrows).map_err(|err| err.at(e.span, &f.unit.source))?;
+                Ok(if explicit {
+                    super::lower::rewrap_value(v)
+                } else {
+                    v
+                })
             }
             ExprKind::CellLit(rows) => {
                 let mut vrows = Vec::with_capacity(rows.len());

@@ -45,14 +45,19 @@ pub fn poll() {
     }
 }
 
-/// Looks at the flag now; unwinds to `abortable` if it is raised.
-pub fn poll_now() {
-    let raised = FLAG.with(|f| {
+/// Whether Ctrl-C was pressed (for waits that return MATLAB's error instead of unwinding:
+/// a kernel's compile).
+pub fn raised() -> bool {
+    FLAG.with(|f| {
         f.borrow()
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
-    });
-    if raised {
+    })
+}
+
+/// Looks at the flag now; unwinds to `abortable` if it is raised.
+pub fn poll_now() {
+    if raised() {
         std::panic::resume_unwind(Box::new(Interrupted));
     }
 }
@@ -71,5 +76,20 @@ pub fn abortable<T>(work: impl FnOnce() -> MResult<T>) -> MResult<T> {
             Err(MError::interrupted())
         }
         Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
+/// The error for a payload that unwound to the top of an input: an interrupt `poll` saw
+/// outside any builtin call is MATLAB's, anything else a bug in matfuse.
+pub fn error_of(payload: Box<dyn std::any::Any + Send>) -> MError {
+    if payload.is::<Interrupted>() {
+        FLAG.with(|f| {
+            if let Some(f) = f.borrow().as_ref() {
+                f.store(false, Ordering::Relaxed);
+            }
+        });
+        MError::interrupted()
+    } else {
+        MError::internal(&*payload)
     }
 }

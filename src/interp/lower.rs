@@ -33,6 +33,10 @@ pub fn offloads(numel: usize) -> bool {
         // A calibrated adapter offloads from its measured crossover (or never). Without one,
         // only a real GPU takes host arrays: a software adapter (lavapipe) is no faster than
         // the host evaluator.
+        // While the device is still starting, host arrays stay on the host: waiting for it
+        // (seconds on lavapipe, with its start-up checks) held up host work that never
+        // needed it, and Ctrl-C could not stop the wait.
+        crate::gpu::Offload::Auto if crate::gpu::device::peek().is_none() => false,
         crate::gpu::Offload::Auto => match crate::gpu::calibrate::threshold() {
             Some(calibrated) => calibrated.is_some_and(|t| numel >= t),
             None => {
@@ -468,9 +472,9 @@ pub fn rewrap(results: Vec<Value>) -> Vec<Value> {
 pub fn rewrap_value(v: Value) -> Value {
     match &v {
         Value::Num(_) | Value::Bool(_) => to_graph_value(&v, true).unwrap_or(v),
-        Value::Tensor(t) if graph_class(t.class()) && !t.is_complex() => {
-            to_graph_value(&v, true).unwrap_or(v)
-        }
+        // Integers too: MATLAB's integer gpuArrays stay gpuArrays (their data on the host,
+        // as the graph computes in floating point only).
+        Value::Tensor(_) if device_storable(&v) => to_graph_value(&v, true).unwrap_or(v),
         _ => v,
     }
 }

@@ -169,7 +169,7 @@ impl Interp {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.exec_block(&mut base, &prog.stmts)
         }))
-        .unwrap_or_else(|payload| Err(MError::internal(&*payload)));
+        .unwrap_or_else(|payload| Err(interrupt::error_of(payload)));
         self.base = base;
         self.end_stack.clear();
         self.depth = 0;

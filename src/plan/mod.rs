@@ -612,6 +612,8 @@ pub(crate) fn device_result<T>(r: MResult<T>, what: &str) -> MResult<Option<T>> 
     match r {
         Ok(buf) => Ok(Some(buf)),
         Err(e) if e.identifier() == crate::gpu::buffers::OOM => Err(e),
+        // Ctrl-C while a kernel compiled stops the statement; the host must not start over.
+        Err(e) if e.data().interrupt => Err(e),
         Err(e) => {
             crate::gpu::stats::add_fallback();
             if std::env::var_os("MATFUSE_DEBUG").is_some() {
