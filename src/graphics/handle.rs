@@ -259,6 +259,15 @@ fn shown(kind: Kind) -> &'static [&'static str] {
             "YData",
             "ZData",
         ],
+        Kind::Quiver => &[
+            "Color",
+            "LineStyle",
+            "LineWidth",
+            "XData",
+            "YData",
+            "UData",
+            "VData",
+        ],
         Kind::Text => &[
             "String",
             "FontSize",
