@@ -21,7 +21,7 @@ const DAY: f64 = 86_400_000.0;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("datetime", 0, -1, 1, "datetime, datetime('now'|'today'|'tomorrow'|'yesterday'), datetime(Y,M,D[,H,MI,S[,MS]]), datetime(DateVectors), datetime(text, 'InputFormat', f), datetime(X, 'ConvertFrom', 'datenum'|'posixtime'|'excel'|'juliandate'|'yyyymmdd'), with 'Format', f: points in time.", datetime),
+        b("datetime", 0, -1, 1, "datetime, datetime('now'|'today'|'tomorrow'|'yesterday'), datetime(Y,M,D[,H,MI,S[,MS]]), datetime(DateVectors), datetime(text, 'InputFormat', f), datetime(X, 'ConvertFrom', 'datenum'|'posixtime'|'excel'|'juliandate'|'yyyymmdd'), with 'Format', f and 'TimeZone', z ('UTC', 'local', '+02:00', IANA names such as 'Europe/Paris'; t.TimeZone = z moves a zoned array's clock, keeping its instants): points in time.", datetime),
         b("NaT", 0, -1, 1, "NaT, NaT(n), NaT(m, n): Not-a-Time datetimes.", nat),
         b("duration", 1, -1, 1, "duration(H, MI, S[, MS]), duration(X) with X = [H MI S], 'Format', f: lengths of time.", duration),
         b("years", 0, 1, 1, "years(X): a duration of X fixed-length years (365.2425 days); years(d): a duration in years.", years),

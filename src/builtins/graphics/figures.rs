@@ -483,7 +483,7 @@ fn set(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     Ok(vec![])
 }
 
-fn delete(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+pub(super) fn delete(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     if !handle::is_handle_value(&a[0]) {

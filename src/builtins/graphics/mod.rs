@@ -43,6 +43,16 @@ pub fn table() -> Vec<Builtin> {
     t
 }
 
+/// delete(h) for graphics handles (the file builtin `delete` hands them here).
+pub(super) fn delete_handles(
+    i: &mut Interp,
+    f: &mut crate::interp::function::Frame,
+    a: A,
+    n: usize,
+) -> R {
+    figures::delete(i, f, a, n)
+}
+
 pub(super) fn scene_of(i: &Interp) -> SceneRef {
     i.graphics.clone()
 }
