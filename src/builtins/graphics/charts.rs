@@ -354,13 +354,7 @@ fn heatmap(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     props::set(&mut scene, ax, "XTickLabel", &labels(xl))?;
     props::set(&mut scene, ax, "YTickLabel", &labels(yl))?;
     scene.obj_mut(ax)?.put("YDir", Value::str("reverse"));
-    if scene.linked(ax, "Colorbar").is_none() {
-        // not a child: it is drawn by its axes, not as data
-        let cb = scene.add(Kind::Colorbar, Some(ax));
-        let o = scene.obj_mut(ax)?;
-        o.children.retain(|c| *c != cb);
-        o.put("Colorbar", Value::Num(cb as f64));
-    }
+    super::grids::attach_colorbar(&mut scene, ax);
     apply_pairs(&mut scene, &[ax], &a[nums..])?;
     scene.touch(ax);
     handles_out(&scene, vec![ax], nargout)
