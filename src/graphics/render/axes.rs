@@ -108,7 +108,11 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
         },
     };
     // polarplot's axes: a polar grid instead of the box, ticks and labels
-    let polar = a.nums("RLim").get(1).copied().filter(|r| *r > 0.0);
+    let polar = a
+        .nums("RLim")
+        .get(1)
+        .copied()
+        .filter(|r| *r > 0.0 && r.is_finite());
     if let Some(outer) = polar.filter(|_| visible) {
         super::polar::grid(a, pen, &frame, outer);
     }
