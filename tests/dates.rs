@@ -884,3 +884,86 @@ fn session_transcript_prints_as_expected() {
         "January has 31 days, starts on Monday\nFebruary has 29 days, starts on Thursday\nMarch has 31 days, starts on Friday\n"
     );
 }
+
+#[test]
+fn weeks_weekends_intervals_and_calendar_differences() {
+    // 1 Jan 2024 was a Monday; weeks start on Sunday, week 1 holds the 1st
+    assert_eq!(
+        nums("w = week(datetime(2024, 1, [1 6 7 15 31]));", "w"),
+        [1.0, 1.0, 2.0, 3.0, 5.0]
+    );
+    assert_eq!(
+        nums(
+            "w = week(datetime(2024, 3, [1 2 3 31]), 'weekofmonth');",
+            "w"
+        ),
+        [1.0, 1.0, 2.0, 6.0]
+    );
+    check_all(&[
+        (
+            "isweekend(datetime(2024, 1, [5 6 7 8]))",
+            "\nans =\n\n  1×4 logical array\n\n   0   1   1   0\n\n",
+        ),
+        (
+            "t = datetime(2024, 1, [1 15 31]); isbetween(t, datetime(2024, 1, 10), datetime(2024, 2, 1))",
+            "\nans =\n\n  1×3 logical array\n\n   0   1   1\n\n",
+        ),
+        (
+            "t = datetime(2024, 1, [1 15 31]); isbetween(t, '2024-01-01', '2024-01-15', 'openright')",
+            "\nans =\n\n  1×3 logical array\n\n   1   0   0\n\n",
+        ),
+        (
+            "caldiff(datetime(2024, [1 3 4], [31 1 15]))",
+            "\nans = \n\n  1×2 calendarDuration array\n\n    1mo 1d   1mo 14d\n\n",
+        ),
+    ]);
+    assert_eq!(
+        err("isbetween(datetime(2024,1,1), datetime(2024,1,1), datetime(2024,1,2), 'half')").0,
+        "MATLAB:isbetween:invalidInput"
+    );
+}
+
+#[test]
+fn time_zones_keep_instants() {
+    // New York is UTC-4 in July: noon there is 16:00 UTC and 18:00 in Paris
+    assert_eq!(
+        out(
+            "t = datetime(2024, 7, 1, 12, 0, 0, 'TimeZone', 'America/New_York'); disp(t.TimeZone); \
+             t.TimeZone = 'Europe/Paris'; disp(hour(t)); u = datetime(2024, 7, 1, 12, 0, 0, 'TimeZone', 'UTC'); \
+             disp(hours(u - t)); disp(u < t)"
+        ),
+        "America/New_York\n    18\n    -4\n   1\n"
+    );
+    // across the spring change: 24 hours later is 13:00 on the clock, a calendar day 12:00
+    assert_eq!(
+        nums(
+            "t = datetime(2024, 3, 9, 12, 0, 0, 'TimeZone', 'America/New_York'); h = [hour(t + hours(24)), hour(t + caldays(1))];",
+            "h"
+        ),
+        [13.0, 12.0]
+    );
+    // fixed offsets; an unzoned array takes a zone without moving its clock
+    assert_eq!(
+        out(
+            "f = datetime(2024, 1, 1, 12, 0, 0, 'TimeZone', '+0200'); disp(f.TimeZone); f.TimeZone = 'UTC'; disp(hour(f)); \
+             x = datetime(2024, 1, 1, 5, 0, 0); x.TimeZone = '-05:30'; disp(hour(x)); disp(x.TimeZone)"
+        ),
+        "+02:00\n    10\n     5\n-05:30\n"
+    );
+    // POSIX times are instants shown on the zone's clock
+    assert_eq!(
+        num(
+            "p = hour(datetime(0, 'ConvertFrom', 'posixtime', 'TimeZone', 'Asia/Tokyo'));",
+            "p"
+        ),
+        9.0
+    );
+    assert_eq!(
+        err("datetime(2024, 1, 1, 'TimeZone', 'Mars/Base')").0,
+        "MATLAB:datetime:UnknownTimeZone"
+    );
+    assert_eq!(
+        err("t = datetime(2024, 1, 1, 'TimeZone', 'UTC'); t < datetime(2024, 1, 2)").0,
+        "MATLAB:datetime:IncompatibleTZ"
+    );
+}

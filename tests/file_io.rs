@@ -793,3 +793,12 @@ fn byte_order_marks_and_bad_ranges() {
     let (id, _) = err(&format!("dlmread('{}', ',', [1 1 0 0])", s.path("b.csv")));
     assert_eq!(id, "MATLAB:dlmread:InvalidRange");
 }
+
+#[test]
+fn cd_returns_the_folder_it_leaves() {
+    // (into the folder it is already in: the tests of this binary share the process's folder)
+    assert_eq!(
+        out("here = pwd; old = cd(here); disp(strcmp(old, here)); disp(strcmp(cd, here))"),
+        "   1\n   1\n"
+    );
+}

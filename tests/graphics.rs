@@ -525,9 +525,9 @@ fn figures_are_written_once_per_statement_and_announced_once() {
 fn inline_terminals_get_image_escapes() {
     use matfuse::graphics::output::{self, Mode, Protocol};
     for (p, head, tail) in [
-        (Protocol::Kitty, "\x1b_Gf=100,a=T,m=", "\x1b\\\n"),
+        (Protocol::Kitty, "\x1b_Gf=100,a=T,q=2,m=", "\x1b\\\n"),
         (Protocol::Iterm, "\x1b]1337;File=inline=1;size=", "\x07\n"),
-        (Protocol::Sixel, "\x1bPq\"1;1;560;420", "\x1b\\\n"),
+        (Protocol::Sixel, "\x1bP0;1;0q\"1;1;560;420", "\x1b\\\n"),
     ] {
         let mut interp = Interp::new();
         interp.graphics.borrow_mut().output = Mode::Inline(p);
@@ -538,12 +538,27 @@ fn inline_terminals_get_image_escapes() {
         let images = match p {
             Protocol::Kitty => o.matches("a=T").count(),
             Protocol::Iterm => o.matches("1337;File").count(),
-            Protocol::Sixel => o.matches("\x1bPq").count(),
+            Protocol::Sixel => o.matches("\x1bP0;1;0q").count(),
         };
         assert_eq!(images, 1);
         if p == Protocol::Kitty {
             // the PNG's signature, in base64, starts the payload
             assert!(o.contains(";iVBORw0KGgo"));
+            // every chunk: quiet (no reply on stdin), m=1 but the last, payload a multiple
+            // of 4 base64 characters and at most 4096
+            let chunks: Vec<&str> = o
+                .trim_end()
+                .split("\x1b\\")
+                .filter(|c| !c.is_empty())
+                .collect();
+            assert!(chunks.len() > 1, "a figure's PNG takes several chunks");
+            for (k, c) in chunks.iter().enumerate() {
+                let (keys, payload) = c.split_once(';').expect("keys;payload");
+                assert!(keys.starts_with("\x1b_G") && keys.contains("q=2"), "{keys}");
+                let last = k + 1 == chunks.len();
+                assert!(keys.ends_with(if last { "m=0" } else { "m=1" }), "{keys}");
+                assert!(payload.len() <= 4096 && payload.len() % 4 == 0);
+            }
         }
     }
     assert_eq!(output::base64(b"Man"), "TWFu");
@@ -574,4 +589,188 @@ fn inline_terminals_get_image_escapes() {
     interp.graphics.borrow_mut().output = Mode::Inline(Protocol::Iterm);
     let o = out_in(&mut interp, "for k = 1:3, plot(1:k); drawnow; end");
     assert_eq!(o.matches("1337;File").count(), 3);
+}
+
+#[test]
+fn stacked_bars_and_square_axes() {
+    let img = render("bar([1 2; 3 4], 'stacked'); ylim([0 8])");
+    // x limits [0.4 2.6]: each bar is one column of the two series on top of each other
+    let (x1, x2) = (px_x(1.0, 0.4, 2.6), px_x(2.0, 0.4, 2.6));
+    assert!(near(img.at(x1, px_y(0.5, 0.0, 8.0)), BLUE, 10));
+    assert!(near(img.at(x1, px_y(2.0, 0.0, 8.0)), ORANGE, 10));
+    assert!(white(img.at(x1, px_y(3.5, 0.0, 8.0))));
+    assert!(near(img.at(x2, px_y(2.0, 0.0, 8.0)), BLUE, 10));
+    assert!(near(img.at(x2, px_y(6.0, 0.0, 8.0)), ORANGE, 10));
+    assert!(white(img.at(x2, px_y(7.5, 0.0, 8.0))));
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "b = bar([1 2; 3 4], 'stacked'); disp(b(2).YEndPoints); disp(b(1).BarLayout)",
+    );
+    assert_eq!(o, "     3     7\nstacked\n");
+    // axis square: the box's sides are equal (the shorter, 342 px), centred
+    let img = render("plot(1:3); axis square");
+    let side = Y1 - Y0;
+    let left = (X0 + X1) / 2.0 - side / 2.0;
+    let dark = |x: f64| (x as usize - 1..x as usize + 2).any(|x| img.at(x as f64, 200.0)[0] < 200);
+    assert!(dark(left), "{:?}", img.at(left, 200.0));
+    assert!(!dark(left - 4.0) && !dark(X0) && white(img.at(X0 + 2.0, 200.0)));
+}
+
+#[test]
+fn pie_wedges_run_counterclockwise_from_the_top() {
+    // limits ±1.25 on both axes with equal units: radius 1 is 136.9 px about the box's centre
+    let img = render("pie([1 1 2])");
+    let (cx, cy, r) = ((X0 + X1) / 2.0, (Y0 + Y1) / 2.0, (Y1 - Y0) / 2.5);
+    let at = |deg: f64| {
+        let t = deg.to_radians();
+        img.at(cx + 0.6 * r * t.cos(), cy - 0.6 * r * t.sin())
+    };
+    // the first quarter from 90° to 180° (parula's first colour), the half on the right
+    // (its last); the second quarter between them
+    assert!(near(at(135.0), [62, 38, 168], 12), "{:?}", at(135.0));
+    assert!(near(at(0.0), [249, 251, 21], 12), "{:?}", at(0.0));
+    let middle = at(225.0);
+    assert!(
+        !white(middle) && !near(middle, [62, 38, 168], 30) && !near(middle, [249, 251, 21], 30)
+    );
+    assert!(white(img.at(cx + 1.1 * r, cy - 1.1 * r)));
+    // axes hidden: no box line at the default box's left edge
+    assert!(white(img.at(X0, cy + 0.5 * r)));
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "p = pie([1 1 2]); disp(numel(p)); disp(p(2).String); disp(p(6).String); disp(p(1).Type); \
+         q = pie([0.2 0.3]); disp(numel(q)); disp(q(4).String); r = pie([1 2], {'a', 'b'}); disp(r(4).String)",
+    );
+    assert_eq!(o, "     6\n25%\n50%\npatch\n     4\n30%\nb\n");
+    assert!(err("pie([1 -1])").1.contains("nonnegative"));
+}
+
+#[test]
+fn quiver_arrows_scale_to_the_grid() {
+    // one arrow, autoscaled: 0.9 of its length, from (0, 0) to (0.9, 0)
+    let img = render("quiver(0, 0, 1, 0, 'LineWidth', 3); axis([-0.5 1.5 -1 1])");
+    let y = px_y(0.0, -1.0, 1.0);
+    assert!(near(img.at(px_x(0.45, -0.5, 1.5), y), BLUE, 60));
+    assert!(white(img.at(px_x(1.2, -0.5, 1.5), y)));
+    // scale 0: the given length
+    let img = render("quiver(0, 0, 1, 0, 0, 'LineWidth', 3); axis([-0.5 1.5 -1 1])");
+    assert!(near(img.at(px_x(0.95, -0.5, 1.5), y), BLUE, 60));
+    // a barb of the head above the shaft near the tip, none above its middle
+    let up = px_y(0.1, -1.0, 1.0);
+    assert!(
+        img.count(
+            px_x(0.6, -0.5, 1.5) as usize,
+            up as usize - 2,
+            px_x(1.0, -0.5, 1.5) as usize,
+            y as usize - 2,
+            |c| near(c, BLUE, 80)
+        ) > 5
+    );
+    assert!(!near(img.at(px_x(0.3, -0.5, 1.5), up), BLUE, 80));
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "[x, y] = meshgrid(1:3, 1:2); q = quiver(x, y, x, -y, 'r'); disp(q.Type); disp(size(q.UData)); disp(q.Color)",
+    );
+    assert_eq!(o, "quiver\n     2     3\n     1     0     0\n");
+}
+
+#[test]
+fn scatter3_polarplot_heatmap_and_figure_titles() {
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "s = scatter3([0 1], [0 1], [0 1], 100, 'r', 'filled'); disp(s.ZData); disp(get(gca, 'View'))",
+    );
+    assert_eq!(o, "     0     1\n  -37.5000   30.0000\n");
+    let img = render("scatter3([0 1 0.5], [0 1 0.2], [0 1 0.8], 200, 'r', 'filled')");
+    assert!(img.count(0, 0, 560, 420, |c| near(c, [255, 0, 0], 30)) > 150);
+
+    // a red unit circle on the polar grid: outer ring 1, limits ±1.15, equal units
+    let img = render("polarplot(linspace(0, 2*pi, 200), ones(1, 200), 'r', 'LineWidth', 3)");
+    let (cx, cy, r) = ((X0 + X1) / 2.0, (Y0 + Y1) / 2.0, (Y1 - Y0) / 2.3);
+    for deg in [45.0f64, 90.0, 200.0] {
+        let t = deg.to_radians();
+        let (x, y) = (cx + r * t.cos(), cy - r * t.sin());
+        assert!(
+            img.count(
+                x as usize - 2,
+                y as usize - 2,
+                x as usize + 3,
+                y as usize + 3,
+                |c| c[0] > 200 && c[1] < 90
+            ) > 0,
+            "{deg}°"
+        );
+    }
+    // grid lines (light grey) inside, no axes box
+    assert!(
+        img.count(
+            cx as usize - 3,
+            (cy - 0.5 * r) as usize - 3,
+            cx as usize + 4,
+            (cy - 0.5 * r) as usize + 4,
+            |c| c[0] < 240 && c[0] > 150
+        ) > 0
+    );
+    assert!(white(img.at(X0, Y1 - 5.0)));
+
+    // heatmap: row 1 at the top, cells coloured by value, a colorbar on the right
+    let img = render("heatmap([1 2; 3 4])");
+    let x1 = X1 - 0.09 * 560.0;
+    let cell = |r: f64, c: f64| {
+        img.at(
+            X0 + (c - 0.5) / 2.0 * (x1 - X0) + 30.0,
+            Y0 + (r - 0.5) / 2.0 * (Y1 - Y0) + 30.0,
+        )
+    };
+    assert!(
+        near(cell(1.0, 1.0), [62, 38, 168], 12),
+        "{:?}",
+        cell(1.0, 1.0)
+    );
+    assert!(
+        near(cell(2.0, 2.0), [249, 251, 21], 12),
+        "{:?}",
+        cell(2.0, 2.0)
+    );
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "h = heatmap({'a', 'b'}, {'x', 'y', 'z'}, magic(3)(:, 1:2)); h.Title = 'H'; disp(h.Title.String); \
+         disp(get(gca, 'XTickLabel')'); disp(get(gca, 'YDir'))",
+    );
+    assert_eq!(o, "H\n    {'a'}    {'b'}\nreverse\n");
+
+    // a figure title takes a band along the top
+    let band = |img: &Image| img.count(200, 0, 360, 18, |c| c[0] < 100);
+    assert_eq!(band(&render("subplot(1, 2, 1); plot(1:3)")), 0);
+    assert!(band(&render("subplot(1, 2, 1); plot(1:3); sgtitle('Overall')")) > 20);
+    assert!(
+        band(&render(
+            "t = tiledlayout(2, 1); nexttile; plot(1:3); title(t, 'Layout')"
+        )) > 20
+    );
+}
+
+#[test]
+fn operators_on_graphics_handles() {
+    let mut interp = Interp::new();
+    let o = out_in(
+        &mut interp,
+        "h = figure; g = gcf; disp(h == g); disp(h ~= g); disp(isequal(h, gca)); disp(isequal(h, g)); \
+         a = plot(1:3); hold on; b = plot(3:-1:1); c = [a b]; disp(size(c)); disp(c == a); \
+         d = [a; b; []]; disp(size(d)); disp(isequal(c(2), b)); disp(ishghandle(h)); \
+         disp(h == 7); delete(b); disp(isgraphics(c))",
+    );
+    assert_eq!(
+        o,
+        "   1\n   0\n   0\n   1\n     1     2\n   1   0\n     2     1\n   1\n   1\n   0\n   1   0\n"
+    );
+    assert_eq!(
+        err("h = plot(1:3); x = [h 5];").0,
+        "MATLAB:concatenation:InvalidConversion"
+    );
 }

@@ -374,3 +374,18 @@ fn scipy_reads_matfuse_files_and_matfuse_reads_scipys() {
     ));
     assert_eq!(got, "ALL OK\nALL OK\n");
 }
+
+#[test]
+fn whos_lists_the_variables_of_a_file() {
+    let dir = std::env::temp_dir().join(format!("matfuse-whos-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join("w.mat");
+    let o = out(&format!(
+        "x = 1; y = [1+2i 3]; save('{0}', 'x', 'y'); s = whos('-file', '{0}'); disp({{s.name}}); disp([s.bytes]); \
+         t = whos('-file', '{1}', 'y'); disp(t.complex)",
+        f.display(),
+        dir.join("w").display()
+    ));
+    assert_eq!(o, "    {'x'}    {'y'}\n     8    32\n   1\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,3 +32,11 @@ figure(4)
 surf(peaks(30)); title('surf(peaks(30))'); xlabel('x'); ylabel('y'); zlabel('z')
 colormap(turbo)
 print -dpng -r96 docs/figures/surface.png
+
+figure(5)
+subplot(2, 2, 1); pie([3 2 4 1]); title('pie')
+subplot(2, 2, 2); [X, Y] = meshgrid(-2:0.5:2); quiver(X, Y, -Y, X); title('quiver')
+subplot(2, 2, 3); th = linspace(0, 2*pi, 300); polarplot(th, 1 + cos(3*th), 'LineWidth', 1.5)
+subplot(2, 2, 4); heatmap(magic(4)); title('heatmap')
+sgtitle('pie, quiver, polarplot, heatmap')
+print -dpng -r96 docs/figures/more_charts.png

@@ -126,13 +126,22 @@ fn calendar(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             (y, m, None)
         }
     };
+    // past some 27 million years the day count leaves the calendar's integer range
+    if !(y.abs() < 1e7) {
+        return Err(bad_arg(
+            "calendar",
+            "The date is out of the calendar's range.",
+        ));
+    }
     let first = civil::datenum(y, m, 1.0, 0.0, 0.0, 0.0);
-    let ndays = civil::days_in_month(y as i64, m as i64) as usize;
-    let offset = civil::weekday(first) as usize - 1;
+    let ndays = (civil::days_in_month(y as i64, m as i64) as usize).min(31);
+    let offset = (civil::weekday(first) as usize).clamp(1, 7) - 1;
     // 6 weeks of 7 days, filled row by row
     let mut cells = [0.0f64; 42];
     for d in 0..ndays {
-        cells[offset + d] = (d + 1) as f64;
+        if let Some(c) = cells.get_mut(offset + d) {
+            *c = (d + 1) as f64;
+        }
     }
     if nargout > 0 {
         let mut data = vec![0.0; 42];

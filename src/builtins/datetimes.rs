@@ -21,7 +21,7 @@ const DAY: f64 = 86_400_000.0;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("datetime", 0, -1, 1, "datetime, datetime('now'|'today'|'tomorrow'|'yesterday'), datetime(Y,M,D[,H,MI,S[,MS]]), datetime(DateVectors), datetime(text, 'InputFormat', f), datetime(X, 'ConvertFrom', 'datenum'|'posixtime'|'excel'|'juliandate'|'yyyymmdd'), with 'Format', f: points in time.", datetime),
+        b("datetime", 0, -1, 1, "datetime, datetime('now'|'today'|'tomorrow'|'yesterday'), datetime(Y,M,D[,H,MI,S[,MS]]), datetime(DateVectors), datetime(text, 'InputFormat', f), datetime(X, 'ConvertFrom', 'datenum'|'posixtime'|'excel'|'juliandate'|'yyyymmdd'), with 'Format', f and 'TimeZone', z ('UTC', 'local', '+02:00', IANA names such as 'Europe/Paris'; t.TimeZone = z moves a zoned array's clock, keeping its instants): points in time.", datetime),
         b("NaT", 0, -1, 1, "NaT, NaT(n), NaT(m, n): Not-a-Time datetimes.", nat),
         b("duration", 1, -1, 1, "duration(H, MI, S[, MS]), duration(X) with X = [H MI S], 'Format', f: lengths of time.", duration),
         b("years", 0, 1, 1, "years(X): a duration of X fixed-length years (365.2425 days); years(d): a duration in years.", years),
@@ -95,7 +95,77 @@ fn now_ms() -> f64 {
     dates::components_to_ms(v[0], v[1], v[2], v[3], v[4], v[5])
 }
 
-fn datetime(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+/// datetime(...), then its 'TimeZone': 'now' and its relatives are read on the zone's
+/// clock, POSIX and epoch times are instants shown on it, and other values are its clock
+/// times as given (a zoned datetime argument moves to the new zone).
+fn datetime(i: &mut Interp, f: &mut Frame, a: A, n: usize) -> R {
+    let zone_at = (0..a.len().saturating_sub(1)).rev().find(|&k| {
+        a[k].is_text()
+            && a[k]
+                .text()
+                .is_ok_and(|t| t.eq_ignore_ascii_case("TimeZone"))
+    });
+    let Some(k) = zone_at else {
+        return datetime_clock(i, f, a, n);
+    };
+    let zone = dates::zone::parse(&text_arg(&a[k + 1], "datetime")?)?;
+    let word = a
+        .first()
+        .filter(|v| v.is_text())
+        .and_then(|v| v.text().ok())
+        .map(|t| t.to_ascii_lowercase());
+    let relative = k == 0
+        || matches!(
+            word.as_deref(),
+            Some("now" | "today" | "tomorrow" | "yesterday")
+        );
+    let instants = a.windows(2).any(|w| {
+        w[0].text()
+            .is_ok_and(|t| t.eq_ignore_ascii_case("ConvertFrom"))
+            && w[1].text().is_ok_and(|t| {
+                t.eq_ignore_ascii_case("posixtime") || t.eq_ignore_ascii_case("epochtime")
+            })
+    });
+    let given_zone = a.first().and_then(time_of).map(|t| t.tz.clone());
+    let mut r = datetime_clock(i, f, a, n)?;
+    let Some(t) = r.first().and_then(time_of) else {
+        return Ok(r);
+    };
+    let mut t = t.clone();
+    if let Some((name, tz)) = &zone {
+        let system = jiff::tz::TimeZone::system();
+        match given_zone.as_deref().and_then(dates::zone::of) {
+            Some(from) => dates::zone::convert(&mut t.ms, &from, tz),
+            None if relative => {
+                // the local clock's now, moved to the zone's clock; 'today' and its
+                // neighbours keep their whole days from that day
+                let local = now_ms();
+                let there = dates::zone::from_utc(dates::zone::to_utc(local, &system), tz);
+                let date_only = !matches!(word.as_deref(), None | Some("now"));
+                for m in &mut t.ms {
+                    *m = if date_only {
+                        (there / DAY).floor() * DAY + (*m - (local / DAY).floor() * DAY)
+                    } else {
+                        there
+                    };
+                }
+            }
+            None if instants => {
+                for m in &mut t.ms {
+                    *m = dates::zone::from_utc(*m, tz);
+                }
+            }
+            None => {}
+        }
+        t.tz = name.clone();
+    } else {
+        t.tz = String::new();
+    }
+    r[0] = t.into_value();
+    Ok(r)
+}
+
+fn datetime_clock(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (pos, opts) = options(
         &a,
         &[

@@ -17,7 +17,7 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("mkdir", 1, 2, 3, "[status, msg, msgID] = mkdir(folder), mkdir(parent, folder): make a folder and any missing parents.", mkdir),
         b("rmdir", 1, 2, 3, "[status, msg, msgID] = rmdir(folder), rmdir(folder, 's'): remove an empty folder, or with 's' the folder and everything in it.", rmdir),
-        b("delete", 1, -1, 0, "delete(name, ...): delete files (wildcards * and ? allowed); a missing file is a warning.", delete),
+        b("delete", 1, -1, 0, "delete(name, ...): delete files (wildcards * and ? allowed); a missing file is a warning. delete(h): deletes graphics objects.", delete),
         b("copyfile", 2, 3, 3, "[status, msg, msgID] = copyfile(source, destination): copy files or folders (wildcards allowed; into a folder when the destination is one).", copyfile),
         b("movefile", 2, 3, 3, "[status, msg, msgID] = movefile(source, destination): move or rename files or folders (wildcards allowed).", movefile),
     ]
@@ -145,12 +145,18 @@ fn expand(name: &str) -> Vec<PathBuf> {
     out
 }
 
-fn delete(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+fn delete(i: &mut Interp, f: &mut Frame, a: A, n: usize) -> R {
+    // delete(h) of graphics handles shares the name
+    if a.first()
+        .is_some_and(crate::graphics::handle::is_handle_value)
+    {
+        return super::graphics::delete_handles(i, f, a, n);
+    }
     for v in &a {
         if !v.is_text() {
             return Err(MError::new(
                 "MATLAB:DELETE:InvalidInput",
-                "The name of the file to delete must be text (delete of graphics objects is not available).",
+                "The name of the file to delete must be text, or the objects graphics handles.",
             ));
         }
         let name = text_arg(v, "delete")?;

@@ -58,6 +58,7 @@ mod text_files;
 mod text_split;
 pub mod time_methods;
 mod time_parts;
+mod time_spans;
 mod types;
 mod validate;
 mod vectorfns;
@@ -176,6 +177,7 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             datetimes::table(),
             calendar::table(),
             time_parts::table(),
+            time_spans::table(),
             data_files::table(),
         ];
         for t in tables {

@@ -242,7 +242,9 @@ pub fn values_equal(a: &Value, b: &Value, nan_equal: bool) -> bool {
                 || x.text() == y.text()
                     && matches!(**x, crate::interp::function::FuncHandle::Named { .. })
         }
-        (Value::Object(x), Value::Object(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Object(x), Value::Object(y)) => {
+            std::rc::Rc::ptr_eq(x, y) || crate::graphics::handle_ops::same(a, b) == Some(true)
+        }
         (x, y) if x.is_numeric_like() && y.is_numeric_like() => {
             let (Ok(p), Ok(q)) = (x.tensor(), y.tensor()) else {
                 return false;

@@ -18,7 +18,7 @@ pub fn table() -> Vec<Builtin> {
         b("rng", 0, 2, 1, "rng(seed), rng('default'), rng('shuffle'), s = rng, rng(s): control the random stream (Philox4x32-10).", rng),
         b("mfilename", 0, 1, 1, "mfilename: the name of the running file (without .m); mfilename('fullpath').", mfilename),
         b("pwd", 0, 0, 1, "pwd: the current folder.", pwd),
-        b("cd", 0, 1, 1, "cd(folder): change the current folder.", cd),
+        b("cd", 0, 1, 1, "cd(folder): change the current folder; cd shows it, d = cd returns it, old = cd(folder) returns the one left.", cd),
         b("addpath", 1, -1, 1, "addpath(folder, ...): add folders to the search path.", addpath),
         b("rmpath", 1, -1, 1, "rmpath(folder): remove a folder from the search path.", rmpath),
         b("path", 0, 2, 1, "path: show the search path.", path),
@@ -129,6 +129,10 @@ fn cd(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         } else {
             d
         };
+        // oldFolder = cd(newFolder): the folder before the change
+        let old = std::env::current_dir()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         std::env::set_current_dir(&d).map_err(|_| {
             MError::new(
                 "MATLAB:cd:NonExistentFolder",
@@ -136,6 +140,9 @@ fn cd(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             )
         })?;
         i.path_cache.clear();
+        if nargout > 0 {
+            return one(Value::str(&old));
+        }
         return Ok(vec![]);
     }
     let d = std::env::current_dir().map_err(|e| MError::new("MATLAB:cd:failed", e.to_string()))?;

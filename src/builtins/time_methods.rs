@@ -156,6 +156,11 @@ fn rebuild(t: &TimeArray, v: &Value, kind: Kind, format: &str) -> MResult<Value>
         months: vec![],
         days: vec![],
         format: format.to_string(),
+        tz: if kind == Kind::DateTime {
+            t.tz.clone()
+        } else {
+            String::new()
+        },
     }
     .into_value())
     .map(|x| {

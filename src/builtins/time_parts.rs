@@ -285,32 +285,33 @@ fn between(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let out = Shape::broadcast_checked(&t1.shape, &t2.shape)?;
     let (mut mo, mut dd, mut tt) = (Vec::new(), Vec::new(), Vec::new());
     for (i, j) in crate::values::shape::BroadcastIter::new(&out, &t1.shape, &t2.shape) {
-        let (x, y) = (t1.ms[i], t2.ms[j]);
-        if !x.is_finite() || !y.is_finite() {
-            mo.push(f64::NAN);
-            dd.push(f64::NAN);
-            tt.push(f64::NAN);
-            continue;
-        }
-        let (cx, cy) = (dates::ms_to_components(x), dates::ms_to_components(y));
-        // whole months that fit, then whole days, then the time
-        let mut months = (cy[0] - cx[0]) * 12.0 + (cy[1] - cx[1]);
-        let shift = |k: f64| crate::dates::arith::shift_calendar(x, k, 0.0, 0.0);
-        if y >= x {
-            while months > 0.0 && shift(months) > y {
-                months -= 1.0;
-            }
-        } else {
-            while months < 0.0 && shift(months) < y {
-                months += 1.0;
-            }
-        }
-        let base = shift(months);
-        let rest = y - base;
-        let days = (rest / DAY).trunc();
-        mo.push(months);
-        dd.push(days);
-        tt.push(rest - days * DAY);
+        let [m, d, s] = calendar_gap(t1.ms[i], t2.ms[j]);
+        mo.push(m);
+        dd.push(d);
+        tt.push(s);
     }
     one(TimeArray::caldurations(out, mo, dd, tt).into_value())
+}
+
+/// The calendar difference from x to y (ms of datetimes): whole months that fit, then whole
+/// days, then the time (NaN parts when either is NaT).
+pub(super) fn calendar_gap(x: f64, y: f64) -> [f64; 3] {
+    if !x.is_finite() || !y.is_finite() {
+        return [f64::NAN; 3];
+    }
+    let (cx, cy) = (dates::ms_to_components(x), dates::ms_to_components(y));
+    let mut months = (cy[0] - cx[0]) * 12.0 + (cy[1] - cx[1]);
+    let shift = |k: f64| crate::dates::arith::shift_calendar(x, k, 0.0, 0.0);
+    if y >= x {
+        while months > 0.0 && shift(months) > y {
+            months -= 1.0;
+        }
+    } else {
+        while months < 0.0 && shift(months) < y {
+            months += 1.0;
+        }
+    }
+    let rest = y - shift(months);
+    let days = (rest / DAY).trunc();
+    [months, days, rest - days * DAY]
 }

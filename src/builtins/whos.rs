@@ -18,7 +18,7 @@ type R = MResult<Vec<Value>>;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("whos", 0, -1, 1, "whos, whos x y, whos a*, whos -regexp pat, whos global, s = whos: list variables with size, bytes, class, attributes and residency (host, device, both or pending), with host and device totals.", whos),
+        b("whos", 0, -1, 1, "whos, whos x y, whos a*, whos -regexp pat, whos global, whos -file name.mat, s = whos: list variables with size, bytes, class, attributes and residency (host, device, both or pending), with host and device totals.", whos),
     ]
 }
 
@@ -112,6 +112,43 @@ fn rows(i: &Interp, f: &Frame, names: &[String]) -> Vec<Row> {
             })
         })
         .collect()
+}
+
+/// `whos -file name [vars]`: the variables of a MAT-file (name without extension: .mat).
+fn file_rows(args: &[String]) -> MResult<Vec<Row>> {
+    let Some(name) = args.first() else {
+        return Err(crate::interp::error::MError::new(
+            "MATLAB:whos:fileNameMissing",
+            "whos -file needs a file name.",
+        ));
+    };
+    let mut path = std::path::PathBuf::from(name);
+    if path.extension().is_none() && !path.exists() {
+        path.set_extension("mat");
+    }
+    let pats = &args[1..];
+    let wanted = |n: &str| {
+        pats.is_empty()
+            || pats.iter().any(|p| match p.strip_suffix('*') {
+                Some(prefix) => n.starts_with(prefix),
+                None => p == n,
+            })
+    };
+    let contents = crate::io::mat::load(&path, &wanted)?;
+    Ok(contents
+        .vars
+        .into_iter()
+        .map(|(name, value)| Row {
+            name,
+            bytes: value_bytes(&value),
+            attributes: if value.is_complex() {
+                vec!["complex"]
+            } else {
+                vec![]
+            },
+            value,
+        })
+        .collect())
 }
 
 fn as_struct(rows: &[Row]) -> Value {
@@ -211,8 +248,12 @@ fn render(rows: &[Row]) -> String {
 
 fn whos(i: &mut Interp, f: &mut Frame, a: A, nargout: usize) -> R {
     let args = words(&a)?;
-    let names = select(i, f, &args)?;
-    let rows = rows(i, f, &names);
+    let rows = if args.first().is_some_and(|w| w == "-file") {
+        file_rows(&args[1..])?
+    } else {
+        let names = select(i, f, &args)?;
+        rows(i, f, &names)
+    };
     if nargout > 0 {
         return one(as_struct(&rows));
     }

@@ -118,11 +118,81 @@ fn binary_time(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
     let kb = time_of(b).map(|t| t.kind);
     // text is read as dates where a datetime is compared with it or subtracted
     let takes_text = comparison(op).is_some() || op == BinOp::Sub;
-    let x = operand(a, kb, takes_text)?;
-    let y = operand(b, ka, takes_text)?;
+    let mut x = operand(a, kb, takes_text)?;
+    let mut y = operand(b, ka, takes_text)?;
+    let zone = instants(&mut x, &mut y, time_of(a).is_some(), time_of(b).is_some())?;
     if let Some(cmp) = comparison(op) {
         return compare(cmp, &x, &y);
     }
+    let r = binary_values(op, &x, &y)?;
+    // a datetime result goes back to the zone's clock
+    match (zone, time_of(&r)) {
+        (Some((name, tz, true)), Some(t)) if t.kind == Kind::DateTime => {
+            let mut t = t.clone();
+            for m in &mut t.ms {
+                *m = super::zone::from_utc(*m, &tz);
+            }
+            t.tz = name;
+            Ok(t.into_value())
+        }
+        (Some((name, _, false)), Some(t)) if t.kind == Kind::DateTime => {
+            let mut t = t.clone();
+            t.tz = name;
+            Ok(t.into_value())
+        }
+        _ => Ok(r),
+    }
+}
+
+/// Zoned datetimes among the operands: their values become instants (UTC ms), except in
+/// calendar arithmetic, which works on the zone's clock. Returns the zone of the first
+/// zoned datetime and whether values were made instants. Text read as dates takes the
+/// other operand's zone; a zoned and an unzoned datetime do not mix (as in MATLAB).
+fn instants(
+    x: &mut Operand,
+    y: &mut Operand,
+    x_given: bool,
+    y_given: bool,
+) -> MResult<Option<(String, jiff::tz::TimeZone, bool)>> {
+    let zoned = |o: &Operand| match o {
+        Operand::Time(t) if t.kind == Kind::DateTime && !t.tz.is_empty() => Some(t.tz.clone()),
+        _ => None,
+    };
+    let Some(name) = zoned(x).or_else(|| zoned(y)) else {
+        return Ok(None);
+    };
+    let Some(tz) = super::zone::of(&name) else {
+        return Ok(None);
+    };
+    let calendar = [&*x, &*y]
+        .iter()
+        .any(|o| matches!(o, Operand::Time(t) if t.kind == Kind::CalDuration));
+    for (o, given) in [(&mut *x, x_given), (&mut *y, y_given)] {
+        if let Operand::Time(t) = o {
+            if t.kind != Kind::DateTime {
+                continue;
+            }
+            if t.tz.is_empty() {
+                if given {
+                    return Err(MError::new(
+                        "MATLAB:datetime:IncompatibleTZ",
+                        "Datetimes with and without a time zone cannot be combined or compared.",
+                    ));
+                }
+                t.tz = name.clone();
+            }
+            if !calendar {
+                let own = super::zone::of(&t.tz).unwrap_or_else(|| tz.clone());
+                for m in &mut t.ms {
+                    *m = super::zone::to_utc(*m, &own);
+                }
+            }
+        }
+    }
+    Ok(Some((name, tz, !calendar)))
+}
+
+fn binary_values(op: BinOp, x: &Operand, y: &Operand) -> MResult<Value> {
     use Operand::{Num, Time};
     let sym = op.symbol();
     let bad = || not_defined(sym, class_of(&x), class_of(&y));
@@ -166,6 +236,7 @@ fn binary_time(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
                 months: vec![],
                 days: vec![],
                 format: fmt,
+                tz: String::new(),
             }
             .into_value())
         }

@@ -219,6 +219,7 @@ pub fn assign_paren(
             vec![]
         },
         format: base.format.clone(),
+        tz: base.tz.clone(),
     };
     Ok(out.into_value())
 }
@@ -239,7 +240,7 @@ pub fn property(t: &TimeArray, name: &str) -> MResult<Value> {
             return Ok(Value::from_tensor(Tensor::f64(t.shape.clone(), v)));
         }
         if name == "TimeZone" {
-            return Ok(Value::str(""));
+            return Ok(Value::str(&t.tz));
         }
         if name == "SystemTimeZone" {
             return Ok(Value::str(
@@ -276,6 +277,15 @@ pub fn assign_property(cur: &Value, name: &str, rhs: &Value) -> MResult<Value> {
     if name == "Format" {
         let f = rhs.text()?;
         t.format = check_format(t.kind, &f)?;
+        return Ok(t.into_value());
+    }
+    if t.kind == Kind::DateTime && name == "TimeZone" {
+        // a zoned array keeps its instants (its clock moves); an unzoned one keeps its clock
+        let new = super::zone::parse(&rhs.text()?)?;
+        if let (Some(old), Some((_, to))) = (super::zone::of(&t.tz), &new) {
+            super::zone::convert(&mut t.ms, &old, to);
+        }
+        t.tz = new.map(|(n, _)| n).unwrap_or_default();
         return Ok(t.into_value());
     }
     if t.kind == Kind::DateTime {
@@ -393,6 +403,7 @@ pub fn concat(dim: usize, vals: &[Value]) -> MResult<Value> {
             .collect(),
         days: parts.iter().flat_map(|p| p.days.iter().copied()).collect(),
         format: first.format.clone(),
+        tz: first.tz.clone(),
     };
     if code_vals.is_empty() {
         return Ok(all.gather(&[], Shape::empty()).into_value());

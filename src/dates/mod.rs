@@ -11,6 +11,7 @@ pub mod civil;
 pub mod display;
 pub mod format;
 pub mod parse;
+pub mod zone;
 
 use crate::interp::error::MError;
 use crate::values::containers::Object;
@@ -50,6 +51,8 @@ pub struct TimeArray {
     pub months: Vec<f64>,
     pub days: Vec<f64>,
     pub format: String,
+    /// datetime only: the TimeZone name ('' = unzoned); values are wall-clock in it.
+    pub tz: String,
 }
 
 impl TimeArray {
@@ -61,6 +64,7 @@ impl TimeArray {
             months: vec![],
             days: vec![],
             format: format.to_string(),
+            tz: String::new(),
         }
     }
     pub fn durations(shape: Shape, ms: Vec<f64>, format: &str) -> TimeArray {
@@ -71,6 +75,7 @@ impl TimeArray {
             months: vec![],
             days: vec![],
             format: format.to_string(),
+            tz: String::new(),
         }
     }
     pub fn caldurations(shape: Shape, months: Vec<f64>, days: Vec<f64>, ms: Vec<f64>) -> TimeArray {
@@ -81,6 +86,7 @@ impl TimeArray {
             months,
             days,
             format: String::new(),
+            tz: String::new(),
         }
     }
     pub fn numel(&self) -> usize {
@@ -104,6 +110,7 @@ impl TimeArray {
             months: pick(&self.months),
             days: pick(&self.days),
             format: self.format.clone(),
+            tz: self.tz.clone(),
         }
     }
     /// The value that fills new elements when an array grows: NaT for datetimes, zero for

@@ -164,6 +164,25 @@ pub fn current_year() -> f64 {
 
 /// Text in a datestr format. Values are not range-checked: `2022-09-33` carries over, as
 /// datenum does.
+/// Applies an AM/PM marker to the hour and fills what the text did not give: January 1
+/// of the current year.
+fn complete(v: &mut [f64; 6], pm: Option<bool>) {
+    match pm {
+        Some(true) if v[3] < 12.0 => v[3] += 12.0,
+        Some(false) if v[3] == 12.0 => v[3] = 0.0,
+        _ => {}
+    }
+    if v[0].is_nan() {
+        v[0] = current_year();
+    }
+    if v[1].is_nan() {
+        v[1] = 1.0;
+    }
+    if v[2].is_nan() {
+        v[2] = 1.0;
+    }
+}
+
 pub fn parse_datestr(text: &str, fmt: &str, pivot: f64) -> Option<Parsed> {
     let toks = datestr_tokens(fmt);
     let chars: Vec<char> = text.trim().chars().collect();
@@ -242,21 +261,7 @@ pub fn parse_datestr(text: &str, fmt: &str, pivot: f64) -> Option<Parsed> {
     if !cur.done() {
         return None;
     }
-    match pm {
-        Some(true) if v[3] < 12.0 => v[3] += 12.0,
-        Some(false) if v[3] == 12.0 => v[3] = 0.0,
-        _ => {}
-    }
-    // what the text does not give: January 1 of the current year
-    if v[0].is_nan() {
-        v[0] = current_year();
-    }
-    if v[1].is_nan() {
-        v[1] = 1.0;
-    }
-    if v[2].is_nan() {
-        v[2] = 1.0;
-    }
+    complete(&mut v, pm);
     Some(Parsed {
         vec: v,
         has_date,
@@ -282,7 +287,6 @@ pub fn parse_cldr(text: &str, fmt: &str) -> Option<Parsed> {
     let mut v = [f64::NAN, f64::NAN, f64::NAN, 0.0, 0.0, 0.0];
     let (mut has_date, mut has_time) = (false, false);
     let mut pm: Option<bool> = None;
-    let mut twelve = false;
     let mut i = 0;
     while i < f.len() {
         let ch = f[i];
@@ -344,7 +348,6 @@ pub fn parse_cldr(text: &str, fmt: &str) -> Option<Parsed> {
             'H' | 'h' | 'k' | 'K' => {
                 let (a, b) = width(n);
                 v[3] = cur.digits(a, b)?;
-                twelve |= ch == 'h' || ch == 'K';
                 has_time = true;
             }
             'm' => {
@@ -373,22 +376,7 @@ pub fn parse_cldr(text: &str, fmt: &str) -> Option<Parsed> {
     if !cur.done() {
         return None;
     }
-    if twelve || pm.is_some() {
-        match pm {
-            Some(true) if v[3] < 12.0 => v[3] += 12.0,
-            Some(false) if v[3] == 12.0 => v[3] = 0.0,
-            _ => {}
-        }
-    }
-    if v[0].is_nan() {
-        v[0] = current_year();
-    }
-    if v[1].is_nan() {
-        v[1] = 1.0;
-    }
-    if v[2].is_nan() {
-        v[2] = 1.0;
-    }
+    complete(&mut v, pm);
     let ok = (1.0..=12.0).contains(&v[1])
         && v[2] >= 1.0
         && v[2] <= super::civil::days_in_month(v[0] as i64, v[1] as i64) as f64

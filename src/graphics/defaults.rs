@@ -44,6 +44,34 @@ const AXIS_GREY: [f64; 3] = [0.15, 0.15, 0.15];
 /// The properties of a new object of `kind`. Computed ones (`Type`, `Parent`, `Children`,
 /// `Title` of axes, ...) are stored too, as placeholders the getter replaces.
 pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
+    let mut p = own(kind);
+    // what every drawn object ends with: its legend name (data only), visibility and links
+    if kind.is_series() && kind != Kind::Image {
+        p.push(("DisplayName", s("")));
+    }
+    if !matches!(kind, Kind::Figure | Kind::Axes) {
+        p.extend([
+            ("Visible", s("on")),
+            ("Parent", Value::empty()),
+            ("Type", Value::empty()),
+        ]);
+    }
+    p
+}
+
+/// A line's colour, style, width and marker (line-like kinds start with it).
+fn line_look(marker: &str) -> [(&'static str, Value); 5] {
+    [
+        ("Color", rgb(BLUE)),
+        ("LineStyle", s("-")),
+        ("LineWidth", n(0.5)),
+        ("Marker", s(marker)),
+        ("MarkerSize", n(6.0)),
+    ]
+}
+
+/// The properties particular to a kind.
+fn own(kind: Kind) -> Vec<(&'static str, Value)> {
     let e = Value::empty;
     match kind {
         Kind::Figure => vec![
@@ -96,7 +124,9 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("XTickLabelMode", s("auto")),
             ("YTickLabelMode", s("auto")),
             ("DataAspectRatioMode", s("auto")),
+            ("PlotBoxAspectRatioMode", s("auto")),
             ("View", Value::row(vec![0.0, 90.0])),
+            ("RLim", e()),
             ("NextPlot", s("replace")),
             ("ColorOrderIndex", n(1.0)),
             ("Visible", s("on")),
@@ -111,55 +141,40 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("Parent", e()),
             ("Type", e()),
         ],
-        Kind::Line | Kind::Stair => vec![
-            ("Color", rgb(BLUE)),
-            ("LineStyle", s("-")),
-            ("LineWidth", n(0.5)),
-            ("Marker", s("none")),
-            ("MarkerSize", n(6.0)),
-            ("MarkerFaceColor", s("none")),
-            ("MarkerEdgeColor", s("auto")),
-            ("XData", e()),
-            ("YData", e()),
-            ("ZData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
-        ],
-        Kind::Stem => vec![
-            ("Color", rgb(BLUE)),
-            ("LineStyle", s("-")),
-            ("LineWidth", n(0.5)),
-            ("Marker", s("o")),
-            ("MarkerSize", n(6.0)),
-            ("MarkerFaceColor", s("none")),
-            ("BaseValue", n(0.0)),
-            ("XData", e()),
-            ("YData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
-        ],
-        Kind::ErrorBar => vec![
-            ("Color", rgb(BLUE)),
-            ("LineStyle", s("-")),
-            ("LineWidth", n(0.5)),
-            ("Marker", s("none")),
-            ("MarkerSize", n(6.0)),
-            ("CapSize", n(6.0)),
-            ("XData", e()),
-            ("YData", e()),
-            ("YNegativeDelta", e()),
-            ("YPositiveDelta", e()),
-            ("XNegativeDelta", e()),
-            ("XPositiveDelta", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
-        ],
+        Kind::Line | Kind::Stair => [
+            line_look("none").to_vec(),
+            vec![
+                ("MarkerFaceColor", s("none")),
+                ("MarkerEdgeColor", s("auto")),
+                ("XData", e()),
+                ("YData", e()),
+                ("ZData", e()),
+            ],
+        ]
+        .concat(),
+        Kind::Stem => [
+            line_look("o").to_vec(),
+            vec![
+                ("MarkerFaceColor", s("none")),
+                ("BaseValue", n(0.0)),
+                ("XData", e()),
+                ("YData", e()),
+            ],
+        ]
+        .concat(),
+        Kind::ErrorBar => [
+            line_look("none").to_vec(),
+            vec![
+                ("CapSize", n(6.0)),
+                ("XData", e()),
+                ("YData", e()),
+                ("YNegativeDelta", e()),
+                ("YPositiveDelta", e()),
+                ("XNegativeDelta", e()),
+                ("XPositiveDelta", e()),
+            ],
+        ]
+        .concat(),
         Kind::Scatter => vec![
             ("Marker", s("o")),
             ("SizeData", n(36.0)),
@@ -169,10 +184,7 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("LineWidth", n(0.5)),
             ("XData", e()),
             ("YData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
+            ("ZData", e()),
         ],
         Kind::Bar => vec![
             ("BarWidth", n(0.8)),
@@ -180,13 +192,11 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("EdgeColor", rgb(BLACK)),
             ("LineWidth", n(0.5)),
             ("Horizontal", s("off")),
+            ("BarLayout", s("grouped")),
             ("BaseValue", n(0.0)),
             ("XData", e()),
             ("YData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
+            ("YEndPoints", e()),
         ],
         Kind::Histogram => vec![
             ("Data", e()),
@@ -198,10 +208,6 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("FaceColor", rgb(BLUE)),
             ("EdgeColor", rgb(BLACK)),
             ("FaceAlpha", n(0.6)),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Area => vec![
             ("FaceColor", rgb(BLUE)),
@@ -211,10 +217,6 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("BaseValue", n(0.0)),
             ("XData", e()),
             ("YData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Patch => vec![
             ("FaceColor", rgb(BLUE)),
@@ -224,19 +226,12 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("LineStyle", s("-")),
             ("XData", e()),
             ("YData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Image => vec![
             ("CData", e()),
             ("CDataMapping", s("direct")),
             ("XData", Value::row(vec![1.0, 1.0])),
             ("YData", Value::row(vec![1.0, 1.0])),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Surface => vec![
             ("FaceColor", s("flat")),
@@ -248,10 +243,6 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("YData", e()),
             ("ZData", e()),
             ("CData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Contour => vec![
             ("LineColor", s("flat")),
@@ -263,10 +254,19 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("XData", e()),
             ("YData", e()),
             ("ZData", e()),
-            ("DisplayName", s("")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
+        ],
+        Kind::Quiver => vec![
+            ("Color", rgb(BLUE)),
+            ("LineStyle", s("-")),
+            ("LineWidth", n(0.5)),
+            ("AutoScale", s("on")),
+            ("AutoScaleFactor", n(0.9)),
+            ("MaxHeadSize", n(0.2)),
+            ("ShowArrowHead", s("on")),
+            ("XData", e()),
+            ("YData", e()),
+            ("UData", e()),
+            ("VData", e()),
         ],
         Kind::Text => vec![
             ("String", s("")),
@@ -278,9 +278,6 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("VerticalAlignment", s("middle")),
             ("Rotation", n(0.0)),
             ("Interpreter", s("tex")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Legend => vec![
             ("String", empty_cell()),
@@ -288,17 +285,11 @@ pub fn props(kind: Kind) -> Vec<(&'static str, Value)> {
             ("Orientation", s("vertical")),
             ("FontSize", n(9.0)),
             ("Box", s("on")),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
         Kind::Colorbar => vec![
             ("Location", s("eastoutside")),
             ("Limits", Value::row(vec![0.0, 1.0])),
             ("FontSize", n(9.0)),
-            ("Visible", s("on")),
-            ("Parent", e()),
-            ("Type", e()),
         ],
     }
 }

@@ -261,6 +261,15 @@ fn shown(kind: Kind) -> &'static [&'static str] {
             "YData",
             "ZData",
         ],
+        Kind::Quiver => &[
+            "Color",
+            "LineStyle",
+            "LineWidth",
+            "XData",
+            "YData",
+            "UData",
+            "VData",
+        ],
         Kind::Text => &[
             "String",
             "FontSize",

@@ -72,6 +72,11 @@ pub fn extents(scene: &Scene, ax: Id) -> [Span; 4] {
                 s[1].add_all(&y, ly);
                 let z = o.nums("ZData");
                 s[2].add_all(&z, false);
+                // scatter colours given as one value per point are colormapped
+                let c = o.nums("CData");
+                if o.kind == Kind::Scatter && c.len() == y.len() && y.len() != 3 {
+                    s[3].add_all(&c, false);
+                }
             }
             Kind::Stem | Kind::Area => {
                 s[0].add_all(&x_or_index(o, y.len()), lx);
@@ -106,15 +111,28 @@ pub fn extents(scene: &Scene, ax: Id) -> [Span; 4] {
                 let log_pos = if horizontal { ly } else { lx };
                 let log_val = if horizontal { lx } else { ly };
                 let step = min_step(&x);
+                let ends = o.nums("YEndPoints");
+                let stacked = o.text("BarLayout") == "stacked" && ends.len() == y.len();
                 for (i, xi) in x.iter().enumerate() {
                     s[pos].add(xi - 0.6 * step, log_pos);
                     s[pos].add(xi + 0.6 * step, log_pos);
                     if let Some(v) = y.get(i) {
                         s[val].add(*v, log_val);
+                        if stacked {
+                            s[val].add(ends[i], log_val);
+                        }
                     }
                 }
                 s[val].add(o.num("BaseValue", 0.0), log_val);
                 s[pos].tight = true;
+            }
+            Kind::Quiver => {
+                for a in super::plots::quiver::arrows(o) {
+                    for p in a.shaft {
+                        s[0].add(p.0, lx);
+                        s[1].add(p.1, ly);
+                    }
+                }
             }
             Kind::Histogram => {
                 let e = o.nums("BinEdges");

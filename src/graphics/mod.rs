@@ -10,6 +10,7 @@ pub mod colormap;
 pub mod contour;
 pub mod defaults;
 pub mod handle;
+pub mod handle_ops;
 pub mod layout;
 pub mod limits;
 pub mod model;

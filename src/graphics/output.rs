@@ -160,14 +160,16 @@ pub fn base64(data: &[u8]) -> String {
     out
 }
 
-/// The kitty graphics protocol: a PNG sent in base64 chunks of 4096 bytes.
+/// The kitty graphics protocol: a PNG (f=100) transmitted and shown (a=T) in base64 chunks
+/// of 4096 bytes (m=1 on all but the last). q=2 on every chunk keeps the terminal from
+/// answering: its reply would arrive on stdin as typed keys.
 pub fn kitty(png: &[u8]) -> String {
     let b = base64(png);
     let chunks: Vec<&[u8]> = b.as_bytes().chunks(4096).collect();
     let mut out = String::new();
     for (i, c) in chunks.iter().enumerate() {
         let more = if i + 1 < chunks.len() { 1 } else { 0 };
-        let head = if i == 0 { "f=100,a=T," } else { "" };
+        let head = if i == 0 { "f=100,a=T,q=2," } else { "q=2," };
         out.push_str(&format!(
             "\x1b_G{head}m={more};{}\x1b\\",
             String::from_utf8_lossy(c)
@@ -195,7 +197,9 @@ pub fn sixel(w: usize, h: usize, rgb: &[u8]) -> String {
             None => 215,
         }
     };
-    let mut out = format!("\x1bPq\"1;1;{w};{h}");
+    // P2=1: a colour pass's unset pixels keep what earlier passes drew (with 0 they would
+    // be set to the background, which some terminals do); "1;1 is square pixels and the size
+    let mut out = format!("\x1bP0;1;0q\"1;1;{w};{h}");
     for k in 0..216 {
         let pct = |l: usize| l * 100 / 5;
         out.push_str(&format!(

@@ -127,9 +127,8 @@ enum Check {
 
 fn check_of(kind: Kind, name: &str) -> Check {
     match name {
-        "Type" | "Parent" | "Children" | "Number" | "Values" | "Legend" | "Colorbar" | "Limits" => {
-            Check::ReadOnly
-        }
+        "Type" | "Parent" | "Children" | "Number" | "Values" | "Legend" | "Colorbar" | "Limits"
+        | "YEndPoints" => Check::ReadOnly,
         "Color" if kind == Kind::Axes || kind == Kind::Figure => Check::Color {
             keywords: &["none"],
         },
@@ -145,17 +144,15 @@ fn check_of(kind: Kind, name: &str) -> Check {
         "MarkerFaceColor" | "MarkerEdgeColor" => Check::Color {
             keywords: &["none", "auto", "flat"],
         },
-        "LineWidth" | "MarkerSize" | "FontSize" | "BarWidth" | "CapSize" | "NumBins" => {
-            Check::NonNeg
-        }
+        "LineWidth" | "MarkerSize" | "FontSize" | "BarWidth" | "CapSize" | "NumBins"
+        | "AutoScaleFactor" | "MaxHeadSize" => Check::NonNeg,
         "FaceAlpha" | "BaseValue" | "Rotation" | "ColorOrderIndex" => Check::Real,
         "XLim" | "YLim" | "ZLim" | "CLim" => Check::Limits,
         "Position" if kind == Kind::Text => Check::Position(3),
         "Position" => Check::Position(4),
         "View" => Check::Position(2),
-        "Visible" | "Box" | "XGrid" | "YGrid" | "ZGrid" | "Fill" | "NumberTitle" | "Horizontal" => {
-            Check::OnOff
-        }
+        "Visible" | "Box" | "XGrid" | "YGrid" | "ZGrid" | "Fill" | "NumberTitle" | "Horizontal"
+        | "AutoScale" | "ShowArrowHead" => Check::OnOff,
         "LineStyle" => Check::Choice(&spec::LINE_STYLES),
         "XScale" | "YScale" => Check::Choice(&["linear", "log"]),
         "XDir" | "YDir" => Check::Choice(&["normal", "reverse"]),
@@ -170,8 +167,10 @@ fn check_of(kind: Kind, name: &str) -> Check {
         | "XTickLabelMode"
         | "YTickLabelMode"
         | "DataAspectRatioMode"
+        | "PlotBoxAspectRatioMode"
         | "LevelListMode" => Check::Choice(&["auto", "manual"]),
         "CDataMapping" => Check::Choice(&["direct", "scaled"]),
+        "BarLayout" => Check::Choice(&["grouped", "stacked"]),
         "FontWeight" => Check::Choice(&["normal", "bold"]),
         "HorizontalAlignment" => Check::Choice(&["left", "center", "right"]),
         "VerticalAlignment" => Check::Choice(&["middle", "top", "bottom", "baseline", "cap"]),

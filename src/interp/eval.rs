@@ -65,6 +65,9 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
         if let Some(r) = crate::dates::arith::binary(op, a, b) {
             return r;
         }
+        if let Some(r) = crate::graphics::handle_ops::binary(op, a, b) {
+            return r;
+        }
     }
     if let Some(bin) = bin_of(op) {
         if let Some(v) = super::lower::binary(bin, a, b) {

@@ -44,6 +44,13 @@ fn target(scene: &mut Scene, a: &mut A) -> Id {
 fn label(i: &mut Interp, mut a: A, nargout: usize, which: &str) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
+    // title(t, ...) of a tiled layout (which the figure stands for): the figure's title
+    if which == "Title" && a.len() >= 2 {
+        if let Some(fig) = crate::graphics::handle::one_of(&scene, &a[0], Kind::Figure) {
+            let t = super::charts::figure_title(&mut scene, fig, &a[1], &a[2..])?;
+            return handles_out(&scene, vec![t], nargout);
+        }
+    }
     let ax = target(&mut scene, &mut a);
     let Some(text) = a.first().cloned() else {
         return Err(bad(which, "The text is missing."));
@@ -426,9 +433,16 @@ fn axis(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
                 tight(&mut scene)?;
             }
             "tight" => tight(&mut scene)?,
-            "normal" | "square" | "fill" | "vis3d" => scene
-                .obj_mut(ax)?
-                .put("DataAspectRatioMode", Value::str("auto")),
+            "square" => {
+                let o = scene.obj_mut(ax)?;
+                o.put("PlotBoxAspectRatioMode", Value::str("manual"));
+                o.put("DataAspectRatioMode", Value::str("auto"));
+            }
+            "normal" | "fill" | "vis3d" => {
+                let o = scene.obj_mut(ax)?;
+                o.put("DataAspectRatioMode", Value::str("auto"));
+                o.put("PlotBoxAspectRatioMode", Value::str("auto"));
+            }
             "auto" => {
                 let o = scene.obj_mut(ax)?;
                 for n in ["XLimMode", "YLimMode", "ZLimMode"] {

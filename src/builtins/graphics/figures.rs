@@ -36,6 +36,7 @@ pub fn table() -> Vec<Builtin> {
         b("refresh", 0, 1, 0, "refresh: redraws the current figure.", drawnow),
         b("ishandle", 1, 1, 1, "ishandle(h): true where h is a graphics handle (or figure number) of a live object.", ishandle),
         b("isgraphics", 1, 2, 1, "isgraphics(h), isgraphics(h, type): true where h is a live graphics object (of that type).", isgraphics),
+        b("ishghandle", 1, 1, 1, "ishghandle(h): true where h is a graphics handle (or figure number) of a live object.", ishandle),
         b("isvalid", 1, 1, 1, "isvalid(h): true where the handle's object has not been deleted.", ishandle),
     ]
 }
@@ -482,7 +483,7 @@ fn set(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     Ok(vec![])
 }
 
-fn delete(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
+pub(super) fn delete(i: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     if !handle::is_handle_value(&a[0]) {

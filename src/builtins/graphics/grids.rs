@@ -378,6 +378,20 @@ fn colormap_fn(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     Ok(vec![])
 }
 
+/// The axes' colorbar, made if it has none. It is not a child: its axes draws it, not as
+/// data.
+pub(super) fn attach_colorbar(scene: &mut Scene, ax: Id) -> Id {
+    if let Some(cb) = scene.linked(ax, "Colorbar") {
+        return cb;
+    }
+    let cb = scene.add(Kind::Colorbar, Some(ax));
+    if let Ok(o) = scene.obj_mut(ax) {
+        o.children.retain(|c| *c != cb);
+        o.put("Colorbar", Value::Num(cb as f64));
+    }
+    cb
+}
+
 fn colorbar(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
@@ -392,18 +406,7 @@ fn colorbar(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
         scene.touch(ax);
         return Ok(vec![]);
     }
-    let cb = match scene.linked(ax, "Colorbar") {
-        Some(cb) => cb,
-        None => {
-            let cb = scene.add(Kind::Colorbar, Some(ax));
-            // not a child: it is drawn by its axes, not as data
-            if let Ok(o) = scene.obj_mut(ax) {
-                o.children.retain(|c| *c != cb);
-                o.put("Colorbar", Value::Num(cb as f64));
-            }
-            cb
-        }
-    };
+    let cb = attach_colorbar(&mut scene, ax);
     let rest: Vec<Value> = if a.first().is_some_and(|v| v.is_text()) && a.len() % 2 == 1 {
         let loc = a[0].clone();
         props::set(&mut scene, cb, "Location", &loc)?;

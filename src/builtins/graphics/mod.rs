@@ -1,9 +1,10 @@
 //! Graphics builtins: they parse MATLAB's argument forms and call into `crate::graphics`,
 //! which holds the figures and draws them. Families: figures and axes (`figures`), line-like
-//! plots (`plotting`), bars, bins and shapes (`shapes`), gridded data and colour (`grids`),
+//! plots (`plotting`), bars, bins and shapes (`shapes`), pies, arrows, polar lines, heatmaps and figure titles (`charts`), gridded data and colour (`grids`),
 //! labels and axis settings (`decor`), files (`export`), and the names not drawn yet
 //! (`stubs`).
 
+mod charts;
 mod decor;
 mod export;
 mod figures;
@@ -29,6 +30,7 @@ pub fn table() -> Vec<Builtin> {
     t.extend(figures::table());
     t.extend(plotting::table());
     t.extend(shapes::table());
+    t.extend(charts::table());
     t.extend(grids::table());
     t.extend(decor::table());
     t.extend(export::table());
@@ -39,6 +41,16 @@ pub fn table() -> Vec<Builtin> {
             .filter(|b| !have.contains(b.name)),
     );
     t
+}
+
+/// delete(h) for graphics handles (the file builtin `delete` hands them here).
+pub(super) fn delete_handles(
+    i: &mut Interp,
+    f: &mut crate::interp::function::Frame,
+    a: A,
+    n: usize,
+) -> R {
+    figures::delete(i, f, a, n)
 }
 
 pub(super) fn scene_of(i: &Interp) -> SceneRef {

@@ -27,20 +27,25 @@ pub fn table() -> Vec<Builtin> {
         b("errorbar", 2, -1, 1, "errorbar(y, err), errorbar(x, y, err), errorbar(x, y, neg, pos), errorbar(x, y, yneg, ypos, xneg, xpos), spec: error bars.", errorbar),
         b("area", 1, -1, 1, "area(Y), area(X, Y), area(..., basevalue): filled areas.", area),
         b("scatter", 2, -1, 1, "scatter(x, y), scatter(x, y, sz, c), 'filled', marker: a scatter plot.", scatter),
+        b("scatter3", 3, -1, 1, "scatter3(x, y, z), scatter3(x, y, z, sz, c), 'filled', marker: a scatter plot in 3-D.", scatter3),
     ]
 }
 
 /// One line's data and look.
-struct LineData {
-    x: Vec<f64>,
-    y: Vec<f64>,
-    z: Vec<f64>,
-    spec: LineSpec,
+pub(super) struct LineData {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub z: Vec<f64>,
+    pub spec: LineSpec,
 }
 
 /// Splits `plot`-style arguments into lines (x/y pairs, matrices as columns, line specs)
 /// and trailing name-value pairs.
-fn parse_lines(a: &[Value], fname: &str, with_z: bool) -> MResult<(Vec<LineData>, Vec<Value>)> {
+pub(super) fn parse_lines(
+    a: &[Value],
+    fname: &str,
+    with_z: bool,
+) -> MResult<(Vec<LineData>, Vec<Value>)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < a.len() {
@@ -188,7 +193,7 @@ fn columns3(
 
 /// Adds line-like objects of `kind` for each line, coloured from the colour order unless
 /// the spec names a colour.
-fn add_lines(scene: &mut Scene, ax: Id, kind: Kind, lines: Vec<LineData>) -> Vec<Id> {
+pub(super) fn add_lines(scene: &mut Scene, ax: Id, kind: Kind, lines: Vec<LineData>) -> Vec<Id> {
     let mut ids = Vec::new();
     for l in lines {
         let color = match l.spec.color {
@@ -457,23 +462,41 @@ fn area(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
     handles_out(&scene, ids, nargout)
 }
 
-fn scatter(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
+fn scatter(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    scatter_plot(i, a, nargout, false)
+}
+fn scatter3(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    scatter_plot(i, a, nargout, true)
+}
+
+/// scatter(x, y, ...) and scatter3(x, y, z, ...): one Scatter object (3-D when `with_z`).
+fn scatter_plot(i: &mut Interp, mut a: A, nargout: usize, with_z: bool) -> R {
+    let fname = if with_z { "scatter3" } else { "scatter" };
     let filled = take_flag(&mut a, "filled");
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let given = leading_axes(&scene, &mut a);
-    if a.len() < 2 {
-        return Err(bad("scatter", "Use scatter(x, y)."));
-    }
-    let x = vector(&a[0], "scatter")?;
-    let y = vector(&a[1], "scatter")?;
-    if x.len() != y.len() {
+    let need = if with_z { 3 } else { 2 };
+    if a.len() < need {
         return Err(bad(
-            "scatter",
-            "X and Y must be vectors of the same length.",
+            fname,
+            format!("Use {fname}(x, y{}).", if with_z { ", z" } else { "" }),
         ));
     }
-    let mut k = 2;
+    let x = vector(&a[0], fname)?;
+    let y = vector(&a[1], fname)?;
+    let z = if with_z {
+        vector(&a[2], fname)?
+    } else {
+        vec![]
+    };
+    if x.len() != y.len() || (with_z && z.len() != x.len()) {
+        return Err(bad(
+            fname,
+            "X, Y (and Z) must be vectors of the same length.",
+        ));
+    }
+    let mut k = need;
     let mut size = None;
     let mut color: Option<Value> = None;
     if let Some(v) = a.get(k).filter(|v| !v.is_text()) {
@@ -512,6 +535,9 @@ fn scatter(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
         let o = scene.obj_mut(id)?;
         o.put("XData", Value::row(x));
         o.put("YData", Value::row(y));
+        if with_z {
+            o.put("ZData", Value::row(z));
+        }
         o.put("CData", spec::color_value(c));
         if let Some(m) = marker {
             o.put("Marker", Value::str(m));
@@ -532,5 +558,10 @@ fn scatter(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
         crate::graphics::props::set(&mut scene, id, "CData", &stored)?;
     }
     apply_pairs(&mut scene, &[id], &a[k..])?;
+    if with_z {
+        scene
+            .obj_mut(ax)?
+            .put("View", Value::row(vec![-37.5, 30.0]));
+    }
     handles_out(&scene, vec![id], nargout)
 }

@@ -16,7 +16,7 @@ use crate::values::value::Value;
 #[rustfmt::skip]
 pub fn table() -> Vec<Builtin> {
     vec![
-        b("bar", 1, -1, 1, "bar(y), bar(x, y), bar(..., width), bar(..., color): vertical bars (a matrix gives groups).", bar),
+        b("bar", 1, -1, 1, "bar(y), bar(x, y), bar(..., width), bar(..., color), bar(..., 'stacked'): vertical bars (a matrix gives groups, or stacks).", bar),
         b("barh", 1, -1, 1, "barh(y), barh(x, y): horizontal bars.", barh),
         b("histogram", 1, -1, 1, "histogram(X), histogram(X, nbins), histogram(X, edges), 'Normalization', 'probability'|'pdf'|'cdf'|...: a histogram.", histogram_fn),
         b("hist", 1, 2, 2, "hist(y), hist(y, n): a histogram; [counts, centers] = hist(...) returns the counts instead.", hist),
@@ -28,7 +28,7 @@ pub fn table() -> Vec<Builtin> {
 
 fn bars(i: &mut Interp, mut a: A, nargout: usize, horizontal: bool) -> R {
     let fname = if horizontal { "barh" } else { "bar" };
-    let _stacked = take_flag(&mut a, "stacked");
+    let stacked = take_flag(&mut a, "stacked");
     take_flag(&mut a, "grouped");
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
@@ -73,7 +73,23 @@ fn bars(i: &mut Interp, mut a: A, nargout: usize, horizontal: bool) -> R {
         _ => None,
     };
     let ax = plot_axes(&mut scene, given);
-    let count = series.len();
+    let count = if stacked { 1 } else { series.len() };
+    // stacked: each series' bar tops, positives on positives and negatives on negatives
+    let mut ups = vec![0.0; n];
+    let mut downs = vec![0.0; n];
+    let ends: Vec<Vec<f64>> = series
+        .iter()
+        .map(|yv| {
+            yv.iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let acc = if *v < 0.0 { &mut downs[i] } else { &mut ups[i] };
+                    *acc += if v.is_finite() { *v } else { 0.0 };
+                    *acc
+                })
+                .collect()
+        })
+        .collect();
     let mut ids = Vec::new();
     for (k, yv) in series.into_iter().enumerate() {
         let c = match color {
@@ -85,7 +101,18 @@ fn bars(i: &mut Interp, mut a: A, nargout: usize, horizontal: bool) -> R {
         o.put("FaceColor", spec::color_value(c));
         o.put("XData", Value::row(xs.clone()));
         o.put("YData", Value::row(yv));
-        o.grid = Some((k, count, 0));
+        o.grid = Some((if stacked { 0 } else { k }, count, 0));
+        if stacked {
+            o.put("BarLayout", Value::str("stacked"));
+        }
+        let end = if stacked { ends.get(k).cloned() } else { None };
+        o.put(
+            "YEndPoints",
+            end.map_or_else(
+                || o.get("YData").cloned().unwrap_or_else(Value::empty),
+                Value::row,
+            ),
+        );
         if horizontal {
             o.put("Horizontal", Value::str("on"));
         }

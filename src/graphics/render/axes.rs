@@ -74,6 +74,17 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
             (x0, x1, y0, y1) = (cx - nw / 2.0, cx + nw / 2.0, cy - nh / 2.0, cy + nh / 2.0);
         }
     }
+    if a.text("PlotBoxAspectRatioMode") == "manual" {
+        // axis square: the plot box's sides equal, about its centre
+        let side = (x1 - x0).min(y1 - y0);
+        let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        (x0, x1, y0, y1) = (
+            cx - side / 2.0,
+            cx + side / 2.0,
+            cy - side / 2.0,
+            cy + side / 2.0,
+        );
+    }
     let xrev = a.text("XDir") == "reverse";
     let yrev = a.text("YDir") == "reverse";
     let frame = Frame {
@@ -96,6 +107,16 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
             log: a.text("YScale") == "log",
         },
     };
+    // polarplot's axes: a polar grid instead of the box, ticks and labels
+    let polar = a
+        .nums("RLim")
+        .get(1)
+        .copied()
+        .filter(|r| *r > 0.0 && r.is_finite());
+    if let Some(outer) = polar.filter(|_| visible) {
+        super::polar::grid(a, pen, &frame, outer);
+    }
+    let visible = visible && polar.is_none();
     if visible {
         if let Some(c) = rgb_of(a, "Color") {
             pen.rect((x0, y0), (x1, y1), c, 1.0);

@@ -90,7 +90,12 @@ pub fn draw_legend<DB: DrawingBackend>(
         let cy = y + pad + row_h * (i as f64 + 0.5);
         let (sx0, sx1) = (x + pad, x + pad + sample);
         match o.kind {
-            Kind::Line | Kind::Stair | Kind::ErrorBar | Kind::Stem | Kind::Contour => {
+            Kind::Line
+            | Kind::Stair
+            | Kind::ErrorBar
+            | Kind::Stem
+            | Kind::Contour
+            | Kind::Quiver => {
                 let c = rgb_of(o, "Color")
                     .or_else(|| rgb_of(o, "LineColor"))
                     .unwrap_or([0.0; 3]);

@@ -6,6 +6,7 @@ pub mod axes;
 pub mod geometry;
 pub mod legend;
 pub mod pen;
+pub mod polar;
 pub mod series;
 pub mod tex;
 pub mod three;
@@ -51,9 +52,45 @@ pub fn draw<DB: DrawingBackend>(
         pen.fill([*r, *g, *b]);
     }
     let (w, h) = area.dim_in_pixel();
+    // a figure title (sgtitle) takes a band along the top; the axes share the rest
+    let titled = f
+        .children
+        .iter()
+        .any(|c| scene.kind(*c) == Some(Kind::Text));
+    let band = if titled {
+        (24.0 * scale).round() as u32
+    } else {
+        0
+    };
+    let below = area.margin(band, 0, 0, 0);
+    let axes_pen = Pen {
+        area: &below,
+        s: scale,
+    };
     for c in &f.children {
         if scene.kind(*c) == Some(Kind::Axes) {
-            axes::draw(scene, *c, &pen, (w as f64, h as f64));
+            axes::draw(
+                scene,
+                *c,
+                &axes_pen,
+                (w as f64, h.saturating_sub(band) as f64),
+            );
+        }
+    }
+    // the figure's own title (sgtitle), centred along its top edge
+    for c in &f.children {
+        if let Some(t) = scene.objs.get(c).filter(|o| o.kind == Kind::Text) {
+            let c = axes::rgb_of(t, "Color").unwrap_or([0.0; 3]);
+            pen.text(
+                &axes::label_text(t),
+                (w as f64 / 2.0, 3.0 * scale),
+                t.num("FontSize", 11.0),
+                c,
+                pen::Align::Center,
+                pen::Align::Start,
+                t.text("FontWeight") != "normal",
+                false,
+            );
         }
     }
 }

@@ -152,6 +152,28 @@ pub fn draw<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, 
                 w,
             );
         }
+        Kind::Quiver => {
+            let Some(dash) = Dash::of(&o.text("LineStyle")) else {
+                return;
+            };
+            let c = rgb_of(o, "Color").unwrap_or([0.0; 3]);
+            let w = pen.width(o.num("LineWidth", 0.5));
+            for a in crate::graphics::plots::quiver::arrows(o) {
+                let shaft = [
+                    f.pt(a.shaft[0].0, a.shaft[0].1),
+                    f.pt(a.shaft[1].0, a.shaft[1].1),
+                ];
+                for run in geometry::clip_polyline(f, &shaft) {
+                    pen.path(&run, c, w, dash);
+                }
+                if let Some(h) = a.head {
+                    let barbs: Vec<(f64, f64)> = h.iter().map(|p| f.pt(p.0, p.1)).collect();
+                    for run in geometry::clip_polyline(f, &barbs) {
+                        pen.path(&run, c, w, Dash::Solid);
+                    }
+                }
+            }
+        }
         Kind::Image => image(o, pen, f, cmap, clim),
         Kind::Contour => super::three::contour_2d(o, pen, f, cmap, clim),
         Kind::Surface => {
@@ -317,21 +339,36 @@ pub fn marker<DB: DrawingBackend>(
 fn scatter<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, clim: (f64, f64)) {
     let y = o.nums("YData");
     let x = x_or_index(o, y.len());
+    let pts: Vec<Option<(f64, f64)>> = (0..x.len().min(y.len()))
+        .map(|i| {
+            let p = f.pt(x[i], y[i]);
+            (p.0.is_finite() && p.1.is_finite() && f.inside(p)).then_some(p)
+        })
+        .collect();
+    scatter_markers(o, pen, &pts, cmap, clim);
+}
+
+/// A scatter object's markers at pixel positions (None: not drawn), coloured by CData.
+pub fn scatter_markers<DB: DrawingBackend>(
+    o: &GObj,
+    pen: &Pen<DB>,
+    pts: &[Option<(f64, f64)>],
+    cmap: &Map,
+    clim: (f64, f64),
+) {
+    let n = pts.len();
     let sizes = o.nums("SizeData");
     let (rows, cols, c) = o.matrix("CData");
     let m = o.text("Marker");
     let w = pen.width(o.num("LineWidth", 0.5));
-    for i in 0..x.len().min(y.len()) {
-        let p = f.pt(x[i], y[i]);
-        if !p.0.is_finite() || !p.1.is_finite() || !f.inside(p) {
-            continue;
-        }
+    for (i, p) in pts.iter().enumerate() {
+        let Some(p) = *p else { continue };
         // CData: one colour, one RGB row per point, or one value per point (colormapped)
         let color = if c.len() == 3 && rows * cols == 3 {
             [c[0], c[1], c[2]]
-        } else if cols == 3 && rows == x.len() {
+        } else if cols == 3 && rows == n {
             [c[i], c[rows + i], c[2 * rows + i]]
-        } else if c.len() == x.len() {
+        } else if c.len() == n {
             match cmap.scaled(c[i], clim.0, clim.1) {
                 Some(v) => v,
                 None => continue,
@@ -339,7 +376,7 @@ fn scatter<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame, cmap: &Map, c
         } else {
             [0.0, 0.447, 0.741]
         };
-        let area = if sizes.len() == x.len() {
+        let area = if sizes.len() == n {
             sizes[i]
         } else {
             sizes.first().copied().unwrap_or(36.0)
@@ -389,12 +426,19 @@ fn bars<DB: DrawingBackend>(o: &GObj, pen: &Pen<DB>, f: &Frame) {
     let edge = rgb_of(o, "EdgeColor");
     let w = pen.width(o.num("LineWidth", 0.5));
     let horizontal = o.on("Horizontal");
-    for (xi, yi) in x.iter().zip(y.iter()) {
+    let ends = o.nums("YEndPoints");
+    let stacked = o.text("BarLayout") == "stacked" && ends.len() == y.len();
+    for (i, (xi, yi)) in x.iter().zip(y.iter()).enumerate() {
         let (a, b) = (xi + offset - width / 2.0, xi + offset + width / 2.0);
-        let quad = if horizontal {
-            [f.pt(base, a), f.pt(*yi, a), f.pt(*yi, b), f.pt(base, b)]
+        let (lo, hi) = if stacked {
+            (ends[i] - yi, ends[i])
         } else {
-            [f.pt(a, base), f.pt(a, *yi), f.pt(b, *yi), f.pt(b, base)]
+            (base, *yi)
+        };
+        let quad = if horizontal {
+            [f.pt(lo, a), f.pt(hi, a), f.pt(hi, b), f.pt(lo, b)]
+        } else {
+            [f.pt(a, lo), f.pt(a, hi), f.pt(b, hi), f.pt(b, lo)]
         };
         fill_outline(pen, f, &quad, face, 1.0, edge, w);
     }

@@ -223,6 +223,16 @@ pub fn draw<DB: DrawingBackend>(
                     .collect();
                 pen.path(&pts, col, pen.width(o.num("LineWidth", 0.5)), Dash::Solid);
             }
+            Kind::Scatter => {
+                let (x, y, z) = (o.nums("XData"), o.nums("YData"), o.nums("ZData"));
+                let pts: Vec<Option<(f64, f64)>> = (0..x.len().min(y.len()))
+                    .map(|i| {
+                        let p = point(x[i], y[i], z.get(i).copied().unwrap_or(0.0)).0;
+                        (p.0.is_finite() && p.1.is_finite()).then_some(p)
+                    })
+                    .collect();
+                super::series::scatter_markers(o, pen, &pts, &cmap, lim.c);
+            }
             _ => {}
         }
     }

@@ -87,6 +87,9 @@ pub fn cat(dim: usize, vals: &[Value]) -> MResult<Value> {
     if vals.iter().any(crate::dates::is_time) {
         return crate::dates::array::concat(dim, vals);
     }
+    if let Some(r) = crate::graphics::handle_ops::concat(dim, vals) {
+        return r;
+    }
     if vals.iter().any(|v| matches!(v, Value::Cell(_))) {
         let cells: Vec<CellArray> = vals
             .iter()
