@@ -48,6 +48,31 @@ def concat(X, steps):
     return acc.sum()
 
 
+def masked(x0, steps):
+    x = x0.clone()
+    for _ in range(steps):
+        x[x > 0.9] = 0
+        x = x + 0.05
+    return x.sum()
+
+
+def gather(x0, w, idx, steps):
+    x = x0
+    y = torch.zeros_like(x0)
+    for _ in range(steps):
+        y = x[idx] * w + y
+        x = x * 0.999
+    return y.sum()
+
+
+def compact(x, steps):
+    s = torch.zeros((), device=DEV)
+    for k in range(1, steps + 1):
+        v = x[x > k / 10]
+        s = s + v.sum()
+    return s
+
+
 def main():
     n1 = int(float(os.environ.get("S1_N", "1e7")))
     k = torch.arange(1, n1 + 1, dtype=torch.float64, device=DEV)
@@ -58,10 +83,16 @@ def main():
     n3 = int(float(os.environ.get("S3_N", "1e6")))
     k = torch.arange(1, 4 * n3 + 1, dtype=torch.float64, device=DEV)
     X = (torch.remainder(k * 13, 101) / 101).to(torch.float32).reshape(4, n3).t().contiguous()
+    k = torch.arange(1, n1 + 1, dtype=torch.float64, device=DEV)
+    w = (torch.remainder(k * 31, 97) / 97).to(torch.float32)
+    idx = torch.remainder(torch.arange(0, n1, dtype=torch.int64, device=DEV) * 7919, n1)
     cases = [
         ("s1", "stencil", lambda f: f(u0, 20), stencil),
         ("s2", "rows", lambda f: f(A0, 64), rows),
         ("s3", "concat", lambda f: f(X, 8), concat),
+        ("s4", "masked", lambda f: f(u0, 20), masked),
+        ("s5", "gather", lambda f: f(u0, w, idx, 20), gather),
+        ("s6", "compact", lambda f: f(u0, 8), compact),
     ]
     for name, what, call, fn in cases:
         for mode in ["eager", "compile"]:

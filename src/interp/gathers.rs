@@ -212,6 +212,12 @@ fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
         });
     }
     let v = Value::Device(x.clone());
+    // An index array checked before (a loop gathering by the same indices) is not checked
+    // again: its values cannot have changed.
+    let settled = graph::memory::settled(&x.node);
+    if crate::plan::gathers::checked(&settled, extent) {
+        return Some(Sub::Index(settled, x.node.numel()));
+    }
     let col = super::views::reshaped(x, Shape::col(x.node.numel()));
     let low = lower::binary(Bin::Lt, &col, &Value::Num(1.0))?;
     let high = lower::binary(Bin::Gt, &col, &Value::Num(extent as f64))?;
@@ -224,6 +230,7 @@ fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
     if any.truthy().unwrap_or(true) {
         return None;
     }
+    crate::plan::gathers::remember(&settled, extent);
     let Value::Device(d) = v else {
         return None;
     };

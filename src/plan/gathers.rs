@@ -89,3 +89,55 @@ fn malformed(g: &mut Group) -> Step {
     });
     Step::Input(0)
 }
+
+thread_local! {
+    /// Device index arrays found valid lately, with the smallest extent they were checked
+    /// against (their positions are at most that).
+    static CHECKED: std::cell::RefCell<Vec<(std::rc::Weak<crate::gpu::buffers::DeviceBuffer>, usize)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many checked index arrays are remembered.
+const REMEMBERED: usize = 16;
+
+fn buffer_of(n: &crate::graph::Node) -> Option<Rc<crate::gpu::buffers::DeviceBuffer>> {
+    match &*n.data.borrow() {
+        Some(crate::graph::Data::Device(b)) => Some(b.clone()),
+        _ => None,
+    }
+}
+
+/// Whether `n`'s computed data was found to hold positions within `extent`.
+pub fn checked(n: &crate::graph::Node, extent: usize) -> bool {
+    let Some(b) = buffer_of(n) else {
+        return false;
+    };
+    CHECKED.with(|c| {
+        c.borrow().iter().any(|(w, at)| {
+            *at <= extent && w.upgrade().is_some_and(|x| std::rc::Rc::ptr_eq(&x, &b))
+        })
+    })
+}
+
+/// Remembers that `n`'s data (once computed) holds positions within `extent`.
+pub fn remember(n: &crate::graph::Node, extent: usize) {
+    let Some(b) = buffer_of(n) else {
+        return;
+    };
+    CHECKED.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(w, _)| w.strong_count() > 0);
+        if c.len() >= REMEMBERED {
+            c.remove(0);
+        }
+        c.push((std::rc::Rc::downgrade(&b), extent));
+    });
+}
+
+/// Forgets what was known of `b`'s values (it is about to be written in place).
+pub fn forget(b: &crate::gpu::buffers::DeviceBuffer) {
+    CHECKED.with(|c| {
+        c.borrow_mut()
+            .retain(|(w, _)| w.upgrade().is_some_and(|x| !std::ptr::eq(&*x, b)));
+    });
+}

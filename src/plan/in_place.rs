@@ -72,6 +72,8 @@ pub fn embed(n: &Rc<Node>) -> MResult<Option<Data>> {
     }
     // Address steps along the region's subscripts over the array's folded dimensions.
     let (offset, steps) = region.addresses(&sizes);
+    // Index values checked before no longer hold once the array is written.
+    super::gathers::forget(&buf);
     match crate::gpu::scatter::run(&g, &buf, offset, &counts, &steps) {
         Ok(()) => {
             // The array moves to the embed: nothing can read the old node any more, and the
