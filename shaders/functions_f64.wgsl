@@ -118,8 +118,7 @@ fn m_erfc(x: f64) -> f64 {
 }
 
 // block: erfinv needs: erf
-// The host's erfinv: Giles' single-precision-style polynomials in w = -log(1 - y^2), then two
-// Newton steps on erf.
+// The host's erfinv: Giles' polynomials in w = -log(1 - y^2), then two Newton steps on erf.
 fn m_erfinv(y: f64) -> f64 {
     if (m_isnan(y) || abs(y) > 1.0) {
         return m_nan();
@@ -158,8 +157,8 @@ fn m_erfinv(y: f64) -> f64 {
         p = 0.24015818242558961693 + p * v;
         p = 1.6536545626831027356 + p * v;
         x = p * y;
-    } else {
-        let v = sqrt(w) - 3.0;
+    } else if (w < 16.0) {
+        let v = sqrt(w) - 3.25;
         var p = f64(2.2137376921775787049e-9);
         p = 9.0756561938885390979e-08 + p * v;
         p = -2.7517406297064545428e-07 + p * v;
@@ -180,16 +179,42 @@ fn m_erfinv(y: f64) -> f64 {
         p = 1.0052589676941592334 + p * v;
         p = 3.0838856104922207635 + p * v;
         x = p * y;
+    } else {
+        let v = sqrt(w) - 5.0;
+        var p = f64(-2.7109920616438573243e-11);
+        p = -2.5556418169965252055e-10 + p * v;
+        p = 1.5076572693500548083e-09 + p * v;
+        p = -3.7894654401267369937e-09 + p * v;
+        p = 7.6157012080783393804e-09 + p * v;
+        p = -1.4960026627149240478e-08 + p * v;
+        p = 2.9147953450901080826e-08 + p * v;
+        p = -6.7711997758452339498e-08 + p * v;
+        p = 2.2900482228026654717e-07 + p * v;
+        p = -9.9298272942317002539e-07 + p * v;
+        p = 4.5260625972231537039e-06 + p * v;
+        p = -1.9681778105531670567e-05 + p * v;
+        p = 7.5995277030017761139e-05 + p * v;
+        p = -0.00021503011930044477347 + p * v;
+        p = -0.00013871931833623122026 + p * v;
+        p = 1.0103004648645343977 + p * v;
+        p = 4.8499064014085844221 + p * v;
+        x = p * y;
     }
     for (var k = 0; k < 2; k = k + 1) {
-        let err = m_erf(x) - y;
+        var err = m_erf(x) - y;
+        if (y > 0.5) {
+            err = (1.0 - y) - m_erfc(x);
+        } else if (y < -0.5) {
+            err = m_erfc(-x) - (1.0 + y);
+        }
         x = x - err / (1.1283791670955126 * m_exp(-x * x));
     }
     return x;
 }
 
+// 1 - x rounded as the host rounds it (kept: compilers fold 1 - (1 - x) to x inside erfinv).
 fn m_erfcinv(x: f64) -> f64 {
-    return m_erfinv(1.0 - x);
+    return m_erfinv(keep(1.0 - x));
 }
 
 // block: sinpi1 needs: bits

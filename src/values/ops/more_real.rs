@@ -142,7 +142,7 @@ pub fn eval(op: Un, x: f64) -> Option<f64> {
     })
 }
 
-/// Inverse error function by a rational start and two Newton steps.
+/// Inverse error function by Giles' polynomials in w = -log(1 - y^2) and two Newton steps.
 pub fn erfinv(y: f64) -> f64 {
     if y.is_nan() || y.abs() > 1.0 {
         return f64::NAN;
@@ -185,8 +185,8 @@ pub fn erfinv(y: f64) -> f64 {
             p = c + p * w;
         }
         p * y
-    } else {
-        let w = w.sqrt() - 3.0;
+    } else if w < 16.0 {
+        let w = w.sqrt() - 3.25;
         let mut p = 2.2137376921775787049e-9;
         for c in [
             9.0756561938885390979e-08,
@@ -211,9 +211,44 @@ pub fn erfinv(y: f64) -> f64 {
             p = c + p * w;
         }
         p * y
+    } else {
+        // Giles' third interval (1 - |y| below about 1e-7): before it, the middle
+        // polynomial (taken about 3.0, not its 3.25) started Newton too far out, and
+        // erfcinv(1e-13) came out 2.98 (it is 5.30).
+        let w = w.sqrt() - 5.0;
+        let mut p = -2.7109920616438573243e-11;
+        for c in [
+            -2.5556418169965252055e-10,
+            1.5076572693500548083e-09,
+            -3.7894654401267369937e-09,
+            7.6157012080783393804e-09,
+            -1.4960026627149240478e-08,
+            2.9147953450901080826e-08,
+            -6.7711997758452339498e-08,
+            2.2900482228026654717e-07,
+            -9.9298272942317002539e-07,
+            4.5260625972231537039e-06,
+            -1.9681778105531670567e-05,
+            7.5995277030017761139e-05,
+            -0.00021503011930044477347,
+            -0.00013871931833623122026,
+            1.0103004648645343977,
+            4.8499064014085844221,
+        ] {
+            p = c + p * w;
+        }
+        p * y
     };
     for _ in 0..2 {
-        let err = libm::erf(x) - y;
+        // erf(x) - y from erfc where |y| > 1/2 (1 - |y| is exact there): from erf, the
+        // residual near +-1 is all rounding and Newton wanders (erfcinv(1e-16) moved by 1e-3).
+        let err = if y > 0.5 {
+            (1.0 - y) - libm::erfc(x)
+        } else if y < -0.5 {
+            libm::erfc(-x) - (1.0 + y)
+        } else {
+            libm::erf(x) - y
+        };
         x -= err / (2.0 / std::f64::consts::PI.sqrt() * (-x * x).exp());
     }
     x
