@@ -554,7 +554,8 @@ fn m_acosh(x: f64) -> f64 {
     }
     let e = u32(bitcast<u64>(x) >> 52u) & 0x7ffu;
     if (e < 0x3ffu + 1u) {
-        return m_log1p(x - 1.0 + sqrt((x - 1.0) * (x - 1.0) + 2.0 * (x - 1.0)));
+        let t = keep(x - 1.0);
+        return m_log1p(keep(t + sqrt(keep(t * t) + 2.0 * t)));
     }
     if (e < 0x3ffu + 26u) {
         return m_log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
@@ -571,10 +572,10 @@ fn m_atanh(x: f64) -> f64 {
     var y = y0;
     if (e < 0x3ffu - 1u) {
         if (e >= 0x3ffu - 32u) {
-            y = 0.5 * m_log1p(2.0 * y + 2.0 * y * y / (1.0 - y));
+            y = 0.5 * m_log1p(keep(2.0 * y + keep(2.0 * y * y) / keep(1.0 - y)));
         }
     } else {
-        y = 0.5 * m_log1p(2.0 * (y / (1.0 - y)));
+        y = 0.5 * m_log1p(keep(2.0 * keep(y / keep(1.0 - y))));
     }
     return select(y, -y, m_signbit(x));
 }
