@@ -221,27 +221,10 @@ fn nthroot_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         &n.shape,
         &out,
         |v: f64, k: f64| {
-            if v < 0.0 && k.fract() == 0.0 && (k as i64) % 2 != 0 {
-                let r = (-v).powf(1.0 / k);
-                let rr = r.round();
-                if (rr.powf(k) + v).abs() <= f64::EPSILON * v.abs() * 4.0 {
-                    -rr
-                } else {
-                    -r
-                }
-            } else if v < 0.0 {
+            if v < 0.0 && !(k.fract() == 0.0 && (k as i64) % 2 != 0) {
                 neg_even.set(true);
-                f64::NAN
-            } else {
-                let r = v.powf(1.0 / k);
-                // polish: one Newton step removes the round-off of powf for exact roots
-                let rr = r.round();
-                if (rr.powf(k) - v).abs() <= f64::EPSILON * v.abs() * 4.0 {
-                    rr
-                } else {
-                    r
-                }
             }
+            crate::values::ops::more_real::nthroot(v, k)
         },
     );
     if neg_even.get() {

@@ -7,6 +7,7 @@ use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::class::Class;
 use crate::values::ops::elementwise::map2;
+use crate::values::ops::{Un, more_real, unary::real_un};
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
@@ -49,124 +50,31 @@ macro_rules! real_fns {
     };
 }
 
-/// sin of an angle in degrees, exact at multiples of 90.
-fn sind_f(x: f64) -> f64 {
-    let r = x.rem_euclid(360.0);
-    if r % 90.0 == 0.0 {
-        return [0.0, 1.0, 0.0, -1.0][(r / 90.0) as usize % 4]
-            * if x.is_finite() { 1.0 } else { f64::NAN };
-    }
-    (x.to_radians()).sin()
-}
-fn cosd_f(x: f64) -> f64 {
-    sind_f(x + 90.0)
-}
-
 real_fns! {
-    sind, "sind", "sind(X): sine of an angle in degrees.", sind_f;
-    cosd, "cosd", "cosd(X): cosine of an angle in degrees.", cosd_f;
-    tand, "tand", "tand(X): tangent of an angle in degrees.", |x: f64| {
-        let r = x.rem_euclid(180.0);
-        if r == 0.0 { 0.0 } else if r == 90.0 { f64::INFINITY } else if r == 45.0 { 1.0 } else if r == 135.0 { -1.0 } else { x.to_radians().tan() }
-    };
-    asind, "asind", "asind(X): inverse sine in degrees.", |x: f64| x.asin().to_degrees();
-    acosd, "acosd", "acosd(X): inverse cosine in degrees.", |x: f64| x.acos().to_degrees();
-    atand, "atand", "atand(X): inverse tangent in degrees.", |x: f64| x.atan().to_degrees();
-    secd, "secd", "secd(X): secant of an angle in degrees.", |x: f64| 1.0 / cosd_f(x);
-    cscd, "cscd", "cscd(X): cosecant of an angle in degrees.", |x: f64| 1.0 / sind_f(x);
-    cotd, "cotd", "cotd(X): cotangent of an angle in degrees.", |x: f64| cosd_f(x) / sind_f(x);
-    asec, "asec", "asec(X): inverse secant.", |x: f64| (1.0 / x).acos();
-    acsc, "acsc", "acsc(X): inverse cosecant.", |x: f64| (1.0 / x).asin();
-    acot, "acot", "acot(X): inverse cotangent.", |x: f64| (1.0 / x).atan();
-    sech, "sech", "sech(X): hyperbolic secant.", |x: f64| 1.0 / x.cosh();
-    csch, "csch", "csch(X): hyperbolic cosecant.", |x: f64| 1.0 / x.sinh();
-    coth, "coth", "coth(X): hyperbolic cotangent.", |x: f64| 1.0 / x.tanh();
-    asech, "asech", "asech(X): inverse hyperbolic secant.", |x: f64| (1.0 / x).acosh();
-    acsch, "acsch", "acsch(X): inverse hyperbolic cosecant.", |x: f64| (1.0 / x).asinh();
-    acoth, "acoth", "acoth(X): inverse hyperbolic cotangent.", |x: f64| (1.0 / x).atanh();
-    deg2rad, "deg2rad", "deg2rad(X): degrees to radians.", |x: f64| x.to_radians();
-    rad2deg, "rad2deg", "rad2deg(X): radians to degrees.", |x: f64| x.to_degrees();
-    erfinv, "erfinv", "erfinv(X): inverse error function.", erfinv_f;
-    erfcinv, "erfcinv", "erfcinv(X): inverse complementary error function.", |x: f64| erfinv_f(1.0 - x);
-    nextpow2, "nextpow2", "nextpow2(X): smallest p with 2^p >= abs(X).", |x: f64| if x == 0.0 { 0.0 } else { x.abs().log2().ceil() };
-    signbit, "signbit", "signbit(X): true where the sign bit is set.", |x: f64| x.is_sign_negative() as u8 as f64;
-}
-
-/// Inverse error function by a rational start and two Newton steps.
-fn erfinv_f(y: f64) -> f64 {
-    if y.is_nan() || y.abs() > 1.0 {
-        return f64::NAN;
-    }
-    if y == 1.0 {
-        return f64::INFINITY;
-    }
-    if y == -1.0 {
-        return f64::NEG_INFINITY;
-    }
-    // Giles' approximation, then Newton polishing
-    let w = -((1.0 - y) * (1.0 + y)).ln();
-    let mut x = if w < 6.25 {
-        let w = w - 3.125;
-        let mut p = -3.6444120640178196996e-21;
-        for c in [
-            -1.685059138182016589e-19,
-            1.2858480715256400167e-18,
-            1.115787767802518096e-17,
-            -1.333171662854620906e-16,
-            2.0972767875968561637e-17,
-            6.6376381343583238325e-15,
-            -4.0545662729752068639e-14,
-            -8.1519341976054721522e-14,
-            2.6335093153082322977e-12,
-            -1.2975133253453532498e-11,
-            -5.4154120542946279317e-11,
-            1.051212273321532285e-09,
-            -4.1126339803469836976e-09,
-            -2.9070369957882005086e-08,
-            4.2347877827932403518e-07,
-            -1.3654692000834678645e-06,
-            -1.3882523362786468719e-05,
-            0.0001867342080340571352,
-            -0.00074070253416626697512,
-            -0.0060336708714301490533,
-            0.24015818242558961693,
-            1.6536545626831027356,
-        ] {
-            p = c + p * w;
-        }
-        p * y
-    } else {
-        let w = w.sqrt() - 3.0;
-        let mut p = 2.2137376921775787049e-9;
-        for c in [
-            9.0756561938885390979e-08,
-            -2.7517406297064545428e-07,
-            1.8239629214389227755e-08,
-            1.5027403968909827627e-06,
-            -4.013867526981545969e-06,
-            2.9234449089955446044e-06,
-            1.2475304481671778723e-05,
-            -4.7318229009055733981e-05,
-            6.8284851459573175448e-05,
-            2.4031110387097893999e-05,
-            -0.0003550375203628474796,
-            0.00095328937973738049703,
-            -0.0016882755560235047313,
-            0.0024914420961078508066,
-            -0.0037512085075692412107,
-            0.005370914553590063617,
-            1.0052589676941592334,
-            3.0838856104922207635,
-        ] {
-            p = c + p * w;
-        }
-        p * y
-    };
-    for _ in 0..2 {
-        let err = libm::erf(x) - y;
-        x -= err / (2.0 / std::f64::consts::PI.sqrt() * (-x * x).exp());
-    }
-    x
+    sind, "sind", "sind(X): sine of an angle in degrees.", |x| real_un(Un::Sind, x);
+    cosd, "cosd", "cosd(X): cosine of an angle in degrees.", |x| real_un(Un::Cosd, x);
+    tand, "tand", "tand(X): tangent of an angle in degrees.", |x| real_un(Un::Tand, x);
+    asind, "asind", "asind(X): inverse sine in degrees.", |x| real_un(Un::Asind, x);
+    acosd, "acosd", "acosd(X): inverse cosine in degrees.", |x| real_un(Un::Acosd, x);
+    atand, "atand", "atand(X): inverse tangent in degrees.", |x| real_un(Un::Atand, x);
+    secd, "secd", "secd(X): secant of an angle in degrees.", |x| real_un(Un::Secd, x);
+    cscd, "cscd", "cscd(X): cosecant of an angle in degrees.", |x| real_un(Un::Cscd, x);
+    cotd, "cotd", "cotd(X): cotangent of an angle in degrees.", |x| real_un(Un::Cotd, x);
+    asec, "asec", "asec(X): inverse secant.", |x| real_un(Un::Asec, x);
+    acsc, "acsc", "acsc(X): inverse cosecant.", |x| real_un(Un::Acsc, x);
+    acot, "acot", "acot(X): inverse cotangent.", |x| real_un(Un::Acot, x);
+    sech, "sech", "sech(X): hyperbolic secant.", |x| real_un(Un::Sech, x);
+    csch, "csch", "csch(X): hyperbolic cosecant.", |x| real_un(Un::Csch, x);
+    coth, "coth", "coth(X): hyperbolic cotangent.", |x| real_un(Un::Coth, x);
+    asech, "asech", "asech(X): inverse hyperbolic secant.", |x| real_un(Un::Asech, x);
+    acsch, "acsch", "acsch(X): inverse hyperbolic cosecant.", |x| real_un(Un::Acsch, x);
+    acoth, "acoth", "acoth(X): inverse hyperbolic cotangent.", |x| real_un(Un::Acoth, x);
+    deg2rad, "deg2rad", "deg2rad(X): degrees to radians.", |x| real_un(Un::Deg2rad, x);
+    rad2deg, "rad2deg", "rad2deg(X): radians to degrees.", |x| real_un(Un::Rad2deg, x);
+    erfinv, "erfinv", "erfinv(X): inverse error function.", |x| real_un(Un::Erfinv, x);
+    erfcinv, "erfcinv", "erfcinv(X): inverse complementary error function.", |x| real_un(Un::Erfcinv, x);
+    nextpow2, "nextpow2", "nextpow2(X): smallest p with 2^p >= abs(X).", |x| real_un(Un::Nextpow2, x);
+    signbit, "signbit", "signbit(X): true where the sign bit is set.", |x| real_un(Un::Signbit, x);
 }
 
 pub fn table() -> Vec<Builtin> {
@@ -230,14 +138,12 @@ fn realpow(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 fn pow2(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     if a.len() == 1 {
-        return one(map_real(&a[0], "pow2", f64::exp2)?);
+        return one(map_real(&a[0], "pow2", |x| real_un(Un::Pow2, x))?);
     }
-    one(pairwise(&a, "pow2", |f, e| Ok(f * e.exp2()))?)
+    one(pairwise(&a, "pow2", |f, e| Ok(more_real::pow2f(f, e)))?)
 }
 fn beta(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    one(pairwise(&a, "beta", |z, w| {
-        Ok((libm::lgamma(z) + libm::lgamma(w) - libm::lgamma(z + w)).exp())
-    })?)
+    one(pairwise(&a, "beta", |z, w| Ok(more_real::beta(z, w)))?)
 }
 
 fn idivide(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

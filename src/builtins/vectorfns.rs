@@ -174,38 +174,11 @@ fn map_pi(v: &Value, f: impl Fn(f64) -> f64) -> R {
 }
 
 fn sinpi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    map_pi(&a[0], |x| {
-        if !x.is_finite() {
-            return f64::NAN;
-        }
-        // reduce to [-1, 1) first so integers give exact zeros
-        let r = x - 2.0 * (x / 2.0).round();
-        if r.fract() == 0.0 {
-            0.0 * x.signum()
-        } else if r.abs() == 0.5 {
-            r.signum()
-        } else {
-            (std::f64::consts::PI * r).sin()
-        }
-    })
+    map_pi(&a[0], crate::values::ops::more_real::sinpi)
 }
 
 fn cospi(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    map_pi(&a[0], |x| {
-        if !x.is_finite() {
-            return f64::NAN;
-        }
-        let r = (x - 2.0 * (x / 2.0).round()).abs();
-        if r == 0.5 {
-            0.0
-        } else if r == 0.0 {
-            1.0
-        } else if r == 1.0 {
-            -1.0
-        } else {
-            (std::f64::consts::PI * r).cos()
-        }
-    })
+    map_pi(&a[0], crate::values::ops::more_real::cospi)
 }
 
 fn pascal(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -9,10 +9,12 @@ use crate::graph::{Precision, RandKind};
 use crate::plan::{Access, Group, Step};
 use crate::values::ops::Red;
 
+pub mod functions;
 mod key;
 mod matmul;
 mod regions;
 mod vector;
+pub use functions::{available_for as functions_available, has_binary, has_unary};
 pub use key::{KernelKey, Kind, key};
 pub use matmul::{MatmulForm, matmul};
 pub use regions::scatter;
@@ -131,10 +133,10 @@ pub fn expand(kernel: &str) -> String {
         return kernel.to_string();
     };
     let end = kernel[at..].find('\n').map_or(kernel.len(), |e| at + e);
-    match library_text(&kernel[at..end]) {
+    functions::expand(match library_text(&kernel[at..end]) {
         Some(text) => format!("{}{}{}", &kernel[..at], text, &kernel[end..]),
         None => kernel.to_string(),
-    }
+    })
 }
 
 /// The shared part of a kernel: element type, bindings (one per input) and the line that
@@ -169,7 +171,10 @@ fn prelude(g: &Group, width: u32, out_width: u32) -> String {
     };
     COMMON
         .replace("{{OUT}}", &out)
-        .replace("{{MATH}}", library_line(g))
+        .replace(
+            "{{MATH}}",
+            &format!("{}{}", library_line(g), functions::line(g)),
+        )
         .replace("{{TYPE}}", ty)
         .replace("{{INPUTS}}", &inputs)
 }

@@ -45,7 +45,7 @@ pub fn lazy_unary(op: Un) -> bool {
             | IsInf
             | IsFinite
             | Not
-    )
+    ) || crate::codegen::has_unary(op)
 }
 
 /// Binary operations the graph accepts (`Pow` only with an integer constant exponent or a
@@ -74,7 +74,7 @@ pub fn lazy_binary(op: Bin) -> bool {
             | Min
             | Atan2
             | Hypot
-    )
+    ) || crate::codegen::has_binary(op)
 }
 
 /// MATLAB's class of a unary result.
@@ -139,7 +139,8 @@ pub fn wgsl_unary(op: Un, x: &str) -> String {
         IsInf => format!("m_bool(m_isinf({x}))"),
         IsFinite => format!("m_bool(!m_isnan({x}) && !m_isinf({x}))"),
         Not => format!("m_bool({x} == T(0))"),
-        other => format!("/* unsupported {other:?} */ {x}"),
+        other => crate::codegen::functions::unary(other, x)
+            .unwrap_or_else(|| format!("/* unsupported {other:?} */ {x}")),
     }
 }
 
@@ -169,6 +170,8 @@ pub fn wgsl_binary(op: Bin, x: &str, y: &str) -> String {
         Min => format!("m_min({x}, {y})"),
         Atan2 => format!("m_atan2({x}, {y})"),
         Hypot => format!("m_hypot({x}, {y})"),
+        Nthroot | Atan2d | Pow2 | Beta => crate::codegen::functions::binary(op, x, y)
+            .unwrap_or_else(|| format!("/* unsupported {op:?} */ {x}")),
     }
 }
 

@@ -127,10 +127,24 @@ pub fn binary(op: Bin, a: &Value, b: &Value) -> Option<Value> {
         return None;
     }
     let (na, nb) = (node_of(a)?, node_of(b)?);
+    if crate::codegen::has_binary(op)
+        && !crate::codegen::functions_available(
+            na.class == Class::Single || nb.class == Class::Single,
+        )
+    {
+        return None;
+    }
     match op {
-        // x.^y is real for an integer constant y, or a base without negatives.
+        // x.^y is real for an integer constant y, a base without negatives, or whole
+        // exponents wherever the base is negative (checked once on the device).
         Bin::Pow => match b {
-            Value::Num(k) if k.fract() == 0.0 && k.abs() <= 1024.0 => {}
+            Value::Num(k) if k.fract() == 0.0 => {}
+            _ if no_negatives(&na) || whole_where_negative(&na, &nb) => {}
+            _ => return None,
+        },
+        // A negative x needs an odd whole n (else the host reports MATLAB's error).
+        Bin::Nthroot => match b {
+            Value::Num(k) if k.fract() == 0.0 && k.abs() < 2f64.powi(53) && k % 2.0 != 0.0 => {}
             _ if no_negatives(&na) => {}
             _ => return None,
         },
@@ -168,12 +182,75 @@ fn no_negatives(n: &Rc<Node>) -> bool {
     if let Some(known) = graph::sign::nonneg(n) {
         return known;
     }
-    let negative = graph::intern(
-        Op::Binary(Bin::Lt),
-        vec![n.clone(), constant(0.0, Class::Double)],
-        n.shape.clone(),
+    let negative = compare(Bin::Lt, n, constant(0.0, Class::Double));
+    let known = never(negative);
+    n.nonneg.set(Some(known));
+    known
+}
+
+fn compare(op: Bin, a: &Rc<Node>, b: Rc<Node>) -> Rc<Node> {
+    let shape = graph::broadcast(&a.shape, &b.shape).unwrap_or_else(|| a.shape.clone());
+    graph::intern(Op::Binary(op), vec![a.clone(), b], shape, Class::Logical)
+}
+
+/// Whether a function's real result exists for every element of `n` (MATLAB's answer is
+/// complex otherwise, which the host computes): checked once on the device, with `n`
+/// computed first, as `sqrt` and `log` are.
+fn real_domain(op: Un, n: &Rc<Node>) -> bool {
+    let outside: fn(&Rc<Node>) -> Rc<Node> = match op {
+        Un::Sqrt | Un::Log | Un::Log2 | Un::Log10 => return no_negatives(n),
+        Un::Log1p if graph::sign::nonneg(n) == Some(true) => return true,
+        Un::Log1p => |n: &Rc<Node>| compare(Bin::Lt, n, constant(-1.0, Class::Double)),
+        Un::Asin | Un::Acos | Un::Atanh => |n: &Rc<Node>| {
+            let abs = graph::intern(
+                Op::Unary(Un::Abs),
+                vec![n.clone()],
+                n.shape.clone(),
+                n.class,
+            );
+            compare(Bin::Gt, &abs, constant(1.0, Class::Double))
+        },
+        Un::Acosh => |n: &Rc<Node>| compare(Bin::Lt, n, constant(1.0, Class::Double)),
+        _ => return true,
+    };
+    if crate::plan::realise(n).is_err() {
+        return false;
+    }
+    never(outside(&graph::memory::settled(n)))
+}
+
+/// Whether `base.^exponent` is real: every exponent whole where the base is negative
+/// (one `any(base < 0 & exponent ~= round(exponent))` on the device).
+fn whole_where_negative(base: &Rc<Node>, exponent: &Rc<Node>) -> bool {
+    if crate::plan::realise(base).is_err() || crate::plan::realise(exponent).is_err() {
+        return false;
+    }
+    let (base, exponent) = (
+        graph::memory::settled(base),
+        graph::memory::settled(exponent),
+    );
+    let negative = compare(Bin::Lt, &base, constant(0.0, Class::Double));
+    let rounded = graph::intern(
+        Op::Unary(Un::Round),
+        vec![exponent.clone()],
+        exponent.shape.clone(),
+        exponent.class,
+    );
+    let fractional = compare(Bin::Ne, &exponent, rounded);
+    let Some(shape) = graph::broadcast(&negative.shape, &fractional.shape) else {
+        return false;
+    };
+    let both = graph::intern(
+        Op::Binary(Bin::And),
+        vec![negative, fractional],
+        shape,
         Class::Logical,
     );
+    never(both)
+}
+
+/// Whether no element of the logical node `cond` is true (one `any` on the device).
+fn never(cond: Rc<Node>) -> bool {
     let any = graph::intern(
         Op::Reduce {
             op: crate::values::ops::Red::Any,
@@ -181,16 +258,14 @@ fn no_negatives(n: &Rc<Node>) -> bool {
             all: true,
             omitnan: false,
         },
-        vec![negative],
+        vec![cond],
         crate::values::shape::Shape::scalar(),
         Class::Logical,
     );
-    let known = match crate::plan::to_host(&any) {
+    match crate::plan::to_host(&any) {
         Ok(t) => t.to_f64().first() == Some(&0.0),
-        Err(_) => return false,
-    };
-    n.nonneg.set(Some(known));
-    known
+        Err(_) => false,
+    }
 }
 
 /// A unary operation into the graph, or None.
@@ -202,8 +277,17 @@ pub fn unary(op: Un, a: &Value) -> Option<Value> {
     if op == Un::Not && na.class != Class::Logical {
         return None;
     }
-    // Real only without negative elements (else complex, on the host).
-    if matches!(op, Un::Sqrt | Un::Log | Un::Log1p | Un::Log2 | Un::Log10) && !no_negatives(&na) {
+    // real, imag, conj and angle of logicals keep MATLAB's classes on the host.
+    if matches!(op, Un::Real | Un::Conj | Un::Imag | Un::Angle) && na.class == Class::Logical {
+        return None;
+    }
+    if crate::codegen::has_unary(op)
+        && !crate::codegen::functions_available(na.class == Class::Single)
+    {
+        return None;
+    }
+    // Real only inside the function's real domain (else complex, on the host).
+    if !real_domain(op, &na) {
         return None;
     }
     let class = graph::ops::unary_class(op, na.class);
@@ -401,6 +485,50 @@ pub fn unary_builtin(name: &str) -> Option<Un> {
         "isfinite" => Un::IsFinite,
         "not" => Un::Not,
         "uminus" => Un::Neg,
+        // realsqrt and reallog are sqrt and log where the result is real (the domain check
+        // sends anything else to the host, which reports their errors).
+        "realsqrt" => Un::Sqrt,
+        "reallog" => Un::Log,
+        "erf" => Un::Erf,
+        "erfc" => Un::Erfc,
+        "erfinv" => Un::Erfinv,
+        "erfcinv" => Un::Erfcinv,
+        "gamma" => Un::Gamma,
+        "gammaln" => Un::GammaLn,
+        "asin" => Un::Asin,
+        "acos" => Un::Acos,
+        "asinh" => Un::Asinh,
+        "acosh" => Un::Acosh,
+        "atanh" => Un::Atanh,
+        "sind" => Un::Sind,
+        "cosd" => Un::Cosd,
+        "tand" => Un::Tand,
+        "secd" => Un::Secd,
+        "cscd" => Un::Cscd,
+        "cotd" => Un::Cotd,
+        "asind" => Un::Asind,
+        "acosd" => Un::Acosd,
+        "atand" => Un::Atand,
+        "asec" => Un::Asec,
+        "acsc" => Un::Acsc,
+        "acot" => Un::Acot,
+        "sech" => Un::Sech,
+        "csch" => Un::Csch,
+        "coth" => Un::Coth,
+        "asech" => Un::Asech,
+        "acsch" => Un::Acsch,
+        "acoth" => Un::Acoth,
+        "deg2rad" => Un::Deg2rad,
+        "rad2deg" => Un::Rad2deg,
+        "sinpi" => Un::Sinpi,
+        "cospi" => Un::Cospi,
+        "nextpow2" => Un::Nextpow2,
+        "pow2" => Un::Pow2,
+        "signbit" => Un::Signbit,
+        "real" => Un::Real,
+        "conj" => Un::Conj,
+        "imag" => Un::Imag,
+        "angle" => Un::Angle,
         _ => return None,
     })
 }
@@ -429,6 +557,11 @@ pub fn binary_builtin(name: &str) -> Option<Bin> {
         "mod" => Bin::Mod,
         "rem" => Bin::Rem,
         "power" => Bin::Pow,
+        "realpow" => Bin::Pow,
+        "nthroot" => Bin::Nthroot,
+        "atan2d" => Bin::Atan2d,
+        "pow2" => Bin::Pow2,
+        "beta" => Bin::Beta,
         _ => return None,
     })
 }

@@ -136,6 +136,10 @@ pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
         Hypot => x.hypot(y),
         Mod => mod_f64(x, y),
         Rem => rem_f64(x, y),
+        Nthroot => super::more_real::nthroot(x, y),
+        Atan2d => x.atan2(y).to_degrees(),
+        Pow2 => super::more_real::pow2f(x, y),
+        Beta => super::more_real::beta(x, y),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod index;
 mod int_arith;
 pub mod kernels;
 pub mod linalg;
+pub mod more_real;
 pub mod reduce;
 pub mod reduce_fast;
 pub mod shape_ops;
@@ -38,6 +39,11 @@ pub enum Bin {
     Hypot,
     Mod,
     Rem,
+    // Builtins the lazy graph takes by name (src/values/ops/more_real.rs has their host forms).
+    Nthroot,
+    Atan2d,
+    Pow2,
+    Beta,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +86,10 @@ impl Bin {
             Hypot => "hypot",
             Mod => "mod",
             Rem => "rem",
+            Nthroot => "nthroot",
+            Atan2d => "atan2d",
+            Pow2 => "pow2",
+            Beta => "beta",
         }
     }
 }
@@ -129,6 +139,34 @@ pub enum Un {
     Erf,
     Erfc,
     Cbrt,
+    // Builtins the lazy graph takes by name (src/values/ops/more_real.rs has their host forms).
+    Erfinv,
+    Erfcinv,
+    Sind,
+    Cosd,
+    Tand,
+    Secd,
+    Cscd,
+    Cotd,
+    Asind,
+    Acosd,
+    Atand,
+    Asec,
+    Acsc,
+    Acot,
+    Sech,
+    Csch,
+    Coth,
+    Asech,
+    Acsch,
+    Acoth,
+    Deg2rad,
+    Rad2deg,
+    Sinpi,
+    Cospi,
+    Nextpow2,
+    Pow2,
+    Signbit,
 }
 
 impl Un {
@@ -177,6 +215,33 @@ impl Un {
             Erf => "erf",
             Erfc => "erfc",
             Cbrt => "nthroot",
+            Erfinv => "erfinv",
+            Erfcinv => "erfcinv",
+            Sind => "sind",
+            Cosd => "cosd",
+            Tand => "tand",
+            Secd => "secd",
+            Cscd => "cscd",
+            Cotd => "cotd",
+            Asind => "asind",
+            Acosd => "acosd",
+            Atand => "atand",
+            Asec => "asec",
+            Acsc => "acsc",
+            Acot => "acot",
+            Sech => "sech",
+            Csch => "csch",
+            Coth => "coth",
+            Asech => "asech",
+            Acsch => "acsch",
+            Acoth => "acoth",
+            Deg2rad => "deg2rad",
+            Rad2deg => "rad2deg",
+            Sinpi => "sinpi",
+            Cospi => "cospi",
+            Nextpow2 => "nextpow2",
+            Pow2 => "pow2",
+            Signbit => "signbit",
         }
     }
     /// Operations that keep an integer operand's class (the rest refuse integers).

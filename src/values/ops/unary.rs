@@ -126,6 +126,7 @@ pub fn real_un(op: Un, x: f64) -> f64 {
         Erf => libm::erf(x),
         Erfc => libm::erfc(x),
         Cbrt => x.cbrt(),
+        _ => super::more_real::eval(op, x).unwrap_or(f64::NAN),
     }
 }
 
@@ -225,6 +226,8 @@ fn complex_un(op: Un, z: Complex64) -> Complex64 {
         Angle => re(z.im.atan2(z.re)),
         Gamma | GammaLn | Erf | Erfc | Cbrt => re(real_un(op, z.re)),
         Not | IsNan | IsInf | IsFinite => re(0.0),
+        // The named real functions (more_real.rs) never reach here with complex values.
+        _ => re(real_un(op, z.re)),
     }
 }
 
