@@ -16,6 +16,10 @@ use std::rc::Rc;
 /// (a conservative default until calibration measures this machine).
 pub const AUTO_THRESHOLD: usize = 1 << 20;
 
+/// Host arrays with at least this many elements go to the graph under `auto` when there is
+/// no device (below it, the eager kernels cost less than a group's set-up).
+pub const HOST_THRESHOLD: usize = 1 << 16;
+
 fn graph_class(c: Class) -> bool {
     matches!(c, Class::Double | Class::Single | Class::Logical)
 }
@@ -35,11 +39,30 @@ pub fn offloads(numel: usize) -> bool {
         // the host evaluator.
         crate::gpu::Offload::Auto => match crate::gpu::calibrate::threshold() {
             Some(calibrated) => calibrated.is_some_and(|t| numel >= t),
-            None => {
-                numel >= AUTO_THRESHOLD
-                    && crate::gpu::device::ready().is_some_and(|g| g.info.device_type != "Cpu")
-            }
+            None => match crate::gpu::device::ready() {
+                Some(g) => numel >= AUTO_THRESHOLD && g.info.device_type != "Cpu",
+                // No device: the host executor runs the graph's fused groups (a chain reads
+                // its inputs once and writes one result).
+                None => numel >= HOST_THRESHOLD,
+            },
         },
+    }
+}
+
+/// A host array that entered the graph (not an explicit gpuArray), as a host array once a
+/// variable takes it, when there is no device: the statement's chain ran as one fused group
+/// on the host, and the variable reads (and `whos` shows) a plain array, as before.
+pub fn host_value(v: Value) -> Value {
+    let Value::Device(d) = &v else {
+        return v;
+    };
+    if d.explicit || crate::gpu::device::ready().is_some() {
+        return v;
+    }
+    match crate::plan::to_host(&d.node) {
+        Ok(t) => Value::Tensor(t),
+        // the sink that needs it reports the failure
+        Err(_) => v,
     }
 }
 
