@@ -250,11 +250,15 @@ fn host_graph_parity(class: &str) -> String {
     text
 }
 
-/// Every test here runs without a device, so graph values run on the host executor.
+/// Every test here runs without a device, so graph values run on the host executor, and
+/// with host arrays kept out of the graph, so the eager path is the eager path.
 fn unsafe_host_only() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: set once, before any session of this binary starts a thread that reads it.
-    ONCE.call_once(|| unsafe { std::env::set_var("MATFUSE_DEVICE", "cpu") });
+    // SAFETY: set once, before any session of this binary starts a thread that reads them.
+    ONCE.call_once(|| unsafe {
+        std::env::set_var("MATFUSE_DEVICE", "cpu");
+        std::env::set_var("MATFUSE_OFFLOAD", "never");
+    });
 }
 
 #[test]

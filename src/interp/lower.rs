@@ -17,7 +17,8 @@ use std::rc::Rc;
 pub const AUTO_THRESHOLD: usize = 1 << 20;
 
 /// Host arrays with at least this many elements go to the graph under `auto` when there is
-/// no device (below it, the eager kernels cost less than a group's set-up).
+/// no device (below it, the eager kernels cost less than a group's set-up);
+/// `MATFUSE_HOST_GRAPH_MIN` sets another (2 runs every array through the host executor).
 pub const HOST_THRESHOLD: usize = 1 << 16;
 
 fn graph_class(c: Class) -> bool {
@@ -43,7 +44,11 @@ pub fn offloads(numel: usize) -> bool {
                 Some(g) => numel >= AUTO_THRESHOLD && g.info.device_type != "Cpu",
                 // No device: the host executor runs the graph's fused groups (a chain reads
                 // its inputs once and writes one result).
-                None => numel >= HOST_THRESHOLD,
+                None => {
+                    numel
+                        >= crate::settings::parsed("MATFUSE_HOST_GRAPH_MIN")
+                            .unwrap_or(HOST_THRESHOLD)
+                }
             },
         },
     }
