@@ -102,6 +102,12 @@ pub(super) fn wanted(vals: &[&Value]) -> bool {
         })
 }
 
+/// Whether `v` is a plain host array and there is no device: it enters the graph for
+/// elementwise chains only (its own reductions are the eager kernels' already, and one pass).
+pub fn host_array_without_device(v: &Value) -> bool {
+    matches!(v, Value::Tensor(_)) && crate::gpu::device::ready().is_none()
+}
+
 /// Whether any of these is an explicit gpuArray (made with `gpuArray`, class gpuArray).
 pub fn explicit(vals: &[&Value]) -> bool {
     vals.iter()
@@ -252,7 +258,7 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
         _ => return None,
     };
     let x = args.first()?;
-    if !wanted(&[x]) {
+    if !wanted(&[x]) || host_array_without_device(x) {
         return None;
     }
     let mut rest: Vec<&Value> = args[1..].iter().collect();
