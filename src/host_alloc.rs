@@ -3,12 +3,6 @@
 //! place with `mremap`. A fresh 80 MB array then costs 40 page faults instead of 20,000 (most
 //! of an elementwise operation's time on the host was the kernel faulting in 4 KiB pages),
 //! and `x(end+1) = v` growth past 4 MiB moves no data. NumPy asks for huge pages the same way.
-//!
-//! Freed mappings are kept (up to `KEEP` of them, `KEEP_BYTES` in all) and handed out again
-//! to an allocation that fits: a loop that makes an array of the same size each time (a
-//! stencil step, a chain over a large array) then writes into pages already faulted in,
-//! instead of the kernel zeroing 2 MiB pages on each first touch (half the time of a 1e7
-//! stencil step). glibc's malloc does the same for NumPy by raising its mmap threshold.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -22,54 +16,6 @@ const PAGE: usize = 4096;
 
 fn mapped(l: &Layout) -> bool {
     l.size() >= LARGE && l.align() <= PAGE
-}
-
-/// Freed mappings kept for reuse, and their bytes at most.
-const KEEP: usize = 8;
-const KEEP_BYTES: usize = 512 << 20;
-
-/// Kept mappings as (address, length); 0 marks a free entry. A fixed array, so that the
-/// allocator never allocates while it holds the lock.
-static KEPT: std::sync::Mutex<[(usize, usize); KEEP]> = std::sync::Mutex::new([(0, 0); KEEP]);
-
-/// A kept mapping of at least `len` bytes (and at most twice that), its tail beyond `len`
-/// returned to the system; null when none fits.
-unsafe fn reuse(len: usize) -> *mut u8 {
-    let Ok(mut kept) = KEPT.lock() else {
-        return std::ptr::null_mut();
-    };
-    let best = kept
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.0 != 0 && e.1 >= len && e.1 / 2 <= len)
-        .min_by_key(|(_, e)| e.1)
-        .map(|(k, _)| k);
-    let Some(k) = best else {
-        return std::ptr::null_mut();
-    };
-    let (p, l) = kept[k];
-    kept[k] = (0, 0);
-    drop(kept);
-    if l > len {
-        // SAFETY: the tail [p + len, p + l) is part of a mapping this allocator owns.
-        unsafe { libc::munmap((p + len) as *mut libc::c_void, l - len) };
-    }
-    p as *mut u8
-}
-
-/// Keeps a freed mapping for reuse when there is room; otherwise unmaps it.
-unsafe fn release(p: *mut u8, len: usize) {
-    if let Ok(mut kept) = KEPT.lock() {
-        let held: usize = kept.iter().map(|&(_, l)| l).sum();
-        if held + len <= KEEP_BYTES {
-            if let Some(slot) = kept.iter_mut().find(|e| e.0 == 0) {
-                *slot = (p as usize, len);
-                return;
-            }
-        }
-    }
-    // SAFETY: `p` is a mapping of `len` bytes that this allocator owns.
-    unsafe { libc::munmap(p as *mut libc::c_void, len) };
 }
 
 fn round(n: usize) -> usize {
@@ -115,8 +61,7 @@ unsafe impl GlobalAlloc for HostAlloc {
         // SAFETY: forwarded contracts of GlobalAlloc
         unsafe {
             if mapped(&l) {
-                let p = reuse(round(l.size()));
-                if p.is_null() { map(l.size()) } else { p }
+                map(l.size())
             } else {
                 System.alloc(l)
             }
@@ -136,7 +81,7 @@ unsafe impl GlobalAlloc for HostAlloc {
         // SAFETY: `p` came from `alloc` with this layout, so a mapped block spans round(size)
         unsafe {
             if mapped(&l) {
-                release(p, round(l.size()));
+                libc::munmap(p as *mut libc::c_void, round(l.size()));
             } else {
                 System.dealloc(p, l)
             }

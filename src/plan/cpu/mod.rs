@@ -96,8 +96,8 @@ fn eval_range<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut
     eval_into(p, sc, start, out)
 }
 
-/// Evaluates the group into a new vector of `R`. Its memory is not zeroed first (a large
-/// one may be a mapping `host_alloc` kept, already faulted in): every element is written.
+/// Evaluates the group into a new vector of `R`. Its memory is not zeroed first: every
+/// element is written.
 fn evaluate<R: Num>(p: &Program<'_>) -> Vec<R> {
     let n = p.shape.numel();
     let mut out: Vec<R> = Vec::with_capacity(n);

@@ -3,7 +3,7 @@
 //! temporary (they may read the old array, which blocks must not see half written) and
 //! copied into the old array's storage, run by run along the region's first subscript. The
 //! array then moves to the embed, so a loop of `u(2:end-1) = f(u)` keeps one array alive,
-//! not one per step, and writes no fresh pages.
+//! not one per step.
 
 use crate::graph::{Data, Node, Region};
 use crate::interp::error::MResult;
