@@ -7,6 +7,7 @@ use common::{err, out};
 
 #[test]
 fn reductions_on_large_arrays() {
+    unsafe_host_only();
     let code = "
         x = 1:5e5; fprintf('%d %d %g\\n', sum(x), sum(single(x) > 2.5e5), mean(x));
         y = single(x); y(7) = NaN; fprintf('%g %g %s\\n', sum(y, 'omitnan'), mean(y, 'omitnan'), class(sum(y)));
@@ -29,6 +30,7 @@ fn reductions_on_large_arrays() {
 
 #[test]
 fn elementwise_classes_and_expansion() {
+    unsafe_host_only();
     let code = "
         a = single(1:3) + 0.1; fprintf('%s %.7g\\n', class(a), a(3));
         b = (1:1e5)' .* 2 + true; fprintf('%s %g %g\\n', class(b), b(1), b(end));
@@ -46,6 +48,7 @@ fn elementwise_classes_and_expansion() {
 
 #[test]
 fn sorts_keep_matlab_order() {
+    unsafe_host_only();
     let code = "
         x = [3 NaN -0 0 5 5 -Inf 2 NaN 1];
         [s, i] = sort(x); fprintf('%g ', s, i); fprintf('\\n');
@@ -64,6 +67,7 @@ fn sorts_keep_matlab_order() {
 
 #[test]
 fn sets_by_sorting() {
+    unsafe_host_only();
     let code = "
         [u, ia, ic] = unique([3 1 NaN 3 2 NaN 1]); fprintf('%g ', u, ia, ic); fprintf('\\n');
         [u, ia] = unique([3 1 3 1], 'stable'); fprintf('%g ', u, ia); fprintf('\\n');
@@ -83,6 +87,7 @@ fn sets_by_sorting() {
 
 #[test]
 fn growth_in_place_keeps_value_semantics() {
+    unsafe_host_only();
     let code = "
         x = []; for i = 1:1000, x(end+1) = i; end; fprintf('%d %d %d\\n', size(x), sum(x));
         y = zeros(0, 1); for i = 1:5, y(end+1) = i; end; fprintf('%d %d\\n', size(y));
@@ -101,6 +106,7 @@ fn growth_in_place_keeps_value_semantics() {
 
 #[test]
 fn range_subscripts_read_blocks() {
+    unsafe_host_only();
     let code = "
         x = 1:10; fprintf('%g ', x(2:end) - x(1:end-1), x(end-1:end)); fprintf('\\n');
         y = (1:5)'; fprintf('%d %d\\n', size(y(2:4)));
@@ -121,10 +127,148 @@ fn range_subscripts_read_blocks() {
 
 #[test]
 fn single_products_are_single() {
+    unsafe_host_only();
     let code = "
         A = single(reshape(mod((1:200^2) * 0.618, 1), 200, 200));
         C = A * A'; D = double(A) * double(A');
         fprintf('%s %d\\n', class(C), max(abs(C(:) - D(:))) < 1e-3);
     ";
     assert_eq!(out(code), "single 1\n");
+}
+
+/// The host executor of fused groups against the eager host path: every case is computed on
+/// host arrays (eagerly, one operation at a time) and on gpuArray values, which become graph
+/// values the host executor runs in blocks (no device here: MATFUSE_DEVICE=cpu). Exact
+/// cases must agree bit for bit (isequaln, class, size); sin, cos, exp and log within 1 ulp.
+/// Sizes are odd (not multiples of a block), with NaN, infinities and signed zeros.
+fn host_graph_parity(class: &str) -> String {
+    unsafe_host_only();
+    let exact = [
+        "r = a + b;",
+        "r = a - b;",
+        "r = a .* b;",
+        "r = a ./ b;",
+        "r = b .\\ a;",
+        "r = a .^ 3;",
+        "r = abs(a) .^ b;",
+        "r = a > b;",
+        "r = a <= b;",
+        "r = a == b;",
+        "r = a ~= b;",
+        "r = p & q;",
+        "r = (a > 0) | q;",
+        "r = xor(p, q > 0);",
+        "r = max(a, b);",
+        "r = min(a, b);",
+        "r = mod(a, b);",
+        "r = rem(a, b);",
+        "r = atan2(a, b);",
+        "r = hypot(a, b);",
+        "r = -a;",
+        "r = abs(a);",
+        "r = sqrt(abs(a));",
+        "r = floor(a) + ceil(b);",
+        "r = round(a) - fix(b);",
+        "r = sign(a);",
+        "r = ~p + ~(a > 1);",
+        "r = isnan(a) + isinf(b) + isfinite(a);",
+        "r = tanh(a) + atan(b);",
+        "r = a * 0.1 + 3;",
+        "r = a .* (a > 0.5) + b;",
+        "r = (a > 0) .* b - (b < 0);",
+        "r = a .* b + 0.1 - a ./ (b + 2);",
+        "r = single(a) .* b + 0.1;",
+        "r = a(1:301) + b(1:257)';",
+        "r = a + b(3);",
+        "r = a(2:end) - a(1:end-1);",
+        "r = a(end:-1:1) .* 2 + b;",
+        "r = a(3:7:end) + 1;",
+        "A = reshape(a(1:301*229), 301, 229); r = A' + 1;",
+        "A = reshape(a(1:301*229), 301, 229); r = A(2:3:end, :) - 1;",
+        "A = reshape(a(1:301*229), 301, 229); r = A(:, 5:9) .* 2;",
+        "A = reshape(a(1:301*229), 301, 229); r = A(7, :) + A(8, :);",
+        "A = reshape(b(1:301*229), 301, 229); r = A - A(:, 1);",
+        "A = reshape(b(1:301*229), 301, 229); B = reshape(a(1:229*301), 229, 301); r = A' .* B;",
+        "r = a * 1; r(2:end-1) = r(2:end-1) + 0.25 * (r(1:end-2) - 2 * r(2:end-1) + r(3:end));",
+        "r = a * 1; for t = 1:3, r(2:end-1) = r(2:end-1) + 0.25 * (r(1:end-2) - 2 * r(2:end-1) + r(3:end)); end",
+        "r = reshape(a(1:301*229), 301, 229) + 1; r(2:100, 30:200) = 5;",
+        "A = reshape(b(1:301*229), 301, 229); r = A * 1; r(3:4:end, :) = A(3:4:end, :) .* 2;",
+        "r = a * 1; r(1:3:end) = b(1:3:end);",
+        "r = a * 1; r(end:-2:1) = 0.5;",
+        "r = b(1:70000) * 1; r = reshape(r, 350, 200); r(:, 7) = r(:, 8) - 1;",
+        "r = sum(p .* q + 1);",
+        "r = mean(p * 2 - q);",
+        "r = sum(p > 0);",
+        "r = any(p > 3.9);",
+        "r = all(p < 100);",
+        "r = any(q > 100);",
+        "r = sum(p .* q, 'all');",
+        "r = sum(a .* b, 'omitnan');",
+    ];
+    // one function: within 1 ulp; composed: within 4 ulp of the larger of the result and 1
+    let close = [
+        ("r = sin(a);", 1),
+        ("r = cos(b);", 1),
+        ("r = exp(a);", 1),
+        ("r = log(abs(a));", 1),
+        ("r = sin(a * 1e5);", 1),
+        ("r = sin(a) .* a + 0.5;", 4),
+        ("r = exp(-a .^ 2) + cos(a .* b);", 4),
+        ("r = sum(sin(p) .* q);", 4),
+    ];
+    let mut code = format!(
+        "x = {class}(mod((1:70001)' * 0.618, 1) * 8 - 4); x(5) = NaN; x(9) = Inf; x(11) = -Inf; x(13) = -0; x(17) = 0;
+         y = {class}(mod((1:70001)' * 0.377, 1) * 3 - 1); y(7) = NaN; y(20) = 0;
+         p0 = {class}(mod((1:70001)' * 0.919, 1) * 8 - 4); q0 = {class}(mod((1:70001)' * 0.233, 1) - 0.5);
+         gx = gpuArray(x); gy = gpuArray(y); gp = gpuArray(p0); gq = gpuArray(q0);
+"
+    );
+    let case = |code: &mut String, k: usize, snippet: &str, check: &str| {
+        code.push_str(&format!(
+            "a = x; b = y; p = p0; q = q0; {snippet} r1 = r;
+             a = gx; b = gy; p = gp; q = gq; {snippet} r2 = gather(r);
+             same = strcmp(class(r1), class(r2)) && isequal(size(r1), size(r2));
+             fprintf('%d %d\\n', {k}, same && ({check}));
+"
+        ));
+    };
+    for (k, s) in exact.iter().enumerate() {
+        case(&mut code, k, s, "isequaln(r1, r2)");
+    }
+    for (k, (s, ulps)) in close.iter().enumerate() {
+        let within = if *ulps == 1 {
+            "all(r1(:) == r2(:) | (isnan(r1(:)) & isnan(r2(:))) | abs(r1(:) - r2(:)) <= eps(r1(:)))"
+        } else {
+            "all(r1(:) == r2(:) | (isnan(r1(:)) & isnan(r2(:))) | abs(r1(:) - r2(:)) <= 4 * eps(max(abs(r1(:)), 1)))"
+        };
+        case(&mut code, 100 + k, s, within);
+    }
+    let text = out(&code);
+    let bad: Vec<&str> = text.lines().filter(|l| !l.ends_with(" 1")).collect();
+    assert!(bad.is_empty(), "{class}: cases differ: {bad:?}\n{text}");
+    assert_eq!(text.lines().count(), exact.len() + close.len());
+    text
+}
+
+/// Every test here runs without a device, so graph values run on the host executor, and
+/// with host arrays kept out of the graph, so the eager path is the eager path.
+fn unsafe_host_only() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: set once, before any session of this binary starts a thread that reads them.
+    ONCE.call_once(|| unsafe {
+        std::env::set_var("MATFUSE_DEVICE", "cpu");
+        std::env::set_var("MATFUSE_OFFLOAD", "never");
+    });
+}
+
+#[test]
+fn host_executor_matches_the_eager_path_in_double() {
+    unsafe_host_only();
+    host_graph_parity("double");
+}
+
+#[test]
+fn host_executor_matches_the_eager_path_in_single() {
+    unsafe_host_only();
+    host_graph_parity("single");
 }

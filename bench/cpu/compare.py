@@ -17,10 +17,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rows as np_rows  # noqa: E402
 
-ELEMENTWISE = "sum,maxi,any,std,sinx,chain,bcast,diff,sort,ismember,unique"
+ELEMENTWISE = "sum,maxi,any,std,sinx,chain,sumchain,expchain,stencil,bcast,diff,sort,ismember,unique"
 LABEL = {
     "sum": "sum(x)", "maxi": "[m, i] = max(x)", "any": "any(x > t)", "std": "std(x)",
-    "sinx": "y = sin(x).*x + 0.5", "chain": "11-op chain", "bcast": "column + row broadcast (sqrt(n) each)",
+    "sinx": "y = sin(x).*x + 0.5", "chain": "11-op chain", "sumchain": "sum(sin(x).*x + 0.5)",
+    "expchain": "exp(-x.*x).*cos(3*x) + log(x + 1)", "stencil": "5 steps u(2:end-1) = u(2:end-1) + r*(u(1:end-2) - 2u(2:end-1) + u(3:end))", "bcast": "column + row broadcast (sqrt(n) each)",
     "diff": "x(2:end) - x(1:end-1)", "sort": "sort(x)", "ismember": "ismember(a, b) int32",
     "intersect": "intersect(a, b) (16,000 double)", "unique": "unique(a) int32",
     "grow": "x(end+1) = i, n times", "strcat": "s = [s 'ab'], n times", "matmul": "A*B (sqrt(n) square)",
@@ -54,6 +55,7 @@ def main():
     ap.add_argument("--out", default="bench/RESULTS-cpu.md")
     ap.add_argument("--sizes", default="1e5,1e6,1e7")
     ap.add_argument("--no-octave", action="store_true")
+    ap.add_argument("--rows", default=None, help="comma-separated rows (default: all) and no doubling runs")
     args = ap.parse_args()
     script = os.path.join(HERE, "rows.m")
     octave = None if args.no_octave else shutil.which("octave")
@@ -64,6 +66,8 @@ def main():
     results = []  # (row, n, cls, {tool: (ms, checksum)})
     for n in [float(s) for s in args.sizes.split(",")]:
         want = ELEMENTWISE + (",matmul" if n <= 1e6 else "") + (",grow,strcat,intersect" if n <= 1e5 else "")
+        if args.rows:
+            want = args.rows
         for cls in ("single", "double"):
             got = {name: f(n, cls, want) for name, f in tools}
             for row in want.split(","):
@@ -71,7 +75,7 @@ def main():
             print(f"done n={n:g} {cls}", file=sys.stderr)
     # doubling: the order of growth, matfuse and NumPy
     dbl = {}
-    for row, base in (("grow", 25000), ("strcat", 25000), ("sort", 250000), ("ismember", 250000), ("unique", 250000), ("intersect", 2000)):
+    for row, base in () if args.rows else (("grow", 25000), ("strcat", 25000), ("sort", 250000), ("ismember", 250000), ("unique", 250000), ("intersect", 2000)):
         for k in range(4):
             n = base * 2**k
             if row == "intersect":

@@ -7,7 +7,7 @@ x = mod((0:n-1) * 0.6180339887498949, 1); x = cast(x, cls);
 m = round(sqrt(n)); c = cast(mod((0:m-1)' * 0.3819660112501051, 1), cls); r = cast(mod((0:m-1) * 0.7548776662466927, 1), cls);
 a = int32(mod((0:n-1) * 7919, n)); b = int32(mod((0:n-1) * 104729 + 17, 2 * n));
 p = double(x(1:min(n, 16000))); q = [p(1:floor(end/2)) double(mod((0:ceil(numel(p)/2)-1) * 0.123456789, 1))];
-rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul'};
+rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'sumchain', 'expchain', 'stencil', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul'};
 for k = 1:numel(rows)
   name = rows{k};
   if ~strcmp(want, 'all') && isempty(strfind([',' want ','], [',' name ',']))
@@ -23,6 +23,9 @@ for k = 1:numel(rows)
       case 'std', v = double(std(x));
       case 'sinx', y = sin(x).*x + 0.5; v = double(y(end)) + double(y(1));
       case 'chain', y = ((x .* 2 + 1) .* x - 0.5) ./ (x + 1) .* 3 - x .* x + 0.25; v = double(y(end)) + double(y(1));
+      case 'sumchain', v = double(sum(sin(x).*x + 0.5));
+      case 'expchain', y = exp(-x .* x) .* cos(3 * x) + log(x + 1); v = double(y(end)) + double(y(1));
+      case 'stencil', u = x; for s = 1:5, u(2:end-1) = u(2:end-1) + 0.25 * (u(1:end-2) - 2 * u(2:end-1) + u(3:end)); end, v = double(u(end - 1)) + double(u(2)) + double(u(floor(end/2)));
       case 'bcast', y = c + r; v = double(y(end)) + double(y(1));
       case 'diff', y = x(2:end) - x(1:end-1); v = double(y(end)) + double(y(1));
       case 'sort', y = sort(x); v = double(y(end)) + double(y(1)) + double(y(floor(end/2)));

@@ -30,6 +30,12 @@ def run(n, cls, runs, want):
             s += "ab"
         return len(s)
 
+    def stencil():
+        u = x.copy()
+        for _ in range(5):
+            u[1:-1] = u[1:-1] + dt(0.25) * (u[:-2] - 2 * u[1:-1] + u[2:])
+        return float(u[-2]) + float(u[1]) + float(u[len(u) // 2 - 1])
+
     rows = {
         "sum": lambda: float(x.sum()),
         "maxi": lambda: float(x.max()) + int(x.argmax()) + 1,
@@ -37,6 +43,9 @@ def run(n, cls, runs, want):
         "std": lambda: float(x.std(ddof=1)),
         "sinx": lambda: (lambda y: float(y[-1]) + float(y[0]))(np.sin(x) * x + dt(0.5)),
         "chain": lambda: (lambda y: float(y[-1]) + float(y[0]))(((x * 2 + 1) * x - dt(0.5)) / (x + 1) * 3 - x * x + dt(0.25)),
+        "sumchain": lambda: float(np.sum(np.sin(x) * x + dt(0.5))),
+        "expchain": lambda: (lambda y: float(y[-1]) + float(y[0]))(np.exp(-x * x) * np.cos(3 * x) + np.log(x + 1)),
+        "stencil": stencil,
         "bcast": lambda: (lambda y: float(y[-1, -1]) + float(y[0, 0]))(c + r),
         "diff": lambda: (lambda y: float(y[-1]) + float(y[0]))(x[1:] - x[:-1]),
         "sort": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(np.sort(x, kind="stable")),

@@ -19,7 +19,7 @@ pub fn dispersion(name: &str, args: &[Value]) -> Option<Value> {
         _ => return None,
     };
     let x = args.first()?;
-    if !wanted(&[x]) || args.len() > 3 {
+    if !wanted(&[x]) || args.len() > 3 || super::lower::host_array_without_device(x) {
         return None;
     }
     // w = 1 normalises by n; w = 0 (the default) by n - 1.

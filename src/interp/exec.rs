@@ -58,6 +58,7 @@ impl Interp {
 
     #[inline(never)]
     fn store_general(&mut self, f: &mut Frame, slot: usize, v: Value) {
+        let v = super::lower::host_value(v);
         match &mut f.vars[slot] {
             Slot::Global => {
                 let name = f.name_of(slot).clone();

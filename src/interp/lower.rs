@@ -16,6 +16,11 @@ use std::rc::Rc;
 /// (a conservative default until calibration measures this machine).
 pub const AUTO_THRESHOLD: usize = 1 << 20;
 
+/// Host arrays with at least this many elements go to the graph under `auto` when there is
+/// no device (below it, the eager kernels cost less than a group's set-up);
+/// `MATFUSE_HOST_GRAPH_MIN` sets another (2 runs every array through the host executor).
+pub const HOST_THRESHOLD: usize = 1 << 16;
+
 fn graph_class(c: Class) -> bool {
     matches!(c, Class::Double | Class::Single | Class::Logical)
 }
@@ -39,11 +44,34 @@ pub fn offloads(numel: usize) -> bool {
         crate::gpu::Offload::Auto if crate::gpu::device::peek().is_none() => false,
         crate::gpu::Offload::Auto => match crate::gpu::calibrate::threshold() {
             Some(calibrated) => calibrated.is_some_and(|t| numel >= t),
-            None => {
-                numel >= AUTO_THRESHOLD
-                    && crate::gpu::device::ready().is_some_and(|g| g.info.device_type != "Cpu")
-            }
+            None => match crate::gpu::device::ready() {
+                Some(g) => numel >= AUTO_THRESHOLD && g.info.device_type != "Cpu",
+                // No device: the host executor runs the graph's fused groups (a chain reads
+                // its inputs once and writes one result).
+                None => {
+                    numel
+                        >= crate::settings::parsed("MATFUSE_HOST_GRAPH_MIN")
+                            .unwrap_or(HOST_THRESHOLD)
+                }
+            },
         },
+    }
+}
+
+/// A host array that entered the graph (not an explicit gpuArray), as a host array once a
+/// variable takes it, when there is no device: the statement's chain ran as one fused group
+/// on the host, and the variable reads (and `whos` shows) a plain array, as before.
+pub fn host_value(v: Value) -> Value {
+    let Value::Device(d) = &v else {
+        return v;
+    };
+    if d.explicit || crate::gpu::device::ready().is_some() {
+        return v;
+    }
+    match crate::plan::to_host(&d.node) {
+        Ok(t) => Value::Tensor(t),
+        // the sink that needs it reports the failure
+        Err(_) => v,
     }
 }
 
@@ -76,6 +104,12 @@ pub(super) fn wanted(vals: &[&Value]) -> bool {
             Value::Tensor(t) => offloads(t.numel()),
             _ => false,
         })
+}
+
+/// Whether `v` is a plain host array and there is no device: it enters the graph for
+/// elementwise chains only (its own reductions are the eager kernels' already, and one pass).
+pub fn host_array_without_device(v: &Value) -> bool {
+    matches!(v, Value::Tensor(_)) && crate::gpu::device::ready().is_none()
 }
 
 /// Whether any of these is an explicit gpuArray (made with `gpuArray`, class gpuArray).
@@ -312,7 +346,7 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
         _ => return None,
     };
     let x = args.first()?;
-    if !wanted(&[x]) {
+    if !wanted(&[x]) || host_array_without_device(x) {
         return None;
     }
     let mut rest: Vec<&Value> = args[1..].iter().collect();

@@ -267,6 +267,13 @@ pub fn assign_region(
             let explicit = target.explicit;
             drop(target);
             drop(rhs);
+            // Into an array on the host: written now, in place (plan::cpu::scatter), while
+            // nothing else holds it; a chain of pending embeds would keep every step's array.
+            let host = matches!(&*node.inputs[0].data.borrow(), Some(graph::Data::Host(_)));
+            if host {
+                // a failure is left for the sink that needs the value to report
+                let _ = crate::plan::realise(&node);
+            }
             Ok(super::lower::pending(node, explicit))
         }
         None => Err((target, rhs)),
@@ -284,8 +291,9 @@ fn embed_of(
     if n.numel() == 0 || n.numel() > u32::MAX as usize {
         return None;
     }
-    // An array computed on the host is assigned into there, in place (the general path).
-    if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) {
+    // An array computed on the host is assigned into there, in place (the general path),
+    // unless the region is most of it: then the embed is one pass of the host executor.
+    if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) && region.count() * 2 <= n.numel() {
         return None;
     }
     let counts: Vec<usize> = region.dims.iter().map(|p| p.count).collect();

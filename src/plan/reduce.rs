@@ -130,7 +130,21 @@ fn host(
     };
     let t = match values {
         Some(t) => t,
-        None => Rc::new(cpu::run(g, producer.class)?),
+        None => {
+            // one lane of every element: folded as the blocks are computed
+            let (inner, _, nout) = lanes(&g.shape, dim, all);
+            if inner == 1 && nout == 1 {
+                let out = if all {
+                    Shape::scalar()
+                } else {
+                    g.shape.with_dim(dim, 1)
+                };
+                if let Some(r) = cpu::fold::all(g, producer.class, op, omitnan, out)? {
+                    return Ok(Data::Host(Rc::new(r)));
+                }
+            }
+            Rc::new(cpu::run(g, producer.class)?)
+        }
     };
     let r = if all {
         let col = (*t).clone().reshaped(Shape::col(t.numel()));

@@ -121,7 +121,7 @@ fn contiguous_sum<T: Elem + Sync>(x: &[T], omitnan: bool) -> f64 {
     }
 }
 
-fn block_sum<T: Elem, const OMIT: bool>(c: &[T]) -> f64 {
+pub(crate) fn block_sum<T: Elem, const OMIT: bool>(c: &[T]) -> f64 {
     let mut acc = [0.0f64; 8];
     let mut it = c.chunks_exact(8);
     for ch in &mut it {

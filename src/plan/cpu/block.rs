@@ -1,0 +1,488 @@
+//! One block of a group: each step in turn over the block's elements, each a straight loop
+//! over slices of its own type (f32 or f64) that the compiler vectorises.
+
+use super::access;
+use super::program::{Place, Program, Ty, exact_in_single_bin, exact_in_single_un};
+use super::vmath::{self, Fun};
+use crate::graph::ops::{eval_binary, eval_unary};
+use crate::plan::Step;
+use crate::values::ops::{Bin, Un};
+use std::mem::MaybeUninit;
+
+/// Elements evaluated together (a few slots of them stay in the L1 and L2 caches).
+pub const BLOCK: usize = 4096;
+
+/// A thread's block slots and conversion buffers.
+pub struct Scratch {
+    pub s32: Vec<Vec<f32>>,
+    pub s64: Vec<Vec<f64>>,
+    t: [Vec<f64>; 3],
+}
+
+impl Scratch {
+    pub fn new(p: &Program<'_>) -> Scratch {
+        Scratch {
+            s32: (0..p.slots32).map(|_| vec![0.0; BLOCK]).collect(),
+            s64: (0..p.slots64).map(|_| vec![0.0; BLOCK]).collect(),
+            t: [vec![0.0; BLOCK], vec![0.0; BLOCK], vec![0.0; BLOCK]],
+        }
+    }
+}
+
+/// An operand over a block: a slice or one value.
+#[derive(Clone, Copy)]
+pub enum Src<'s, T> {
+    V(&'s [T]),
+    S(T),
+}
+
+/// The element types a block computes in.
+pub trait Num: Copy + PartialOrd + Send + Sync + 'static {
+    /// Whether this is f32.
+    const SINGLE: bool;
+    const ZERO: Self;
+    const ONE: Self;
+    fn to64(self) -> f64;
+    fn from64(x: f64) -> Self;
+    fn from32(x: f32) -> Self;
+    fn of_bool(b: bool) -> Self {
+        if b { Self::ONE } else { Self::ZERO }
+    }
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn div(self, o: Self) -> Self;
+    fn neg(self) -> Self;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn round(self) -> Self;
+    fn trunc(self) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+}
+
+macro_rules! num {
+    ($t:ty, $single:expr) => {
+        impl Num for $t {
+            const SINGLE: bool = $single;
+            const ZERO: $t = 0.0;
+            const ONE: $t = 1.0;
+            #[inline(always)]
+            fn to64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from64(x: f64) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn from32(x: f32) -> $t {
+                x as $t
+            }
+            #[inline(always)]
+            fn add(self, o: $t) -> $t {
+                self + o
+            }
+            #[inline(always)]
+            fn sub(self, o: $t) -> $t {
+                self - o
+            }
+            #[inline(always)]
+            fn mul(self, o: $t) -> $t {
+                self * o
+            }
+            #[inline(always)]
+            fn div(self, o: $t) -> $t {
+                self / o
+            }
+            #[inline(always)]
+            fn neg(self) -> $t {
+                -self
+            }
+            #[inline(always)]
+            fn abs(self) -> $t {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> $t {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn floor(self) -> $t {
+                <$t>::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> $t {
+                <$t>::ceil(self)
+            }
+            #[inline(always)]
+            fn round(self) -> $t {
+                <$t>::round(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> $t {
+                <$t>::trunc(self)
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                self != self
+            }
+            #[inline(always)]
+            fn is_infinite(self) -> bool {
+                <$t>::abs(self) == <$t>::INFINITY
+            }
+        }
+    };
+}
+num!(f32, true);
+num!(f64, false);
+
+/// `dst[i] = f(a[i], b[i])`, a straight loop for each pairing of slices and single values.
+#[inline(always)]
+fn zip2<T: Num, R: Num>(a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R], f: impl Fn(T, T) -> R) {
+    match (a, b) {
+        (Src::V(x), Src::V(y)) => {
+            for ((d, &x), &y) in dst.iter_mut().zip(x).zip(y) {
+                *d = f(x, y);
+            }
+        }
+        (Src::V(x), Src::S(y)) => {
+            for (d, &x) in dst.iter_mut().zip(x) {
+                *d = f(x, y);
+            }
+        }
+        (Src::S(x), Src::V(y)) => {
+            for (d, &y) in dst.iter_mut().zip(y) {
+                *d = f(x, y);
+            }
+        }
+        (Src::S(x), Src::S(y)) => dst.fill(f(x, y)),
+    }
+}
+
+#[inline(always)]
+fn map1<T: Num, R: Num>(a: Src<'_, T>, dst: &mut [R], f: impl Fn(T) -> R) {
+    match a {
+        Src::V(x) => {
+            for (d, &x) in dst.iter_mut().zip(x) {
+                *d = f(x);
+            }
+        }
+        Src::S(x) => dst.fill(f(x)),
+    }
+}
+
+#[inline(always)]
+fn max_t<T: Num>(x: T, y: T) -> T {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x >= y {
+        x
+    } else {
+        y
+    }
+}
+
+#[inline(always)]
+fn min_t<T: Num>(x: T, y: T) -> T {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x <= y {
+        x
+    } else {
+        y
+    }
+}
+
+/// A binary step computed in `T` and stored as `R` (f32 in `T` only where exact).
+#[inline(always)]
+fn binary<T: Num, R: Num>(op: Bin, a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R]) {
+    use Bin::*;
+    let r = |v: T| R::from64(v.to64());
+    let nz = |v: T| v != T::ZERO;
+    match op {
+        Add => zip2(a, b, dst, |x, y| r(x.add(y))),
+        Sub => zip2(a, b, dst, |x, y| r(x.sub(y))),
+        Mul => zip2(a, b, dst, |x, y| r(x.mul(y))),
+        Div => zip2(a, b, dst, |x, y| r(x.div(y))),
+        LDiv => zip2(a, b, dst, |x, y| r(y.div(x))),
+        Eq => zip2(a, b, dst, |x, y| R::of_bool(x == y)),
+        Ne => zip2(a, b, dst, |x, y| R::of_bool(x != y)),
+        Lt => zip2(a, b, dst, |x, y| R::of_bool(x < y)),
+        Le => zip2(a, b, dst, |x, y| R::of_bool(x <= y)),
+        Gt => zip2(a, b, dst, |x, y| R::of_bool(x > y)),
+        Ge => zip2(a, b, dst, |x, y| R::of_bool(x >= y)),
+        And => zip2(a, b, dst, |x, y| R::of_bool(nz(x) & nz(y))),
+        Or => zip2(a, b, dst, |x, y| R::of_bool(nz(x) | nz(y))),
+        Xor => zip2(a, b, dst, |x, y| R::of_bool(nz(x) != nz(y))),
+        Max => zip2(a, b, dst, |x, y| r(max_t(x, y))),
+        Min => zip2(a, b, dst, |x, y| r(min_t(x, y))),
+        // x.^2 of a single is x.*x in double, rounded: the square is exact in double, so it
+        // is what pow gives (not so for doubles, whose pow may round the other way)
+        Pow if R::SINGLE && !T::SINGLE && matches!(b, Src::S(y) if y.to64() == 2.0) => {
+            zip2(a, b, dst, |x, _| r(x.mul(x)))
+        }
+        _ => zip2(a, b, dst, |x, y| {
+            R::from64(eval_binary(op, x.to64(), y.to64()))
+        }),
+    }
+}
+
+/// A unary step that is not one of `vmath`'s functions.
+#[inline(always)]
+fn unary<T: Num, R: Num>(op: Un, a: Src<'_, T>, dst: &mut [R]) {
+    use Un::*;
+    let r = |v: T| R::from64(v.to64());
+    match op {
+        Neg => map1(a, dst, |x| r(x.neg())),
+        Abs => map1(a, dst, |x| r(x.abs())),
+        Sqrt => map1(a, dst, |x| r(x.sqrt())),
+        Floor => map1(a, dst, |x| r(x.floor())),
+        Ceil => map1(a, dst, |x| r(x.ceil())),
+        Round => map1(a, dst, |x| r(x.round())),
+        Fix => map1(a, dst, |x| r(x.trunc())),
+        Real | Conj => map1(a, dst, r),
+        Not => map1(a, dst, |x| R::of_bool(x == T::ZERO)),
+        IsNan => map1(a, dst, |x| R::of_bool(x.is_nan())),
+        IsInf => map1(a, dst, |x| R::of_bool(x.is_infinite())),
+        IsFinite => map1(a, dst, |x| R::of_bool(!x.is_nan() && !x.is_infinite())),
+        Sign => map1(a, dst, |x| {
+            r(if x > T::ZERO {
+                T::ONE
+            } else if x < T::ZERO {
+                T::ONE.neg()
+            } else {
+                x
+            })
+        }),
+        _ => map1(a, dst, |x| R::from64(eval_unary(op, x.to64()))),
+    }
+}
+
+fn vfun(op: Un) -> Option<Fun> {
+    match op {
+        Un::Sin => Some(Fun::Sin),
+        Un::Cos => Some(Fun::Cos),
+        Un::Exp => Some(Fun::Exp),
+        Un::Log => Some(Fun::Log),
+        _ => None,
+    }
+}
+
+/// A step's value over the block as f64 (`tmp` holds a converted copy).
+#[inline(always)]
+fn src64<'s>(
+    p: &'s Program<'_>,
+    s32: &'s [Vec<f32>],
+    s64: &'s [Vec<f64>],
+    k: usize,
+    start: usize,
+    len: usize,
+    tmp: &'s mut [f64],
+) -> Src<'s, f64> {
+    match p.place[k] {
+        Place::Scalar(v) => Src::S(v),
+        Place::Leaf(j) => match p.leaves[j] {
+            super::program::Leaf::F64(v) => Src::V(&v[start..start + len]),
+            super::program::Leaf::F32(v) => {
+                widen(&v[start..start + len], &mut tmp[..len]);
+                Src::V(&tmp[..len])
+            }
+        },
+        Place::Slot(s) => match p.ty[k] {
+            Ty::F64 => Src::V(&s64[s][..len]),
+            Ty::F32 => {
+                widen(&s32[s][..len], &mut tmp[..len]);
+                Src::V(&tmp[..len])
+            }
+        },
+    }
+}
+
+/// A step's value over the block as f32; only for steps stored as f32 (or f32-exact
+/// scalars).
+#[inline(always)]
+fn src32<'s>(
+    p: &'s Program<'_>,
+    s32: &'s [Vec<f32>],
+    k: usize,
+    start: usize,
+    len: usize,
+) -> Src<'s, f32> {
+    match p.place[k] {
+        Place::Scalar(v) => Src::S(v as f32),
+        Place::Leaf(j) => match p.leaves[j] {
+            super::program::Leaf::F32(v) => Src::V(&v[start..start + len]),
+            super::program::Leaf::F64(_) => Src::S(f32::NAN),
+        },
+        Place::Slot(s) => Src::V(&s32[s][..len]),
+    }
+}
+
+#[inline(always)]
+fn widen(x: &[f32], d: &mut [f64]) {
+    for (d, &x) in d.iter_mut().zip(x) {
+        *d = x as f64;
+    }
+}
+
+/// Whether step `k` reads exactly as f32.
+fn is_f32(p: &Program<'_>, k: usize) -> bool {
+    match p.place[k] {
+        Place::Scalar(v) => (v as f32) as f64 == v || v.is_nan(),
+        _ => p.ty[k] == Ty::F32,
+    }
+}
+
+/// Evaluates the steps over elements `start..start + len` (len <= BLOCK); the last step's
+/// value is left in its place.
+#[inline(always)]
+pub fn eval(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize) {
+    for (k, step) in p.steps.iter().enumerate() {
+        let Place::Slot(slot) = p.place[k] else {
+            continue;
+        };
+        // the destination leaves the scratch while the operands are read from it
+        match p.ty[k] {
+            Ty::F32 => {
+                let mut dst = std::mem::take(&mut sc.s32[slot]);
+                step32(p, sc, k, step, start, &mut dst[..len]);
+                sc.s32[slot] = dst;
+            }
+            Ty::F64 => {
+                let mut dst = std::mem::take(&mut sc.s64[slot]);
+                step64(p, sc, k, step, start, &mut dst[..len]);
+                sc.s64[slot] = dst;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn step32(p: &Program<'_>, sc: &mut Scratch, k: usize, step: &Step, start: usize, d: &mut [f32]) {
+    let len = d.len();
+    let [t0, t1, t2] = &mut sc.t;
+    let (s32, s64) = (&sc.s32[..], &sc.s64[..]);
+    match step {
+        Step::Binary(op, a, b) if exact_in_single_bin(*op) && is_f32(p, *a) && is_f32(p, *b) => {
+            binary(
+                *op,
+                src32(p, s32, *a, start, len),
+                src32(p, s32, *b, start, len),
+                d,
+            )
+        }
+        Step::Binary(op, a, b) => {
+            let x = src64(p, s32, s64, *a, start, len, t0);
+            let y = src64(p, s32, s64, *b, start, len, t1);
+            binary(*op, x, y, d)
+        }
+        Step::Unary(op, a) if exact_in_single_un(*op) && is_f32(p, *a) => {
+            unary(*op, src32(p, s32, *a, start, len), d)
+        }
+        Step::Unary(op, a) => {
+            let x = src64(p, s32, s64, *a, start, len, t0);
+            match (vfun(*op), x) {
+                (Some(f), Src::V(x)) => {
+                    vmath::eval(f, x, &mut t2[..len]);
+                    for (d, &v) in d.iter_mut().zip(&t2[..len]) {
+                        *d = v as f32;
+                    }
+                }
+                _ => unary(*op, x, d),
+            }
+        }
+        Step::Embed(old, new, r) if is_f32(p, *old) && is_f32(p, *new) => {
+            let o = src32(p, s32, *old, start, len);
+            let n = src32(p, s32, *new, start, len);
+            access::embed(p, *r, start, o, n, d);
+        }
+        Step::Embed(old, new, r) => {
+            let o = src64(p, s32, s64, *old, start, len, t0);
+            let n = src64(p, s32, s64, *new, start, len, t1);
+            access::embed(p, *r, start, o, n, d);
+        }
+        Step::Select(m, a, b) => {
+            let m = src64(p, s32, s64, *m, start, len, t0);
+            let a = src64(p, s32, s64, *a, start, len, t1);
+            let b = src64(p, s32, s64, *b, start, len, t2);
+            super::gather::select(m, a, b, d);
+        }
+        Step::Gather(j) => super::gather::gather(p, *j, start, d),
+        _ => access::generate(p, k, step, start, d),
+    }
+}
+
+#[inline(always)]
+fn step64(p: &Program<'_>, sc: &mut Scratch, k: usize, step: &Step, start: usize, d: &mut [f64]) {
+    let len = d.len();
+    let [t0, t1, t2] = &mut sc.t;
+    let (s32, s64) = (&sc.s32[..], &sc.s64[..]);
+    match step {
+        Step::Binary(op, a, b) => {
+            let x = src64(p, s32, s64, *a, start, len, t0);
+            let y = src64(p, s32, s64, *b, start, len, t1);
+            binary(*op, x, y, d)
+        }
+        Step::Unary(op, a) => {
+            let x = src64(p, s32, s64, *a, start, len, t0);
+            match (vfun(*op), x) {
+                (Some(f), Src::V(x)) => vmath::eval(f, x, d),
+                _ => unary(*op, x, d),
+            }
+        }
+        Step::Embed(old, new, r) => {
+            let o = src64(p, s32, s64, *old, start, len, t0);
+            let n = src64(p, s32, s64, *new, start, len, t1);
+            access::embed(p, *r, start, o, n, d);
+        }
+        Step::Select(m, a, b) => {
+            let m = src64(p, s32, s64, *m, start, len, t0);
+            let a = src64(p, s32, s64, *a, start, len, t1);
+            let b = src64(p, s32, s64, *b, start, len, t2);
+            super::gather::select(m, a, b, d);
+        }
+        Step::Gather(j) => super::gather::gather(p, *j, start, d),
+        _ => access::generate(p, k, step, start, d),
+    }
+}
+
+/// The value of step `k` (the result) over the block, converted to `R`, into `out` (which
+/// may be uninitialised: every element is written).
+#[inline(always)]
+pub fn store<R: Num>(
+    p: &Program<'_>,
+    sc: &Scratch,
+    k: usize,
+    start: usize,
+    out: &mut [MaybeUninit<R>],
+) {
+    let len = out.len();
+    let put32 = |v: &[f32], out: &mut [MaybeUninit<R>]| {
+        for (o, &x) in out.iter_mut().zip(v) {
+            o.write(R::from32(x));
+        }
+    };
+    let put64 = |v: &[f64], out: &mut [MaybeUninit<R>]| {
+        for (o, &x) in out.iter_mut().zip(v) {
+            o.write(R::from64(x));
+        }
+    };
+    match p.place[k] {
+        Place::Scalar(v) => {
+            for o in out.iter_mut() {
+                o.write(R::from64(v));
+            }
+        }
+        Place::Leaf(j) => match p.leaves[j] {
+            super::program::Leaf::F32(v) => put32(&v[start..start + len], out),
+            super::program::Leaf::F64(v) => put64(&v[start..start + len], out),
+        },
+        Place::Slot(s) => match p.ty[k] {
+            Ty::F32 => put32(&sc.s32[s][..len], out),
+            Ty::F64 => put64(&sc.s64[s][..len], out),
+        },
+    }
+}

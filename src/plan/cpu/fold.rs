@@ -1,0 +1,86 @@
+//! Reductions of a fused group over all its elements (or one lane holding them all):
+//! `sum(sin(x).*x + 0.5)` evaluates the chain block by block and folds each block as it is
+//! made, so the chain's values are never stored. The blocks are the eager reduction's own
+//! (`reduce_fast`: 16384 elements, eight accumulators each, then the blocks in order), so the
+//! result is the one reducing the stored values would give.
+
+use super::block::{Num, Scratch};
+use super::program::Program;
+use super::{eval_range, program};
+use crate::interp::error::MResult;
+use crate::plan::Group;
+use crate::values::class::Class;
+use crate::values::ops::Red;
+use crate::values::ops::kernels::{BLOCK, PAR_MIN};
+use crate::values::ops::reduce::out_class;
+use crate::values::ops::reduce_fast::block_sum;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data, Elem, Tensor};
+use rayon::prelude::*;
+
+/// What one block of values contributes.
+fn part<R: Num + Elem + Default>(
+    p: &Program<'_>,
+    sc: &mut Scratch,
+    buf: &mut [R],
+    start: usize,
+    op: Red,
+    omitnan: bool,
+) -> f64 {
+    // SAFETY: only initialised values are written through the view (`block::store`).
+    let view = unsafe { &mut *(buf as *mut [R] as *mut [std::mem::MaybeUninit<R>]) };
+    eval_range(p, sc, start, view);
+    match op {
+        Red::Sum | Red::Mean if omitnan => block_sum::<R, true>(buf),
+        Red::Sum | Red::Mean => block_sum::<R, false>(buf),
+        // any: nonzero and not NaN; all: a zero (the answer is its absence)
+        Red::Any => buf.iter().fold(false, |a, &v| a | (v != R::ZERO && v == v)) as u8 as f64,
+        _ => buf.iter().fold(false, |a, &v| a | (v == R::ZERO)) as u8 as f64,
+    }
+}
+
+fn parts<R: Num + Elem + Default>(p: &Program<'_>, op: Red, omitnan: bool) -> Vec<f64> {
+    let n = p.shape.numel();
+    (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map_init(
+            || (Scratch::new(p), vec![R::default(); BLOCK]),
+            |(sc, buf), b| {
+                let start = b * BLOCK;
+                let len = BLOCK.min(n - start);
+                part(p, sc, &mut buf[..len], start, op, omitnan)
+            },
+        )
+        .collect()
+}
+
+/// `op` of all of `g`'s values (of `class`), as a tensor of `out` shape; None where this
+/// does not apply (short or empty groups, prod, max and min, a mean omitting NaN): the
+/// caller computes the values and reduces them.
+pub fn all(g: &Group, class: Class, op: Red, omitnan: bool, out: Shape) -> MResult<Option<Tensor>> {
+    let n = g.shape.numel();
+    let fits = match op {
+        Red::Sum | Red::Any | Red::All => true,
+        Red::Mean => !omitnan,
+        Red::Prod | Red::Max | Red::Min => false,
+    };
+    if !fits || n < PAR_MIN || g.steps.is_empty() {
+        return Ok(None);
+    }
+    let held = program::hold(g)?;
+    let p = Program::new(g, &held)?;
+    let parts = match class {
+        Class::Single | Class::Logical => parts::<f32>(&p, op, omitnan),
+        Class::Double => parts::<f64>(&p, op, omitnan),
+        _ => return Ok(None),
+    };
+    Ok(Some(match op {
+        Red::Any => Tensor::bools(out, vec![parts.iter().any(|&h| h != 0.0)]),
+        Red::All => Tensor::bools(out, vec![parts.iter().all(|&h| h == 0.0)]),
+        _ => {
+            let s = parts.into_iter().fold(0.0, |a, b| a + b);
+            let v = if op == Red::Mean { s / n as f64 } else { s };
+            Tensor::new(out, Data::from_f64(out_class(op, class), vec![v]))
+        }
+    }))
+}

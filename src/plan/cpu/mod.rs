@@ -1,0 +1,130 @@
+//! The host executor: runs a fused group in blocks of `block::BLOCK` elements, each step a
+//! straight loop over the block in the step's own type (f32 for single, f64 for double),
+//! blocks spread over the cores (rayon). Inputs are read where they are stored: in place,
+//! as strided runs (broadcasts, transposes, range views) or through an embed's region, never
+//! through index vectors. Results equal the host evaluator's (the eager path's) bit for bit,
+//! except sin, cos, exp and log (`vmath`: within 1 ulp). It is the no-GPU path and the oracle
+//! for GPU parity tests.
+
+mod access;
+mod block;
+pub mod fold;
+mod gather;
+mod program;
+pub mod scatter;
+pub mod vmath;
+
+use super::Group;
+use crate::interp::error::MResult;
+use crate::values::class::Class;
+use crate::values::shape::Shape;
+use crate::values::tensor::{Data as TData, Tensor};
+use block::{BLOCK, Num, Scratch};
+use program::Program;
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+
+/// Elements one task takes: several blocks, so that a thread's scratch is set up once for
+/// many of them.
+const TASK: usize = 16 * BLOCK;
+
+/// A tensor of `class` from f64 values (logical results are 0/1).
+pub fn tensor_of(values: Vec<f64>, shape: Shape, class: Class) -> Tensor {
+    match class {
+        Class::Single => Tensor::new(
+            shape,
+            TData::F32(values.iter().map(|&x| x as f32).collect()),
+        ),
+        Class::Logical => Tensor::bools(shape, values.iter().map(|&x| x != 0.0).collect()),
+        _ => Tensor::f64(shape, values),
+    }
+}
+
+/// The 1-based subscript of element `i` of `shape` along `dim` (linear index + 1 without).
+pub fn subscript(shape: &Shape, i: usize, dim: Option<usize>) -> f64 {
+    match dim {
+        None => (i + 1) as f64,
+        Some(d) => {
+            let below: usize = (0..d).map(|k| shape.dim(k)).product();
+            ((i / below.max(1)) % shape.dim(d).max(1) + 1) as f64
+        }
+    }
+}
+
+/// `f(start, chunk)` over consecutive chunks of `out` of `TASK` elements, across the cores
+/// when there are several.
+fn for_tasks<R: Send>(out: &mut [R], f: impl Fn(usize, &mut [R]) + Sync + Send) {
+    if out.len() <= TASK {
+        f(0, out);
+    } else {
+        out.par_chunks_mut(TASK)
+            .enumerate()
+            .for_each(|(t, c)| f(t * TASK, c));
+    }
+}
+
+/// Evaluates the group over `out`'s elements (from `start`) and stores its result there.
+#[inline(always)]
+fn eval_into<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
+    let root = p.steps.len() - 1;
+    for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
+        let at = start + b * BLOCK;
+        block::eval(p, sc, at, chunk.len());
+        block::store(p, sc, root, at, chunk);
+    }
+}
+
+/// `eval_into` compiled for AVX2 (four doubles, eight singles a vector), where the processor
+/// has it; the build's baseline is SSE2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn eval_into_avx2<R: Num>(
+    p: &Program<'_>,
+    sc: &mut Scratch,
+    start: usize,
+    out: &mut [MaybeUninit<R>],
+) {
+    eval_into(p, sc, start, out)
+}
+
+fn eval_range<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the processor has the features the function is compiled for.
+        unsafe { eval_into_avx2(p, sc, start, out) };
+        return;
+    }
+    eval_into(p, sc, start, out)
+}
+
+/// Evaluates the group into a new vector of `R`. Its memory is not zeroed first: every
+/// element is written.
+fn evaluate<R: Num>(p: &Program<'_>) -> Vec<R> {
+    let n = p.shape.numel();
+    let mut out: Vec<R> = Vec::with_capacity(n);
+    for_tasks(&mut out.spare_capacity_mut()[..n], |start, chunk| {
+        let mut sc = Scratch::new(p);
+        eval_range(p, &mut sc, start, chunk);
+    });
+    // SAFETY: `eval_range` wrote all n elements (`block::store` writes every element).
+    unsafe { out.set_len(n) };
+    out
+}
+
+/// Runs a group on the host.
+pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
+    let held = program::hold(g)?;
+    let p = Program::new(g, &held)?;
+    let shape = g.shape.clone();
+    if g.steps.is_empty() || shape.numel() == 0 {
+        return Ok(tensor_of(vec![0.0; shape.numel()], shape, class));
+    }
+    Ok(match class {
+        Class::Single => Tensor::new(shape, TData::F32(evaluate::<f32>(&p))),
+        Class::Logical => {
+            let v = evaluate::<f32>(&p);
+            Tensor::bools(shape, v.iter().map(|&x| x != 0.0).collect())
+        }
+        _ => Tensor::f64(shape, evaluate::<f64>(&p)),
+    })
+}
