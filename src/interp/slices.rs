@@ -155,6 +155,15 @@ fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
     if whole {
         return Some(super::views::reshaped(d, out));
     }
+    // A view reads its input computed: computing a pending one now (recorded, not waited
+    // for) keeps a chain of steps that each read the last (a stencil's
+    // `u(2:end-1) = f(u(1:end-2), u(3:end))`) at one kernel a step, where the budgets would
+    // otherwise cut the pending chain at its values and compute those apart.
+    let n = if n.is_realised() || crate::plan::realise(&n).is_err() {
+        n
+    } else {
+        graph::memory::settled(&n)
+    };
     let affine = affine_of(&region, &sizes, &out);
     let node = graph::intern(Op::View(affine), vec![n.clone()], out, n.class);
     Some(super::lower::pending(node, d.explicit))

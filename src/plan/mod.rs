@@ -288,7 +288,6 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 let step = input_step(g, n, access(&n.shape, &g.shape));
                 return push_step(g, n, step, numeric, seen);
             }
-            let old = visit(&n.inputs[0], g, seen);
             let values = &n.inputs[1];
             let r = g.regions.len();
             g.regions
@@ -323,6 +322,9 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
                 g.single.push(false);
                 g.steps.len() - 1
             };
+            // The old array after the values: values that read it through a view (a stencil)
+            // have it computed, so it is read here, not computed again inline.
+            let old = visit(&n.inputs[0], g, seen);
             return push_step(g, n, Step::Embed(old, new, r), numeric, seen);
         }
     }
