@@ -3,11 +3,12 @@
 n = str2double(getenv('BENCH_N')); if isnan(n), n = 1e7; end
 steps = str2double(getenv('BENCH_STEPS')); if isnan(steps), steps = 20; end
 runs = str2double(getenv('BENCH_RUNS')); if isnan(runs), runs = 10; end
-x = gpuArray(single(mod((1:n)' * 7919, 1000) / 1000));
+x0 = gpuArray(single(mod((1:n)' * 7919, 1000) / 1000));
 w = gpuArray(single(mod((1:n)' * 31, 97) / 97));
 idx = gpuArray(mod((0:n-1)' * 7919, n) + 1);
 tm = zeros(1, runs);
 for j = 1:runs + 2
+  x = x0;
   t0 = tic;
   y = zeros(n, 1, 'single', 'gpuArray');
   for t = 1:steps
