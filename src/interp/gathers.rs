@@ -90,33 +90,27 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
 fn linear_shape(source: &Shape, arg: &Value, sub: &Sub) -> Shape {
     let count = sub.count();
     let index_shape = match arg {
-        Value::Tensor(t) if t.class() == Class::Logical => {
-            if t.shape.ndims() == 2 && t.shape.dim(0) == 1 {
-                Shape::row(count)
-            } else {
-                Shape::col(count)
-            }
-        }
+        Value::Tensor(t) if t.class() == Class::Logical => positions_shape(&t.shape, count),
         Value::Tensor(t) => t.shape.clone(),
-        Value::Device(x) if x.class() == Class::Logical => {
-            if x.node.shape.ndims() == 2 && x.node.shape.dim(0) == 1 {
-                Shape::row(count)
-            } else {
-                Shape::col(count)
-            }
-        }
+        Value::Device(x) if x.class() == Class::Logical => positions_shape(&x.node.shape, count),
         Value::Device(x) => x.node.shape.clone(),
         _ => Shape::scalar(),
     };
     let vector = |s: &Shape| s.ndims() == 2 && (s.dim(0) == 1 || s.dim(1) == 1);
     if vector(source) && vector(&index_shape) {
-        if source.dim(0) == 1 {
-            Shape::row(count)
-        } else {
-            Shape::col(count)
-        }
+        positions_shape(source, count)
     } else {
         index_shape
+    }
+}
+
+/// `count` positions taken from an array of `shape` (a mask's, or a vector's): a row for a
+/// row vector, a column otherwise (as `find` gives them).
+fn positions_shape(shape: &Shape, count: usize) -> Shape {
+    if shape.ndims() == 2 && shape.dim(0) == 1 {
+        Shape::row(count)
+    } else {
+        Shape::col(count)
     }
 }
 
@@ -277,11 +271,7 @@ pub fn find_builtin(name: &str, args: &[Value]) -> Option<Value> {
         return None;
     }
     let (found, count) = positions(x)?;
-    let shape = if x.node.shape.ndims() == 2 && x.node.shape.dim(0) == 1 {
-        Shape::row(count)
-    } else {
-        Shape::col(count)
-    };
+    let shape = positions_shape(&x.node.shape, count);
     Some(match found {
         Some(leaf) => {
             let node = if leaf.shape == shape {

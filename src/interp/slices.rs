@@ -233,21 +233,8 @@ fn masked(target: &DeviceValue, mask: &Value, rhs: &Value) -> Option<Rc<graph::N
     if matches!(&*n.data.borrow(), Some(graph::Data::Host(_))) {
         return None;
     }
-    let rhs_node = match rhs {
-        Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
-        Value::Tensor(t) if !t.is_complex() => super::lower::node_of(rhs)?,
-        _ => return None,
-    };
-    let class = assigned_class(n.class, rhs_node.class)?;
-    if class != n.class {
-        return None;
-    }
-    let values = if rhs_node.class == class || matches!(rhs_node.op, Op::Const(_)) {
-        rhs_node
-    } else {
-        let shape = rhs_node.shape.clone();
-        graph::intern(Op::Cast, vec![rhs_node], shape, class)
-    };
+    let values = assigned_values(&n, rhs)?;
+    let class = n.class;
     let mask = super::lower::node_of(mask)?;
     let mask = if mask.shape == n.shape {
         mask
@@ -289,6 +276,25 @@ pub fn assign_region(
     }
 }
 
+/// The values `rhs` writes into array `n`, as a node of `n`'s class (a constant kept as it
+/// is); None when the graph does not take them or the assignment would change the class.
+fn assigned_values(n: &graph::Node, rhs: &Value) -> Option<Rc<graph::Node>> {
+    let rhs_node = match rhs {
+        Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
+        Value::Tensor(t) if !t.is_complex() && t.numel() > 0 => super::lower::node_of(rhs)?,
+        _ => return None,
+    };
+    let class = assigned_class(n.class, rhs_node.class)?;
+    if class != n.class {
+        return None;
+    }
+    if rhs_node.class == class || matches!(rhs_node.op, Op::Const(_)) {
+        return Some(rhs_node);
+    }
+    let shape = rhs_node.shape.clone();
+    Some(graph::intern(Op::Cast, vec![rhs_node], shape, class))
+}
+
 /// The embed node of `target(region) = rhs`, or None.
 fn embed_of(
     target: &DeviceValue,
@@ -306,24 +312,11 @@ fn embed_of(
         return None;
     }
     let counts: Vec<usize> = region.dims.iter().map(|p| p.count).collect();
-    let rhs_node = match rhs {
-        Value::Device(_) | Value::Num(_) | Value::Bool(_) => super::lower::node_of(rhs)?,
-        Value::Tensor(t) if !t.is_complex() && t.numel() > 0 => super::lower::node_of(rhs)?,
-        _ => return None,
-    };
-    if !fills(&rhs_node.shape, &counts, linear) {
+    let values = assigned_values(&n, rhs)?;
+    if !fills(&values.shape, &counts, linear) {
         return None;
     }
-    let class = assigned_class(n.class, rhs_node.class)?;
-    if class != n.class {
-        return None;
-    }
-    let values = if rhs_node.class == class || matches!(rhs_node.op, Op::Const(_)) {
-        rhs_node
-    } else {
-        let shape = rhs_node.shape.clone();
-        graph::intern(Op::Cast, vec![rhs_node], shape, class)
-    };
+    let class = n.class;
     // A constant scalar keeps its value exactly; one of another class rounds as the
     // array's class does when the kernel writes it.
     Some(graph::intern(
