@@ -230,14 +230,22 @@ fn step_lines(g: &Group, params: usize) -> String {
 
 /// How element `gi` (`i` in the window) reads input `k`.
 fn input_read(g: &Group, params: usize, k: usize, access: &Access) -> String {
+    input_read_from(g, params, k, access, &format!("in{k}"))
+}
+
+/// `input_read` through the binding named `array` (a scatter reads the array it writes
+/// through `out`).
+fn input_read_from(g: &Group, params: usize, k: usize, access: &Access, array: &str) -> String {
     match access {
-        Access::Same => format!("in{k}[i]"),
-        Access::Scalar => format!("in{k}[0u]"),
+        Access::Same => format!("{array}[i]"),
+        Access::Scalar => format!("{array}[0u]"),
         // Clamped: an embed's values planned in the output's space (`plan::region_space`)
         // are read at meaningless addresses outside the region (and dropped), and kernels
         // run without wgpu's bounds checks.
-        Access::Strided(..) => format!("in{k}[min(bcast(gi, {k}u), arrayLength(&in{k}) - 1u)]"),
-        Access::Region(r) => region_read(g, params, k, *r),
+        Access::Strided(..) => {
+            format!("{array}[min(bcast(gi, {k}u), arrayLength(&{array}) - 1u)]")
+        }
+        Access::Region(r) => region_read(g, params, array, *r),
     }
 }
 
@@ -383,7 +391,7 @@ fn reduction_text(g: &Group, template: &str, vector_loop: &str, combine: &str) -
             Access::Same => format!("in{k}[i / {width}u][i % {width}u]"),
             Access::Strided(..) => format!("in{k}[bcast(gi, {k}u)]"),
             Access::Scalar => format!("in{k}[0u]"),
-            Access::Region(r) => region_read(g, 5, k, *r),
+            Access::Region(r) => region_read(g, 5, &format!("in{k}"), *r),
         })
     } else {
         step_lines(g, 5)

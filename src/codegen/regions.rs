@@ -2,7 +2,7 @@
 //! values are read at their place in the region, and the scatter kernel that writes values
 //! into an array in place (`gpu::scatter`).
 
-use super::{ELEMENTWISE, init, input_read, prelude, step_lines_reading};
+use super::{ELEMENTWISE, init, input_read, input_read_from, prelude, step_lines_reading};
 use crate::plan::Group;
 
 /// Where region `r`'s words start in the shape table: after the inputs' strides and
@@ -70,8 +70,8 @@ pub(super) fn gather_value(
 }
 
 /// Input `k` read at the output element's place in region `r` (its first value outside).
-pub(super) fn region_read(g: &Group, params: usize, k: usize, r: usize) -> String {
-    format!("in{k}[m_region(gi, {}).y]", region_base(g, params, r))
+pub(super) fn region_read(g: &Group, params: usize, array: &str, r: usize) -> String {
+    format!("{array}[m_region(gi, {}).y]", region_base(g, params, r))
 }
 
 /// The WGSL of a scatter: `g`'s values written into an array in place, element `gi` at the
@@ -79,16 +79,12 @@ pub(super) fn region_read(g: &Group, params: usize, k: usize, r: usize) -> Strin
 /// Inputs with their bit in `aliased` are the array written, read through `out`.
 pub fn scatter(g: &Group, aliased: u32) -> String {
     let lines = step_lines_reading(g, 0, &|k, access| {
-        let read = input_read(g, 0, k, access);
         if k < 32 && aliased & (1 << k) != 0 {
             // The input's own binding stays in the layout (a kernel must use what it binds).
-            format!(
-                "select({}, in{k}[0u], false)",
-                read.replace(&format!("in{k}["), "out[")
-                    .replace(&format!("&in{k})"), "&out)")
-            )
+            let read = input_read_from(g, 0, k, access, "out");
+            format!("select({read}, in{k}[0u], false)")
         } else {
-            read
+            input_read(g, 0, k, access)
         }
     });
     let body = format!(
