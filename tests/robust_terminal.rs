@@ -87,13 +87,15 @@ fn ctrl_c_stops_the_wait_for_a_kernel_compile() {
     }
     // A reduction of nested double functions: its first compile takes seconds (10-14 s on
     // lavapipe), and the wait for it ignored Ctrl-C (y was assigned once it finished).
-    // Drivers keep compiled shaders on disk (Mesa's cache made the second run of this test
-    // compile in 0.3 s): without the cache every run compiles.
+    // How long a compile takes depends on the machine and on the driver's disk cache (a CI
+    // machine compiled it within the 300 ms below, and y was assigned): the injected fault
+    // makes the first compile 30 s longer, so the Ctrl-C always lands in the wait.
     let mut p = spawn_with(
         "h3",
         &[
             ("MESA_SHADER_CACHE_DISABLE", "true"),
             ("__GL_SHADER_DISK_CACHE", "0"),
+            ("MATFUSE_FAULT", "slowcompile"),
         ],
     );
     p.send_line("g = gpuArray(rand(1e5, 1)); disp('MADE')")

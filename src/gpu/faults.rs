@@ -1,8 +1,10 @@
 //! Faults injected on purpose, for tests of what the session does when the device fails:
 //! `MATFUSE_FAULT=alloc`, `readback` or `lose` (optionally `:N`) makes the Nth device
 //! allocation fail as out of memory, the Nth read-back fail, or the device be lost at the Nth
-//! submit of recorded work, as a driver reset mid-kernel would (N is 1 by default). Each fires
-//! once per value of the setting (a script may `setenv` it again for another).
+//! submit of recorded work, as a driver reset mid-kernel would (N is 1 by default);
+//! `slowcompile` makes the Nth kernel compile take 30 s more, as a driver's slowest compiles
+//! do (tests of Ctrl-C during the wait must not depend on how fast the machine compiles).
+//! Each fires once per value of the setting (a script may `setenv` it again for another).
 
 use std::sync::Mutex;
 
@@ -11,6 +13,7 @@ pub enum Fault {
     Alloc,
     Readback,
     Lose,
+    SlowCompile,
 }
 
 impl Fault {
@@ -19,6 +22,7 @@ impl Fault {
             Fault::Alloc => "alloc",
             Fault::Readback => "readback",
             Fault::Lose => "lose",
+            Fault::SlowCompile => "slowcompile",
         }
     }
 }

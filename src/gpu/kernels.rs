@@ -75,11 +75,15 @@ pub(super) fn compiled(
     // the background into the cache, for the next statement that needs the kernel.
     let device = g.device.clone();
     let (tx, rx) = std::sync::mpsc::channel();
+    let slow = super::faults::fires(super::faults::Fault::SlowCompile);
     let spawned = std::thread::Builder::new()
         .name("matfuse-compile".into())
         // Drivers compile pipelines on this thread's stack; give them the main thread's.
         .stack_size(64 << 20)
         .spawn(move || {
+            if slow {
+                std::thread::sleep(std::time::Duration::from_secs(30));
+            }
             let _ = tx.send(compile(&device, key, text));
         });
     if let Err(e) = spawned {
