@@ -1,19 +1,8 @@
 // ---- The random stream: Philox4x32-10, the host's generator (src/values/rng.rs), so value
 // n of a seed is the same number on both sides.
 
-// The high and low words of a * b, from 16-bit halves (no 64-bit integers needed).
-fn m_mulhilo(a: u32, b: u32) -> vec2<u32> {
-    let al = a & 0xffffu;
-    let ah = a >> 16u;
-    let bl = b & 0xffffu;
-    let bh = b >> 16u;
-    let ll = al * bl;
-    let lh = al * bh;
-    let hl = ah * bl;
-    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
-    let hi = ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
-    return vec2<u32>(hi, (mid << 16u) | (ll & 0xffffu));
-}
+// m_mulhilo (the high and low words of a * b) comes before this file: mulhilo_u16.wgsl,
+// or mulhilo_u64.wgsl where the device has 64-bit integers.
 
 fn m_philox(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
     var c = ctr;

@@ -28,12 +28,20 @@ pub enum Kind {
     /// `gpu::scatter`: values written into an array at affine addresses; `aliased` has a
     /// bit per input that is that array itself (read through the output binding).
     Scatter { aliased: u32 },
+    /// `gpu::loops`: a loop kernel over `carried` variables; `moving` has a bit per input
+    /// whose view moves each iteration (the roots follow the steps in the key).
+    Loop { carried: u32, moving: u32 },
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct KernelKey(Vec<u32>);
 
 impl KernelKey {
+    /// This key with `words` after it (a loop kernel's roots).
+    pub fn with(mut self, words: impl IntoIterator<Item = u32>) -> KernelKey {
+        self.0.extend(words);
+        self
+    }
     /// The key of a compaction pass (`gpu::compact`) for mask and result element types.
     pub fn compact(pass: u32, mask: u32, out: u32) -> KernelKey {
         KernelKey(vec![5, pass, mask, out])
@@ -71,6 +79,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
         ]),
         Kind::Moments { fold } => w.extend([2, u32::from(fold), 0]),
         Kind::Scatter { aliased } => w.extend([4, aliased, 0]),
+        Kind::Loop { carried, moving } => w.extend([6, carried, moving]),
     }
     w.push(
         precision_word(g.precision)

@@ -11,6 +11,7 @@ use crate::values::ops::Red;
 
 pub mod functions;
 mod key;
+pub mod loops;
 mod matmul;
 mod regions;
 mod vector;
@@ -37,6 +38,8 @@ const SIN_REDUCE_SPLIT: &str = include_str!("../../shaders/sin_reduce_split.wgsl
 const SIN_REDUCE_FMA: &str = include_str!("../../shaders/sin_reduce_fma.wgsl");
 const SQRT_CHECK: &str = include_str!("../../shaders/sqrt_check.wgsl");
 const RANDOM: &str = include_str!("../../shaders/random.wgsl");
+const MULHILO_U16: &str = include_str!("../../shaders/mulhilo_u16.wgsl");
+const MULHILO_U64: &str = include_str!("../../shaders/mulhilo_u64.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
@@ -105,9 +108,11 @@ fn library_text(line: &str) -> Option<&'static str> {
             ),
             _ => format!("{SINGLE}\n{MATH_F32}"),
         };
-        // Only kernels that draw random numbers carry the generator.
+        // Only kernels that draw random numbers carry the generator; its products are 64-bit
+        // ones where the library needs 64-bit integers anyway (all but the driver's).
         if k % 2 == 1 {
-            base + "\n" + RANDOM
+            let mulhilo = if k / 2 == 3 { MULHILO_U16 } else { MULHILO_U64 };
+            format!("{base}\n{mulhilo}\n{RANDOM}")
         } else {
             base
         }
@@ -554,7 +559,7 @@ mod tests {
         }
     }
 
-    fn validate(src: &str) {
+    pub(super) fn validate(src: &str) {
         use wgpu::naga;
         let src = &super::expand(src);
         let module = naga::front::wgsl::parse_str(src)

@@ -9,6 +9,7 @@ pub mod compact;
 pub mod device;
 pub mod faults;
 pub mod kernels;
+pub mod loops;
 pub mod matmul;
 pub mod moments;
 pub mod order;

@@ -253,14 +253,17 @@ pub struct Node {
 /// Distinct inputs tracked per node before `leaf_set` gives up counting.
 pub const LEAF_SET_CAP: usize = 16;
 
-/// The computed inputs pending work over `inputs` reads (constants bind nothing).
+/// The computed inputs pending work over `inputs` reads (constants bind nothing; each view
+/// counts as one).
 fn leaf_set_of(inputs: &[Rc<Node>]) -> Option<Vec<usize>> {
     let mut set: Vec<usize> = Vec::new();
     for i in inputs {
         if matches!(i.op, Op::Const(_)) {
             continue;
         }
-        if i.is_realised() {
+        // A view binds its input apart from other views of it (its own place and strides),
+        // so a chain reading many columns of one matrix is cut like one reading many arrays.
+        if i.is_realised() || matches!(i.op, Op::View(_)) {
             set.push(Rc::as_ptr(i) as usize);
         } else {
             set.extend(i.leaf_set.borrow().as_ref()?);

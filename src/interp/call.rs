@@ -162,6 +162,11 @@ impl Interp {
         builtins::lookup(name).map(Callee::Builtin)
     }
 
+    /// Whether `name` called from `f` is a builtin (no function of the user's shadows it).
+    pub fn is_builtin(&mut self, f: &Frame, name: &str) -> bool {
+        matches!(self.find_callee(f, name), Some(Callee::Builtin(_)))
+    }
+
     pub fn function_exists(&self, f: &Frame, name: &str) -> bool {
         f.unit.functions.contains_key(name)
             || self.session_functions.contains_key(name)

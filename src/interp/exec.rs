@@ -421,8 +421,8 @@ impl Interp {
                 }
                 let fast = super::scalar::loop_body(stmt, body);
                 return match &fast {
-                    Some(b) => self.range_loop_scalar(f, slot, r, body, b),
-                    None => self.range_loop(f, slot, r, body),
+                    Some(b) => self.range_loop_scalar(f, stmt, slot, r, body, b),
+                    None => self.range_loop(f, stmt, slot, r, body),
                 };
             }
         }
@@ -456,15 +456,23 @@ impl Interp {
     fn range_loop_scalar(
         &mut self,
         f: &mut Frame,
+        stmt: &Stmt,
         slot: usize,
         r: Range,
         body: &[Stmt],
         fast: &[crate::syntax::ast::ScalarStmt],
     ) -> MResult<Flow> {
         let interrupt = self.interrupt.clone();
-        for k in 0..r.n {
+        // A body of arithmetic on device arrays lowers to scalar programs too (each falls back
+        // to the general evaluator): it may run as a loop kernel all the same.
+        let mut fusion = super::loops::Fusion::start(self, f, stmt, slot, body, r.n);
+        let mut k = 0;
+        while k < r.n {
             if interrupt.load(Ordering::Relaxed) {
                 self.check_interrupt()?;
+            }
+            if let Some(fu) = fusion.as_mut() {
+                fu.before(self, f);
             }
             let x = r.get(k);
             match &mut f.vars[slot] {
@@ -476,20 +484,44 @@ impl Interp {
                 Flow::Return => return Ok(Flow::Return),
                 _ => {}
             }
+            k = match fusion {
+                Some(_) => match self.loop_kernel_after(&mut fusion, f, slot, &r, k)? {
+                    Some(next) => next,
+                    None => k + 1,
+                },
+                None => k + 1,
+            };
         }
         Ok(Flow::Normal)
     }
 
     /// `for v = a:s:b` over any body.
-    fn range_loop(&mut self, f: &mut Frame, slot: usize, r: Range, body: &[Stmt]) -> MResult<Flow> {
-        for k in 0..r.n {
+    /// Its iterations up to the last but one may run as a loop kernel (`interp::loops`).
+    fn range_loop(
+        &mut self,
+        f: &mut Frame,
+        stmt: &Stmt,
+        slot: usize,
+        r: Range,
+        body: &[Stmt],
+    ) -> MResult<Flow> {
+        let mut fusion = super::loops::Fusion::start(self, f, stmt, slot, body, r.n);
+        let mut k = 0;
+        while k < r.n {
             self.check_interrupt()?;
+            if let Some(fu) = fusion.as_mut() {
+                fu.before(self, f);
+            }
             self.store(f, slot, Value::Num(r.get(k)));
             match self.exec_block(f, body)? {
                 Flow::Break => break,
                 Flow::Return => return Ok(Flow::Return),
                 _ => {}
             }
+            k = match self.loop_kernel_after(&mut fusion, f, slot, &r, k)? {
+                Some(next) => next,
+                None => k + 1,
+            };
         }
         Ok(Flow::Normal)
     }

@@ -1,7 +1,7 @@
 //! Reading part of a computed device array: `x(k)` and `X(i, j, ...)` with scalar
 //! subscripts read back only that element, and a column `X(:, k)` stays on the device, a view
-//! of the array (or a copy where the column does not start on 256 bytes), so a loop over
-//! columns moves nothing to the host. Other forms read
+//! of the array's storage where it starts on 256 bytes (elsewhere `slices::view` makes it a
+//! view node), so a loop over columns moves nothing to the host. Other forms read
 //! the array back and index on the host.
 
 use crate::graph::Data;
@@ -72,19 +72,15 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<MResult<Value>> {
         _ => return None,
     };
     if len > 1 {
-        // A column stays on the device: a view of the array where it starts on a 256-byte
-        // boundary, else copied there (no wait); a leaf of its own either way.
-        let copy = match crate::gpu::buffers::view(&buf, start, len) {
-            Some(view) => Ok(view),
-            None => crate::gpu::buffers::copy_range(&buf, start, len),
-        };
-        return Some(copy.map(|b| {
-            let node = crate::graph::leaf(Data::Device(std::rc::Rc::new(b)), shape, n.class);
-            Value::Device(std::rc::Rc::new(DeviceValue {
-                node,
-                explicit: d.explicit,
-            }))
-        }));
+        // A column stays on the device: a view of the array's storage where it starts on a
+        // 256-byte boundary (a leaf of its own); elsewhere a view node that kernels read in
+        // place (`slices::view`), not a copy.
+        let view = crate::gpu::buffers::view(&buf, start, len)?;
+        let node = crate::graph::leaf(Data::Device(std::rc::Rc::new(view)), shape, n.class);
+        return Some(Ok(Value::Device(std::rc::Rc::new(DeviceValue {
+            node,
+            explicit: d.explicit,
+        }))));
     }
     let values = match crate::gpu::buffers::download_range(&buf, start, len) {
         Ok(v) => v,

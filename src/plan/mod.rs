@@ -10,6 +10,7 @@
 pub mod cpu;
 pub mod gathers;
 pub mod in_place;
+pub mod loops;
 pub mod moments;
 pub mod reduce;
 pub mod region_space;

@@ -1,0 +1,173 @@
+//! Loop kernels (issue 28): a `for` loop whose iterations append the same graph runs its
+//! middle iterations as one kernel with the loop inside; results equal the loop run
+//! iteration by iteration (`MATFUSE_LOOPS=off`) and the host evaluator's; loops the kernel
+//! cannot take run as before, with the same results and errors; Ctrl-C stops a long one
+//! between dispatches with the workspace as of the last iteration done.
+
+mod common;
+use common::{has_gpu, out as run};
+
+/// Runs `body` (which sets `r`, a host array of results) on the device with loop kernels,
+/// then without, then on host arrays (`gpuArray` taken out); prints whether all agree
+/// (relative `tol`) and the kernels of the first run. (Kept to cheap functions: a first
+/// compile of f64 `sin` or of random normals takes seconds on lavapipe, and the loop run
+/// iteration by iteration compiles a kernel per chain length.)
+fn agree(setup: &str, body: &str, tol: f64) -> String {
+    let host_setup = setup.replace(", 'gpuArray'", "").replace("gpuArray", "");
+    let host_body = body.replace(", 'gpuArray'", "").replace("gpuArray", "");
+    run(&format!(
+        "function ok = near(a, b, tol)
+           a = double(a); b = double(b);
+           ok = isequal(size(a), size(b)) && all(abs(a(:) - b(:)) <= tol * max(1, abs(b(:))));
+         end
+         {setup} gpuStats reset; {body} s = gpuStats; k = s.Session.Kernels; r1 = gather(r);
+         setenv('MATFUSE_LOOPS', 'off');
+         {setup} gpuStats reset; {body} s = gpuStats; k0 = s.Session.Kernels; r0 = gather(r);
+         setenv('MATFUSE_LOOPS', '');
+         {host_setup} {host_body} rh = r;
+         fprintf('agree %d %d kernels %d off %d\\n', near(r1, r0, {tol}), near(r1, rh, {tol}), k, k0);"
+    ))
+}
+
+fn kernels(out: &str) -> (usize, usize) {
+    let words: Vec<&str> = out.split_whitespace().collect();
+    let at = |w: &str| {
+        words
+            .iter()
+            .position(|x| *x == w)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(usize::MAX)
+    };
+    (at("kernels"), at("off"))
+}
+
+#[test]
+fn an_ema_over_columns_is_one_loop_kernel() {
+    if !has_gpu() {
+        return;
+    }
+    // 4096 rows: columns start on 256 bytes (views of the storage); 4097: view nodes.
+    for (rows, class) in [(4096, "single"), (4097, "single"), (4097, "double")] {
+        let setup = format!(
+            "rng(2); X = rand({rows}, 64, '{class}', 'gpuArray'); y = zeros({rows}, 1, '{class}', 'gpuArray');"
+        );
+        let body = "for t = 1:64, y = 0.05 * X(:, t) + 0.95 * y; end; r = gather(y(1:50)); \
+                    if t ~= 64, error('t'); end;";
+        let out = agree(&setup, body, 1e-5);
+        assert!(out.contains("agree 1 1"), "{rows} {class}: {out}");
+        let (k, off) = kernels(&out);
+        // Two iterations, the loop kernel, the last iteration with the read: not one a step.
+        assert!(k <= 6 && off >= 8, "{rows} {class}: {out}");
+    }
+}
+
+#[test]
+fn monte_carlo_draws_continue_the_stream() {
+    if !has_gpu() {
+        return;
+    }
+    // Two carried variables, a temporary drawn each step; the draw after the loop must be
+    // the stream's next value, as if every iteration had drawn.
+    let setup = "rng(1); S = 100 * ones(3001, 1, 'single', 'gpuArray'); \
+                 V = zeros(3001, 1, 'single', 'gpuArray');";
+    let body = "for s = 1:12, z = randn(3001, 1, 'single', 'gpuArray'); \
+                S = S .* (1.001 + 0.01 * z); V = 0.9 * V + abs(z); end; \
+                r = [gather(S(1:20)); gather(V(1:20)); gather(z(1:5)); rand(3, 1); s];";
+    let out = agree(setup, body, 1e-5);
+    assert!(out.contains("agree 1 1"), "{out}");
+    let (k, off) = kernels(&out);
+    assert!(k <= 5 && k < off, "{out}");
+}
+
+#[test]
+fn carried_values_passed_between_variables() {
+    if !has_gpu() {
+        return;
+    }
+    // `a = b` hands one carried value to another; `c` is a temporary, assigned each step.
+    let setup = "a = zeros(77, 1, 'gpuArray'); b = gpuArray((1:77)');";
+    let body = "for t = 1:30, c = a + b; a = b; b = c * 0.5 - a .* a / 1000; end; \
+                r = [gather(a); gather(b); gather(c)];";
+    let out = agree(setup, body, 1e-12);
+    assert!(out.contains("agree 1 1"), "{out}");
+    let (k, off) = kernels(&out);
+    assert!(k < off, "{out}");
+}
+
+#[test]
+fn loops_a_kernel_cannot_take_run_as_before() {
+    if !has_gpu() {
+        return;
+    }
+    // sqrt of values whose sign the iterations decide; a row read moving backwards with an
+    // integer power; a subscript that leaves its array at iteration 41 (the error and the
+    // workspace at that iteration must be the host's).
+    let cases = [
+        (
+            "y = 4 * ones(50, 1, 'gpuArray');",
+            "for t = 1:10, y = sqrt(y) - 0.1; end; r = gather(y);",
+        ),
+        (
+            "rng(3); X = rand(50, 40, 'gpuArray'); y = zeros(1, 40, 'gpuArray');",
+            "for t = 50:-1:1, y = 0.5 * y + X(t, :) .^ 2; end; r = gather(y);",
+        ),
+        (
+            "rng(3); X = rand(50, 40, 'gpuArray'); y = zeros(50, 1, 'gpuArray');",
+            "try, for t = 1:45, y = y + X(:, t); end; catch e, end; \
+             r = [gather(y); t; numel(e.message)];",
+        ),
+    ];
+    for (setup, body) in cases {
+        let out = agree(setup, body, 1e-12);
+        assert!(out.contains("agree 1 1"), "{setup} {body}: {out}");
+    }
+    // A body that prints runs every iteration.
+    let printed = run(
+        "y = zeros(8, 1, 'gpuArray'); for t = 1:6, y = y + 1; fprintf('.'); end; \
+         fprintf('%d\\n', gather(y(1)));",
+    );
+    assert_eq!(printed.trim(), "......6");
+}
+
+#[test]
+fn ctrl_c_stops_a_long_loop_kernel_with_the_iterations_done() {
+    if !has_gpu() {
+        return;
+    }
+    use std::sync::atomic::Ordering;
+    let mut interp = matfuse::interp::Interp::new();
+    common::out_in(
+        &mut interp,
+        "rng(5); X = rand(20000, 40, 'single', 'gpuArray'); y = zeros(20000, 1, 'single', 'gpuArray');",
+    );
+    let flag = interp.interrupt.clone();
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        flag.store(true, Ordering::SeqCst);
+    });
+    matfuse::interp::output::begin_capture();
+    // About 2e9 element-steps: minutes on lavapipe, were it not stopped.
+    let r = interp
+        .run_str("for t = 1:1000000, y = 0.999 * y + X(:, mod(0, 40) + 1) .* exp(0.001 * y); end");
+    matfuse::interp::output::end_capture();
+    let _ = raiser.join();
+    let e = r.expect_err("the loop is interrupted");
+    assert!(e.data().interrupt, "{}", e.report());
+    // The workspace is the loop's after t - 1 iterations (t is the first not run): the same
+    // recurrence on the host agrees.
+    let check = common::out_in(
+        &mut interp,
+        "Xh = gather(X(:, 1)); yh = zeros(20000, 1, 'single'); \
+         for k = 1:t - 1, yh = 0.999 * yh + Xh .* exp(0.001 * yh); end; \
+         d = max(abs(double(gather(y)) - double(yh)) ./ max(1, abs(double(yh)))); \
+         fprintf('t %d ok %d\\n', t, d < 1e-3 || t < 3);",
+    );
+    assert!(check.contains("ok 1"), "{check}");
+    let t: usize = check
+        .split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
+    assert!(t > 2 && t < 1_000_000, "{check}");
+}
