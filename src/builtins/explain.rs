@@ -135,6 +135,12 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         Some(rest) => (true, rest.trim().to_string()),
         None => (false, text.trim().to_string()),
     };
+    // A loop: what its syntax allows (its graphs are compared only when it runs).
+    if code.starts_with("for ") || code.starts_with("for(") {
+        let text = explain_loop(i, f, &code)?;
+        output::write_str(&text);
+        return Ok(vec![]);
+    }
     // The value of `x = expr` or of `expr`: evaluated into a scratch variable, so device
     // operations only append graph nodes; nothing is assigned and no kernel runs.
     let rhs = match code.find('=') {
@@ -171,4 +177,23 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     };
     output::write_str(&text);
     Ok(vec![])
+}
+
+/// `explain for ...`: the loop parsed in `f` (its names resolved there, nothing run).
+fn explain_loop(i: &mut Interp, f: &mut Frame, code: &str) -> MResult<String> {
+    use crate::interp::function::Slot;
+    let source = crate::syntax::span::Source::new("explain", code, false);
+    let is_var = |n: &str| {
+        f.layout
+            .get(n)
+            .is_some_and(|k| !matches!(f.vars[k as usize], Slot::Empty))
+    };
+    let prog =
+        crate::syntax::parse(code, &is_var).map_err(|e| crate::interp::syntax_error(e, &source))?;
+    crate::syntax::resolve::stmts(&prog.stmts, f.layout_mut());
+    f.sync();
+    Ok(match prog.stmts.first() {
+        Some(stmt) => crate::interp::loops::explain(i, f, stmt),
+        None => "  the statement gives no value\n".to_string(),
+    })
 }

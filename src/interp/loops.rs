@@ -101,6 +101,46 @@ impl Fusion {
     }
 }
 
+/// What `explain` says of a `for` statement (already resolved in `f`): whether its syntax
+/// allows a loop kernel and what it carries, or why it runs iteration by iteration. The
+/// graphs are only compared when the loop runs (`MATFUSE_DEBUG=1` says what happened).
+pub fn explain(interp: &mut Interp, f: &Frame, stmt: &Stmt) -> String {
+    let StmtKind::For(var, _, body) = &stmt.kind else {
+        return "  not a for loop\n".into();
+    };
+    let slot = var.slot.get() as usize;
+    if !enabled() {
+        return "  runs iteration by iteration: MATFUSE_LOOPS=off\n".into();
+    }
+    match carried_slots(interp, f, slot, body) {
+        Ok(carried) => {
+            let names: Vec<String> = carried.iter().map(|&s| f.name_of(s).to_string()).collect();
+            let device = carried
+                .iter()
+                .all(|&s| matches!(f.vars.get(s), Some(Slot::Val(Value::Device(_)))));
+            let mut text = format!(
+                "  loop over {}: its syntax allows a loop kernel; carried from one iteration to \
+                 the next: {}\n  the first two iterations run as usual; when they compute the \
+                 same graph (same operations, constants and arrays; views and random draws \
+                 moving by a fixed amount), the iterations up to the last but one run as one \
+                 loop kernel on the GPU, and the last as usual\n",
+                var.name,
+                names.join(", ")
+            );
+            if crate::gpu::device::ready().is_none() {
+                text.push_str("  there is no GPU: it runs iteration by iteration\n");
+            } else if !device {
+                text.push_str(
+                    "  a carried variable is not a device array now: unless the first \
+                     iteration makes it one, the loop runs iteration by iteration\n",
+                );
+            }
+            text
+        }
+        Err(why) => format!("  runs iteration by iteration: {why}\n"),
+    }
+}
+
 /// Loop kernels are on unless `MATFUSE_LOOPS=off` (to compare with the loop run iteration
 /// by iteration).
 fn enabled() -> bool {

@@ -14,7 +14,7 @@ pub mod function;
 mod gathers;
 pub mod interrupt;
 mod joins;
-mod loops;
+pub mod loops;
 pub mod lower;
 pub mod objects;
 pub mod output;
