@@ -49,6 +49,25 @@ impl Interp {
             let shape = d.shape().clone();
             compact = self.compact_region(f, &shape, args).transpose()?;
         }
+        // A large plain host array without a device: a range of it assigned is an embed
+        // written in place too (the array enters the graph over its own storage below).
+        let mut host_embed = false;
+        if let ([LhsStep::Paren(args)], Some(v), false, None) =
+            (&lhs.steps[..], &cur, delete, &compact)
+        {
+            if let Some(d) = super::lower::host_graph_source(v) {
+                let shape = d.shape().clone();
+                // (a small region is written in place by the general path)
+                let region = self.compact_region(f, &shape, args).transpose()?;
+                if region
+                    .as_ref()
+                    .is_some_and(|r| r.count() * 2 > shape.numel())
+                {
+                    compact = region;
+                    host_embed = true;
+                }
+            }
+        }
         let mut steps = Vec::with_capacity(lhs.steps.len());
         for (i, st) in lhs.steps.iter().enumerate() {
             if compact.is_some() {
@@ -137,6 +156,16 @@ impl Interp {
             .steps
             .iter()
             .all(|st| matches!(st, LhsStep::Paren(a) if a.len() == 1));
+        let old = match old {
+            Some(v) if host_embed => match super::lower::host_graph_source(&v) {
+                Some(d) => {
+                    drop(v);
+                    Some(Value::Device(Rc::new(d)))
+                }
+                None => Some(v),
+            },
+            old => old,
+        };
         let (old, rhs) = match (old, &steps[..], delete, compact) {
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
                 match super::slices::assign_region(d, Some(region.clone()), linear, rhs) {
@@ -147,7 +176,15 @@ impl Interp {
                     Err((d, rhs)) => {
                         // The general path takes the positions as index vectors.
                         steps = vec![Step::Paren(super::slices::region_args(&region))];
-                        (Some(Value::Device(d)), rhs)
+                        // A plain host array goes back as it was, not copied.
+                        let old = match host_embed {
+                            true => match crate::plan::to_host(&d.node) {
+                                Ok(t) => Value::Tensor(t),
+                                Err(_) => Value::Device(d),
+                            },
+                            false => Value::Device(d),
+                        };
+                        (Some(old), rhs)
                     }
                 }
             }
