@@ -34,6 +34,9 @@ impl Interp {
         delete: bool,
     ) -> MResult<()> {
         let slot = lhs.var.slot.get() as usize;
+        if !delete && appended_in_place(f, slot, lhs, &rhs) {
+            return Ok(());
+        }
         // Phase 1: evaluate the subscripts against the current value.
         let mut cur = self.read_slot(f, slot);
         // Nested indexed assignment works on host data (a graph value is computed first);
@@ -253,6 +256,51 @@ impl Interp {
             None => Ok(()),
         }
     }
+}
+
+/// `x(end+1) = v` of a real double scalar onto a double row or column that this
+/// variable alone holds: pushed onto its storage, whose capacity doubles (a loop of appends is
+/// linear, with no subscript values, write plan or shape checks per step). False (nothing
+/// done) for every other form.
+fn appended_in_place(f: &mut Frame, slot: usize, lhs: &Lhs, rhs: &Value) -> bool {
+    use crate::syntax::ast::{BinOp, ExprKind};
+    use crate::values::tensor::Data;
+    let Value::Num(x) = rhs else {
+        return false;
+    };
+    let [LhsStep::Paren(args)] = &lhs.steps[..] else {
+        return false;
+    };
+    let [arg] = &args[..] else {
+        return false;
+    };
+    let end_plus_one = matches!(&arg.kind, ExprKind::Binary(BinOp::Add, a, b)
+        if matches!(a.kind, ExprKind::End) && matches!(b.kind, ExprKind::Num(one) if one == 1.0));
+    if !end_plus_one {
+        return false;
+    }
+    let Some(Slot::Val(Value::Tensor(t))) = f.vars.get_mut(slot) else {
+        return false;
+    };
+    let Some(t) = Rc::get_mut(t) else {
+        return false;
+    };
+    let dims = t.shape.dims();
+    let n = t.data.len();
+    let shape = match dims {
+        [1, c] if *c >= 1 => Shape::row(c + 1),
+        [r, 1] if *r >= 2 => Shape::col(r + 1),
+        _ => return false,
+    };
+    let Data::F64(v) = &mut t.data else {
+        return false;
+    };
+    if v.len() != n {
+        return false;
+    }
+    v.push(*x);
+    t.shape = shape;
+    true
 }
 
 /// Applies `steps` to `cur` (None: undefined), returning the new value, or the error and the

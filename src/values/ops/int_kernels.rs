@@ -44,6 +44,7 @@ trait Int: Elem + Send + Sync {
     const LO: f64;
     const HI: f64;
     fn of(v: i64) -> Self;
+    fn wide(self) -> i64;
     fn sat_add(self, o: Self) -> Self;
     fn sat_sub(self, o: Self) -> Self;
     fn own(d: &Data) -> Option<&[Self]>;
@@ -58,6 +59,10 @@ macro_rules! int {
             #[inline(always)]
             fn of(v: i64) -> $t {
                 v as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> i64 {
+                self as i64
             }
             #[inline(always)]
             fn sat_add(self, o: $t) -> $t {
@@ -113,9 +118,46 @@ fn through_f64<T: Int>(
     }
 }
 
+/// The one value of a double operand when it is a whole number of at most 2^31 in
+/// magnitude: then sums, differences and products with the class's values are exact in i64
+/// (as they are in double), and comparisons exact too.
+fn whole_scalar<T>(o: &Operand<'_, T>) -> Option<i64> {
+    match o {
+        Operand::F64([q]) if q.fract() == 0.0 && q.abs() <= 2147483648.0 => Some(*q as i64),
+        _ => None,
+    }
+}
+
+/// `a op q` (or `q op a` when `left`) of the class's values and a whole number, in i64,
+/// saturated: the same values as through double.
+fn with_whole<T: Int>(op: Bin, a: &[T], q: i64, left: bool) -> Option<Vec<T>> {
+    let (lo, hi) = (T::LO as i64, T::HI as i64);
+    let sat = move |v: i64| T::of(v.clamp(lo, hi));
+    Some(match (op, left) {
+        (Bin::Add, _) => super::kernels::map(a, |p: T| sat(p.wide() + q)),
+        (Bin::Sub, false) => super::kernels::map(a, |p: T| sat(p.wide() - q)),
+        (Bin::Sub, true) => super::kernels::map(a, |p: T| sat(q - p.wide())),
+        (Bin::Mul, _) => super::kernels::map(a, |p: T| sat(p.wide() * q)),
+        _ => return None,
+    })
+}
+
 fn small<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Data> {
     let (a, b) = (operand::<T>(&ta.data)?, operand::<T>(&tb.data)?);
     let (sa, sb) = (&ta.shape, &tb.shape);
+    match (&a, &b) {
+        (Operand::Own(x), _) if x.len() == out.numel() => {
+            if let Some(v) = whole_scalar(&b).and_then(|q| with_whole(op, x, q, false)) {
+                return Some(T::wrap(v));
+            }
+        }
+        (_, Operand::Own(y)) if y.len() == out.numel() => {
+            if let Some(v) = whole_scalar(&a).and_then(|q| with_whole(op, y, q, true)) {
+                return Some(T::wrap(v));
+            }
+        }
+        _ => {}
+    }
     if let (Operand::Own(x), Operand::Own(y)) = (&a, &b) {
         match op {
             Bin::Add => return Some(T::wrap(zip(x, sa, y, sb, out, T::sat_add))),
@@ -187,6 +229,28 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         Bin::Gt => p > q,
         _ => p >= q,
     };
+    // against a whole number: compared as integers
+    let iop = |p: i64, q: i64| match op {
+        Bin::Eq => p == q,
+        Bin::Ne => p != q,
+        Bin::Lt => p < q,
+        Bin::Le => p <= q,
+        Bin::Gt => p > q,
+        _ => p >= q,
+    };
+    match (&a, &b) {
+        (Operand::Own(x), _) if x.len() == out.numel() => {
+            if let Some(q) = whole_scalar(&b) {
+                return Some(super::kernels::map(x, |p: T| iop(p.wide(), q)));
+            }
+        }
+        (_, Operand::Own(y)) if y.len() == out.numel() => {
+            if let Some(q) = whole_scalar(&a) {
+                return Some(super::kernels::map(y, |p: T| iop(q, p.wide())));
+            }
+        }
+        _ => {}
+    }
     Some(match (a, b) {
         (Operand::Own(a), Operand::Own(b)) => {
             zip(a, sa, b, sb, out, |p, q| f(p.to_f64(), q.to_f64()))
