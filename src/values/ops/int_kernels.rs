@@ -118,6 +118,97 @@ fn through_f64<T: Int>(
     }
 }
 
+/// `f` over `x` into `out`, a straight loop.
+#[inline(always)]
+fn each<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = f(v);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn each_avx512<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+    each(x, out, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn each_avx2<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+    each(x, out, f)
+}
+
+/// `each` in the widest vectors the processor has: the build's baseline (SSE2) has no
+/// 64-bit integer compare or multiply and no 32-bit saturating add, so those loops ran an
+/// element at a time.
+fn each_wide<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+        {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { each_avx512(x, out, f) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: as above.
+            return unsafe { each_avx2(x, out, f) };
+        }
+    }
+    each(x, out, f)
+}
+
+/// `f` over a slice into a new vector, in parallel blocks when large, each block in wide
+/// vectors.
+fn map_wide<T: Elem + Sync, R: Elem + Send>(x: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let mut r = vec![R::default(); x.len()];
+    super::kernels::fill(&mut r, |s, c| each_wide(&x[s..s + c.len()], c, &f));
+    r
+}
+
+/// `f` over two slices of one length (pairs), as `map_wide`.
+fn zip_wide<T: Elem + Sync, R: Elem + Send>(
+    a: &[T],
+    b: &[T],
+    f: impl Fn(T, T) -> R + Sync,
+) -> Vec<R> {
+    let mut r = vec![R::default(); a.len()];
+    super::kernels::fill(&mut r, |s, c| {
+        let (a, b) = (&a[s..s + c.len()], &b[s..s + c.len()]);
+        each_wide2(a, b, c, &f)
+    });
+    r
+}
+
+#[inline(always)]
+fn each2<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = f(x, y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn each2_avx512<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+    each2(a, b, out, f)
+}
+
+fn each_wide2<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the processor has the features the function is compiled for.
+        return unsafe { each2_avx512(a, b, out, f) };
+    }
+    each2(a, b, out, f)
+}
+
 /// The one value of a double operand when it is a whole number of at most 2^31 in
 /// magnitude: then sums, differences and products with the class's values are exact in i64
 /// (as they are in double), and comparisons exact too.
@@ -134,10 +225,10 @@ fn with_whole<T: Int>(op: Bin, a: &[T], q: i64, left: bool) -> Option<Vec<T>> {
     let (lo, hi) = (T::LO as i64, T::HI as i64);
     let sat = move |v: i64| T::of(v.clamp(lo, hi));
     Some(match (op, left) {
-        (Bin::Add, _) => super::kernels::map(a, |p: T| sat(p.wide() + q)),
-        (Bin::Sub, false) => super::kernels::map(a, |p: T| sat(p.wide() - q)),
-        (Bin::Sub, true) => super::kernels::map(a, |p: T| sat(q - p.wide())),
-        (Bin::Mul, _) => super::kernels::map(a, |p: T| sat(p.wide() * q)),
+        (Bin::Add, _) => map_wide(a, |p: T| sat(p.wide() + q)),
+        (Bin::Sub, false) => map_wide(a, |p: T| sat(p.wide() - q)),
+        (Bin::Sub, true) => map_wide(a, |p: T| sat(q - p.wide())),
+        (Bin::Mul, _) => map_wide(a, |p: T| sat(p.wide() * q)),
         _ => return None,
     })
 }
@@ -159,6 +250,13 @@ fn small<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Data>
         _ => {}
     }
     if let (Operand::Own(x), Operand::Own(y)) = (&a, &b) {
+        if x.len() == y.len() && sa == sb {
+            match op {
+                Bin::Add => return Some(T::wrap(zip_wide(x, y, T::sat_add))),
+                Bin::Sub => return Some(T::wrap(zip_wide(x, y, T::sat_sub))),
+                _ => {}
+            }
+        }
         match op {
             Bin::Add => return Some(T::wrap(zip(x, sa, y, sb, out, T::sat_add))),
             Bin::Sub => return Some(T::wrap(zip(x, sa, y, sb, out, T::sat_sub))),
@@ -229,27 +327,32 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         Bin::Gt => p > q,
         _ => p >= q,
     };
-    // against a whole number: compared as integers
-    let iop = |p: i64, q: i64| match op {
-        Bin::Eq => p == q,
-        Bin::Ne => p != q,
-        Bin::Lt => p < q,
-        Bin::Le => p <= q,
-        Bin::Gt => p > q,
-        _ => p >= q,
+    // against a whole number: compared as integers (q op x is x op' q), the operation
+    // chosen once, outside the loop
+    let (x, q, op) = match (&a, &b) {
+        (Operand::Own(x), _) if x.len() == out.numel() => (Some(*x), whole_scalar(&b), op),
+        (_, Operand::Own(y)) if y.len() == out.numel() => (
+            Some(*y),
+            whole_scalar(&a),
+            match op {
+                Bin::Lt => Bin::Gt,
+                Bin::Le => Bin::Ge,
+                Bin::Gt => Bin::Lt,
+                Bin::Ge => Bin::Le,
+                o => o,
+            },
+        ),
+        _ => (None, None, op),
     };
-    match (&a, &b) {
-        (Operand::Own(x), _) if x.len() == out.numel() => {
-            if let Some(q) = whole_scalar(&b) {
-                return Some(super::kernels::map(x, |p: T| iop(p.wide(), q)));
-            }
-        }
-        (_, Operand::Own(y)) if y.len() == out.numel() => {
-            if let Some(q) = whole_scalar(&a) {
-                return Some(super::kernels::map(y, |p: T| iop(q, p.wide())));
-            }
-        }
-        _ => {}
+    if let (Some(x), Some(q)) = (x, q) {
+        return Some(match op {
+            Bin::Eq => map_wide(x, |p: T| p.wide() == q),
+            Bin::Ne => map_wide(x, |p: T| p.wide() != q),
+            Bin::Lt => map_wide(x, |p: T| p.wide() < q),
+            Bin::Le => map_wide(x, |p: T| p.wide() <= q),
+            Bin::Gt => map_wide(x, |p: T| p.wide() > q),
+            _ => map_wide(x, |p: T| p.wide() >= q),
+        });
     }
     Some(match (a, b) {
         (Operand::Own(a), Operand::Own(b)) => {
