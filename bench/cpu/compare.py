@@ -17,14 +17,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rows as np_rows  # noqa: E402
 
-ELEMENTWISE = "sum,maxi,any,std,sinx,chain,sumchain,expchain,stencil,bcast,diff,sort,ismember,unique"
+ELEMENTWISE = "sum,maxi,any,std,sinx,chain,sumchain,expchain,stencil,bcast,diff,sort,ismember,unique,iadd,iscale,icmp"
 LABEL = {
     "sum": "sum(x)", "maxi": "[m, i] = max(x)", "any": "any(x > t)", "std": "std(x)",
     "sinx": "y = sin(x).*x + 0.5", "chain": "11-op chain", "sumchain": "sum(sin(x).*x + 0.5)",
     "expchain": "exp(-x.*x).*cos(3*x) + log(x + 1)", "stencil": "5 steps u(2:end-1) = u(2:end-1) + r*(u(1:end-2) - 2u(2:end-1) + u(3:end))", "bcast": "column + row broadcast (sqrt(n) each)",
     "diff": "x(2:end) - x(1:end-1)", "sort": "sort(x)", "ismember": "ismember(a, b) int32",
     "intersect": "intersect(a, b) (16,000 double)", "unique": "unique(a) int32",
-    "grow": "x(end+1) = i, n times", "strcat": "s = [s 'ab'], n times", "matmul": "A*B (sqrt(n) square)",
+    "grow": "x(end+1) = i, n times", "iadd": "a + b int32", "iscale": "a * 3 int32", "icmp": "a > k int32", "strcat": "s = [s 'ab'], n times", "matmul": "A*B (sqrt(n) square)",
 }
 
 

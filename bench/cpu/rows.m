@@ -7,7 +7,7 @@ x = mod((0:n-1) * 0.6180339887498949, 1); x = cast(x, cls);
 m = round(sqrt(n)); c = cast(mod((0:m-1)' * 0.3819660112501051, 1), cls); r = cast(mod((0:m-1) * 0.7548776662466927, 1), cls);
 a = int32(mod((0:n-1) * 7919, n)); b = int32(mod((0:n-1) * 104729 + 17, 2 * n));
 p = double(x(1:min(n, 16000))); q = [p(1:floor(end/2)) double(mod((0:ceil(numel(p)/2)-1) * 0.123456789, 1))];
-rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'sumchain', 'expchain', 'stencil', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul'};
+rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'sumchain', 'expchain', 'stencil', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul', 'iadd', 'iscale', 'icmp'};
 for k = 1:numel(rows)
   name = rows{k};
   if ~strcmp(want, 'all') && isempty(strfind([',' want ','], [',' name ',']))
@@ -34,6 +34,9 @@ for k = 1:numel(rows)
       case 'unique', y = unique(a); v = numel(y);
       case 'grow', g = []; for i = 1:n, g(end+1) = i; end, v = sum(g);
       case 'strcat', s = ''; for i = 1:n, s = [s 'ab']; end, v = numel(s);
+      case 'iadd', y = a + b; v = double(y(end)) + double(y(1)) + double(y(floor(end/2)));
+      case 'iscale', y = a * 3; v = double(y(end)) + double(y(1)) + double(y(floor(end/2)));
+      case 'icmp', y = a > 5000; v = double(nnz(y));
       case 'matmul', A = cast(reshape(mod((0:m*m-1) * 0.6180339887498949, 1), m, m), cls); B = A'; t0 = tic; C = A * B; v = double(C(end)) + double(C(1));
     end
     if rep > 0

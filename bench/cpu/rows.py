@@ -54,6 +54,9 @@ def run(n, cls, runs, want):
         "unique": lambda: len(np.unique(a)),
         "grow": grow,
         "strcat": strcat,
+        "iadd": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(a + b),
+        "iscale": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(a * 3),
+        "icmp": lambda: float(np.count_nonzero(a > 5000)),
         "matmul": lambda: (lambda C: float(C[-1, -1]) + float(C[0, 0]))(A @ B),
     }
     out = {}

@@ -77,9 +77,14 @@ fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    one(Value::Num(
-        (0..t.numel()).filter(|&i| t.nonzero(i)).count() as f64
-    ))
+    // typed counts for the common storage (a straight loop each; NaN is nonzero)
+    let count = match &t.data {
+        crate::values::tensor::Data::Bool(v) => v.iter().map(|&b| b as usize).sum::<usize>(),
+        crate::values::tensor::Data::F64(v) => v.iter().map(|&x| (x != 0.0) as usize).sum(),
+        crate::values::tensor::Data::F32(v) => v.iter().map(|&x| (x != 0.0) as usize).sum(),
+        _ => (0..t.numel()).filter(|&i| t.nonzero(i)).count(),
+    };
+    one(Value::Num(count as f64))
 }
 
 fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {

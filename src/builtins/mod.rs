@@ -44,6 +44,7 @@ mod reorder;
 pub mod result_class;
 mod scan;
 mod session;
+mod set_table;
 mod sets;
 mod signal;
 mod sort_keys;

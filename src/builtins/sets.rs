@@ -356,6 +356,11 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         Some(v) => v.text()? == "rows",
         None => false,
     };
+    if !rows && numeric(&a[0]) && numeric(&a[1]) {
+        if let Some(r) = super::set_table::ismember(&a[0], &a[1], nargout) {
+            return r;
+        }
+    }
     // one text against a cell of texts is a scalar question
     let scalar_text = a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) && !rows;
     let ka = if scalar_text {

@@ -52,6 +52,11 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         k += 1;
     }
     let v = &pos[0];
+    if nargout <= 1 && !by_abs {
+        if let Some(r) = super::set_table::sort_values(v, descend, pos.len() > 1) {
+            return Ok(vec![r]);
+        }
+    }
     let shape = v.shape();
     // real numbers sort by typed keys (radix); the rest through the general keys
     let fast = if by_abs {

@@ -34,6 +34,9 @@ impl Interp {
         delete: bool,
     ) -> MResult<()> {
         let slot = lhs.var.slot.get() as usize;
+        if !delete && appended_in_place(f, slot, lhs, &rhs) {
+            return Ok(());
+        }
         // Phase 1: evaluate the subscripts against the current value.
         let mut cur = self.read_slot(f, slot);
         // Nested indexed assignment works on host data (a graph value is computed first);
@@ -48,6 +51,25 @@ impl Interp {
         {
             let shape = d.shape().clone();
             compact = self.compact_region(f, &shape, args).transpose()?;
+        }
+        // A large plain host array without a device: a range of it assigned is an embed
+        // written in place too (the array enters the graph over its own storage below).
+        let mut host_embed = false;
+        if let ([LhsStep::Paren(args)], Some(v), false, None) =
+            (&lhs.steps[..], &cur, delete, &compact)
+        {
+            if let Some(d) = super::lower::host_graph_source(v) {
+                let shape = d.shape().clone();
+                // (a small region is written in place by the general path)
+                let region = self.compact_region(f, &shape, args).transpose()?;
+                if region
+                    .as_ref()
+                    .is_some_and(|r| r.count() * 2 > shape.numel())
+                {
+                    compact = region;
+                    host_embed = true;
+                }
+            }
         }
         let mut steps = Vec::with_capacity(lhs.steps.len());
         for (i, st) in lhs.steps.iter().enumerate() {
@@ -137,6 +159,16 @@ impl Interp {
             .steps
             .iter()
             .all(|st| matches!(st, LhsStep::Paren(a) if a.len() == 1));
+        let old = match old {
+            Some(v) if host_embed => match super::lower::host_graph_source(&v) {
+                Some(d) => {
+                    drop(v);
+                    Some(Value::Device(Rc::new(d)))
+                }
+                None => Some(v),
+            },
+            old => old,
+        };
         let (old, rhs) = match (old, &steps[..], delete, compact) {
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
                 match super::slices::assign_region(d, Some(region.clone()), linear, rhs) {
@@ -147,7 +179,15 @@ impl Interp {
                     Err((d, rhs)) => {
                         // The general path takes the positions as index vectors.
                         steps = vec![Step::Paren(super::slices::region_args(&region))];
-                        (Some(Value::Device(d)), rhs)
+                        // A plain host array goes back as it was, not copied.
+                        let old = match host_embed {
+                            true => match crate::plan::to_host(&d.node) {
+                                Ok(t) => Value::Tensor(t),
+                                Err(_) => Value::Device(d),
+                            },
+                            false => Value::Device(d),
+                        };
+                        (Some(old), rhs)
                     }
                 }
             }
@@ -216,6 +256,51 @@ impl Interp {
             None => Ok(()),
         }
     }
+}
+
+/// `x(end+1) = v` of a real double scalar onto a double row or column that this
+/// variable alone holds: pushed onto its storage, whose capacity doubles (a loop of appends is
+/// linear, with no subscript values, write plan or shape checks per step). False (nothing
+/// done) for every other form.
+fn appended_in_place(f: &mut Frame, slot: usize, lhs: &Lhs, rhs: &Value) -> bool {
+    use crate::syntax::ast::{BinOp, ExprKind};
+    use crate::values::tensor::Data;
+    let Value::Num(x) = rhs else {
+        return false;
+    };
+    let [LhsStep::Paren(args)] = &lhs.steps[..] else {
+        return false;
+    };
+    let [arg] = &args[..] else {
+        return false;
+    };
+    let end_plus_one = matches!(&arg.kind, ExprKind::Binary(BinOp::Add, a, b)
+        if matches!(a.kind, ExprKind::End) && matches!(b.kind, ExprKind::Num(one) if one == 1.0));
+    if !end_plus_one {
+        return false;
+    }
+    let Some(Slot::Val(Value::Tensor(t))) = f.vars.get_mut(slot) else {
+        return false;
+    };
+    let Some(t) = Rc::get_mut(t) else {
+        return false;
+    };
+    let dims = t.shape.dims();
+    let n = t.data.len();
+    let shape = match dims {
+        [1, c] if *c >= 1 => Shape::row(c + 1),
+        [r, 1] if *r >= 2 => Shape::col(r + 1),
+        _ => return false,
+    };
+    let Data::F64(v) = &mut t.data else {
+        return false;
+    };
+    if v.len() != n {
+        return false;
+    }
+    v.push(*x);
+    t.shape = shape;
+    true
 }
 
 /// Applies `steps` to `cur` (None: undefined), returning the new value, or the error and the

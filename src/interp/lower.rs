@@ -112,6 +112,27 @@ pub fn host_array_without_device(v: &Value) -> bool {
     matches!(v, Value::Tensor(_)) && crate::gpu::device::ready().is_none()
 }
 
+/// A plain host array as a graph value over its own storage (no copy), when there is no
+/// device and the array enters the graph by size: range reads of it become views and range
+/// assignments into it embeds written in place, so `u(2:end-1) = u(2:end-1) + k*(u(1:end-2)
+/// - 2*u(2:end-1) + u(3:end))` is one fused pass and one copy, not three slice copies, index
+/// vectors and a gather. None for other arrays (the general path).
+pub fn host_graph_source(v: &Value) -> Option<DeviceValue> {
+    let Value::Tensor(t) = v else {
+        return None;
+    };
+    if !graph_class(t.class()) || t.is_complex() || t.numel() == 0 {
+        return None;
+    }
+    if !host_array_without_device(v) || !offloads(t.numel()) {
+        return None;
+    }
+    Some(DeviceValue {
+        node: graph::memory::host_leaf(t),
+        explicit: false,
+    })
+}
+
 /// Whether any of these is an explicit gpuArray (made with `gpuArray`, class gpuArray).
 pub fn explicit(vals: &[&Value]) -> bool {
     vals.iter()

@@ -30,6 +30,11 @@ impl Interp {
                                     return r.map(|v| vec![v]).map_err(|err| err.at(e.span, &src));
                                 }
                             }
+                            if let Some(d) = super::lower::host_graph_source(&v) {
+                                if let Some(r) = self.compact_view(f, &d, args) {
+                                    return r.map(|v| vec![v]).map_err(|err| err.at(e.span, &src));
+                                }
+                            }
                             if let Value::Tensor(t) = &v {
                                 if let Some(r) = self.try_slice_read(f, &v, t, args, e) {
                                     return r.map(|v| vec![v]);

@@ -27,6 +27,9 @@ fn part<R: Num + Elem + Default>(
     op: Red,
     omitnan: bool,
 ) -> f64 {
+    if matches!(op, Red::Any | Red::All) {
+        return super::test_range(p, sc, start, buf.len(), op == Red::All) as u8 as f64;
+    }
     // SAFETY: only initialised values are written through the view (`block::store`).
     let view = unsafe { &mut *(buf as *mut [R] as *mut [std::mem::MaybeUninit<R>]) };
     eval_range(p, sc, start, view);

@@ -87,7 +87,30 @@ fn eval_into_avx2<R: Num>(
     eval_into(p, sc, start, out)
 }
 
+/// `eval_into` compiled for AVX-512 (eight doubles, sixteen singles a vector): the
+/// transcendentals' polynomials take twice the lanes of AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn eval_into_avx512<R: Num>(
+    p: &Program<'_>,
+    sc: &mut Scratch,
+    start: usize,
+    out: &mut [MaybeUninit<R>],
+) {
+    eval_into(p, sc, start, out)
+}
+
 fn eval_range<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the processor has the features the function is compiled for.
+        unsafe { eval_into_avx512(p, sc, start, out) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the processor has the features the function is compiled for.
@@ -95,6 +118,58 @@ fn eval_range<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut
         return;
     }
     eval_into(p, sc, start, out)
+}
+
+/// Whether the group's values over `start..start + len` hold a nonzero non-NaN element
+/// (`zero` false) or a zero (`zero` true), tested block by block as they are made, never
+/// stored (`any(x > t)`, `all(...)`).
+#[inline(always)]
+fn test_into(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, zero: bool) -> bool {
+    let root = p.steps.len() - 1;
+    let (mut hit, mut at) = (false, start);
+    while at < start + len {
+        let l = BLOCK.min(start + len - at);
+        block::eval(p, sc, at, l);
+        hit |= block::test(p, sc, root, at, l, zero);
+        at += l;
+    }
+    hit
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn test_into_avx512(
+    p: &Program<'_>,
+    sc: &mut Scratch,
+    start: usize,
+    len: usize,
+    zero: bool,
+) -> bool {
+    test_into(p, sc, start, len, zero)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn test_into_avx2(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, zero: bool) -> bool {
+    test_into(p, sc, start, len, zero)
+}
+
+pub fn test_range(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, zero: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the processor has the features the function is compiled for.
+        return unsafe { test_into_avx512(p, sc, start, len, zero) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: as above.
+        return unsafe { test_into_avx2(p, sc, start, len, zero) };
+    }
+    test_into(p, sc, start, len, zero)
 }
 
 /// Evaluates the group into a new vector of `R`. Its memory is not zeroed first: every

@@ -93,8 +93,9 @@ pub fn hold(g: &Group) -> MResult<Vec<Held>> {
 pub enum Place {
     /// One value for every element (already rounded as the step is).
     Scalar(f64),
-    /// Input `j` read in place at the block's own elements.
-    Leaf(usize),
+    /// Input `j` read in place at the block's own elements, from the offset on (a view
+    /// whose elements lie in the input's order, `x(2:end)`, reads as a slice too).
+    Leaf(usize, usize),
     /// A block slot of the step's type.
     Slot(usize),
 }
@@ -167,6 +168,35 @@ fn operands(step: &Step) -> Vec<usize> {
     }
 }
 
+/// Input step `step` as (input, offset) when its elements are the input's own from an
+/// offset on, in order and of the step's type: read in place, not copied into a slot.
+fn in_place(g: &Group, leaves: &[Leaf<'_>], step: &Step, ty: Ty) -> Option<(usize, usize)> {
+    let Step::Input(j) = step else {
+        return None;
+    };
+    let leaf = leaves.get(*j)?;
+    if leaf.ty() != ty {
+        return None;
+    }
+    match g.inputs.get(*j)? {
+        Access::Same => Some((*j, 0)),
+        Access::Strided(strides, off) => {
+            // dense: each dimension of more than one element steps by the elements below it
+            let mut below = 1usize;
+            for d in 0..g.shape.ndims() {
+                let size = g.shape.dim(d);
+                if size > 1 && strides.get(d).copied().map(|s| s as usize) != Some(below) {
+                    return None;
+                }
+                below *= size;
+            }
+            let off = *off as usize;
+            (off + g.shape.numel() <= leaf.len()).then_some((*j, off))
+        }
+        _ => None,
+    }
+}
+
 impl<'a> Program<'a> {
     pub fn new(g: &'a Group, held: &'a [Held]) -> MResult<Program<'a>> {
         let leaves: Vec<Leaf<'a>> = held.iter().map(|h| h.leaf()).collect();
@@ -224,11 +254,8 @@ impl<'a> Program<'a> {
         for (k, step) in g.steps.iter().enumerate() {
             let p = if let Some(v) = scalar[k] {
                 Place::Scalar(v)
-            } else if matches!(step, Step::Input(j)
-                if g.inputs[*j] == Access::Same && leaves[*j].ty() == ty[k])
-            {
-                let Step::Input(j) = step else { unreachable!() };
-                Place::Leaf(*j)
+            } else if let Some((j, off)) = in_place(g, &leaves, step, ty[k]) {
+                Place::Leaf(j, off)
             } else {
                 let (free, count) = match ty[k] {
                     Ty::F32 => (&mut free32, &mut slots32),

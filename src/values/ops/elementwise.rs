@@ -231,6 +231,11 @@ pub fn binary_tensor(op: Bin, ta: &Tensor, tb: &Tensor) -> MResult<Tensor> {
             if let Some(r) = super::kernels::compare(op, ta, tb, &out) {
                 return Ok(r);
             }
+            if ta.class().is_int() || tb.class().is_int() {
+                if let Some(r) = super::int_kernels::compare(op, ta, tb, &out) {
+                    return Ok(r);
+                }
+            }
             if ta.is_complex() || tb.is_complex() {
                 let (x, y) = (ta.to_c64(), tb.to_c64());
                 let r = map2(&x, &ta.shape, &y, &tb.shape, &out, |p, q| match op {
@@ -304,6 +309,11 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
     let rc = class::arith_result(ta.class(), tb.class(), op.symbol())?;
     if let Some(r) = super::kernels::arith(op, ta, tb, &out, rc) {
         return Ok(r);
+    }
+    if rc.is_int() {
+        if let Some(r) = super::int_kernels::arith(op, ta, tb, &out, rc) {
+            return Ok(r);
+        }
     }
     if ta.is_complex() || tb.is_complex() {
         if rc.is_int() {

@@ -6,6 +6,7 @@ pub mod concat;
 pub mod elementwise;
 pub mod index;
 mod int_arith;
+pub mod int_kernels;
 pub mod kernels;
 pub mod linalg;
 pub mod more_real;

@@ -237,6 +237,7 @@ fn lane_extremes<T: Elem + Sync>(x: &[T], lanes: Lanes, is_max: bool, omitnan: b
 
 /// The extreme value of a contiguous block ignoring NaN (±inf if none), and whether it holds
 /// a NaN.
+#[inline(always)]
 fn block_extreme<T: Elem, const MAX: bool>(c: &[T]) -> (f64, bool) {
     let init = if MAX {
         f64::NEG_INFINITY
@@ -271,34 +272,97 @@ fn block_extreme<T: Elem, const MAX: bool>(c: &[T]) -> (f64, bool) {
     (m, nan.iter().any(|&b| b))
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn block_extreme_avx512<T: Elem, const MAX: bool>(c: &[T]) -> (f64, bool) {
+    block_extreme::<T, MAX>(c)
+}
+
+/// `block_extreme` in the widest vectors the processor has (the build's baseline is SSE2:
+/// two doubles a compare).
+fn block_extreme_wide<T: Elem, const MAX: bool>(c: &[T]) -> (f64, bool) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the processor has the features the function is compiled for.
+        return unsafe { block_extreme_avx512::<T, MAX>(c) };
+    }
+    block_extreme::<T, MAX>(c)
+}
+
+/// Whether block `c` holds an element equal to `m`: a vectorised test, no early exit.
+#[inline(always)]
+fn holds<T: Elem>(c: &[T], m: f64) -> bool {
+    c.iter().fold(false, |a, v| a | (v.to_f64() == m))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+fn holds_avx512<T: Elem>(c: &[T], m: f64) -> bool {
+    holds(c, m)
+}
+
+fn holds_wide<T: Elem>(c: &[T], m: f64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: as above.
+        return unsafe { holds_avx512(c, m) };
+    }
+    holds(c, m)
+}
+
+/// The first position of `m` in `x`: the first block of 1024 that holds it (blocks tested
+/// whole, vectorised, across the cores for long arrays), then the place in that block.
+fn first_equal<T: Elem + Sync>(x: &[T], m: f64) -> Option<usize> {
+    const RUN: usize = 1024;
+    let block = if x.len() >= PAR_MIN {
+        x.par_chunks(RUN).position_first(|c| holds_wide(c, m))?
+    } else {
+        x.chunks(RUN).position(|c| holds_wide(c, m))?
+    };
+    let c = x.get(block * RUN..)?;
+    c.iter()
+        .position(|v| v.to_f64() == m)
+        .map(|k| block * RUN + k)
+}
+
 /// Two passes: the extreme value (vectorised), then the first element equal to it, which is
 /// the element the general path's strict comparisons keep (also for -0 beside +0).
 fn contiguous_extreme<T: Elem + Sync, const MAX: bool>(x: &[T], omitnan: bool) -> usize {
     let (m, nan) = if x.len() >= PAR_MIN {
-        x.par_chunks(BLOCK).map(block_extreme::<T, MAX>).reduce(
-            || {
-                (
-                    if MAX {
-                        f64::NEG_INFINITY
-                    } else {
-                        f64::INFINITY
-                    },
-                    false,
-                )
-            },
-            |(a, p), (b, q)| {
-                let better = if MAX { b > a } else { b < a };
-                (if better { b } else { a }, p || q)
-            },
-        )
+        x.par_chunks(BLOCK)
+            .map(block_extreme_wide::<T, MAX>)
+            .reduce(
+                || {
+                    (
+                        if MAX {
+                            f64::NEG_INFINITY
+                        } else {
+                            f64::INFINITY
+                        },
+                        false,
+                    )
+                },
+                |(a, p), (b, q)| {
+                    let better = if MAX { b > a } else { b < a };
+                    (if better { b } else { a }, p || q)
+                },
+            )
     } else {
-        block_extreme::<T, MAX>(x)
+        block_extreme_wide::<T, MAX>(x)
     };
     let first_nan = || x.iter().position(|v| v.to_f64().is_nan()).unwrap_or(0);
     if nan && !omitnan {
         return first_nan();
     }
-    match x.iter().position(|v| v.to_f64() == m) {
+    match first_equal(x, m) {
         Some(k) => k,
         None => first_nan(),
     }
