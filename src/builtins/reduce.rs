@@ -250,12 +250,18 @@ fn median_of(v: &mut Vec<f64>, omitnan: bool) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
-    v.sort_by(|a, b| a.total_cmp(b));
+    // the middle by selection, not a sort (linear; the comparator looks at Ctrl-C)
     let n = v.len();
+    let (lower, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| {
+        crate::interp::interrupt::poll();
+        a.total_cmp(b)
+    });
+    let hi = *mid;
     if n % 2 == 1 {
-        v[n / 2]
+        hi
     } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
+        let lo = lower.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo + hi) / 2.0
     }
 }
 
@@ -269,7 +275,10 @@ fn median(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 /// The most frequent values of a lane (ascending), how often they occur.
 fn modes_of(v: &mut Vec<f64>) -> (Vec<f64>, usize) {
     v.retain(|x| !x.is_nan());
-    v.sort_by(|a, b| a.total_cmp(b));
+    v.sort_by(|a, b| {
+        crate::interp::interrupt::poll();
+        a.total_cmp(b)
+    });
     let (mut best, mut best_n) = (Vec::new(), 0);
     let mut i = 0;
     while i < v.len() {

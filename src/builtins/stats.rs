@@ -195,7 +195,10 @@ fn quantiles(a: &A, scale: f64) -> MResult<Value> {
     };
     let out = lanes_map(&t, dim, ps.len(), |lane| {
         lane.retain(|x| !x.is_nan());
-        lane.sort_by(|a, b| a.total_cmp(b));
+        lane.sort_by(|a, b| {
+            crate::interp::interrupt::poll();
+            a.total_cmp(b)
+        });
         ps.iter().map(|&p| quantile_sorted(lane, p)).collect()
     });
     let src_row = a[0].shape().is_row() && dim.is_none();
@@ -215,7 +218,10 @@ fn quantile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 pub(super) fn median_of(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
+    v.sort_by(|a, b| {
+        crate::interp::interrupt::poll();
+        a.total_cmp(b)
+    });
     let n = v.len();
     if n == 0 {
         f64::NAN
@@ -260,7 +266,10 @@ fn iqr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     };
     one(lanes_map(&t, dim, 1, |lane| {
         lane.retain(|x| !x.is_nan());
-        lane.sort_by(|a, b| a.total_cmp(b));
+        lane.sort_by(|a, b| {
+            crate::interp::interrupt::poll();
+            a.total_cmp(b)
+        });
         vec![quantile_sorted(lane, 0.75) - quantile_sorted(lane, 0.25)]
     }))
 }
@@ -370,6 +379,7 @@ fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     let mut counts = vec![0.0; edges.len().saturating_sub(1)];
     for &v in &x {
+        crate::interp::interrupt::poll();
         if let Some(k) = bin_of(&edges, v, true) {
             counts[k] += 1.0;
         }
