@@ -373,7 +373,10 @@ fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
         .map(|k| {
             let axis = if swap_xy && k < 2 { 1 - k } else { k };
             let data: Vec<f64> = (0..n)
-                .map(|p| vecs[k][(p / strides[axis]) % dims[axis]])
+                .map(|p| {
+                    crate::interp::interrupt::poll();
+                    vecs[k][(p / strides[axis]) % dims[axis]]
+                })
                 .collect();
             Value::from(Tensor::f64(shape.clone(), data))
         })

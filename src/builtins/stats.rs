@@ -350,21 +350,25 @@ fn bin_of(edges: &[f64], v: f64, last_closed: bool) -> Option<usize> {
 }
 
 fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let x = a[0].tensor()?.to_f64().into_owned();
+    // read in place, no copies of the data (each was a pause Ctrl-C could not break)
+    let t = a[0].tensor()?;
+    let xs = t.to_f64();
+    let x: &[f64] = &xs;
     let edges: Vec<f64> = match a.get(1) {
         Some(v) if v.numel() > 1 => v.tensor()?.to_f64().into_owned(),
         other => {
-            let finite: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
-            let (mn, mx) = finite
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                    (a.min(v), b.max(v))
-                });
+            let (mut mn, mut mx, mut finite) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
+            for &v in x.iter().filter(|v| v.is_finite()) {
+                crate::interp::interrupt::poll();
+                mn = mn.min(v);
+                mx = mx.max(v);
+                finite += 1;
+            }
             let nbins = match other {
                 Some(v) => super::count_arg(v, "histcounts", "Number of bins")?.max(1),
-                None => ((finite.len() as f64).sqrt().ceil() as usize).max(1),
+                None => ((finite as f64).sqrt().ceil() as usize).max(1),
             };
-            if finite.is_empty() {
+            if finite == 0 {
                 vec![0.0, 1.0]
             } else if mn == mx {
                 (0..=nbins)
@@ -378,7 +382,7 @@ fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
     };
     let mut counts = vec![0.0; edges.len().saturating_sub(1)];
-    for &v in &x {
+    for &v in x {
         crate::interp::interrupt::poll();
         if let Some(k) = bin_of(&edges, v, true) {
             counts[k] += 1.0;

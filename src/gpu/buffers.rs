@@ -150,16 +150,15 @@ pub fn out_of_memory() -> MError {
 /// so this is the limit on one gpuArray, whatever memory is free. MATLAB's out-of-memory
 /// identifier, so code that catches it still does.
 pub fn too_large(len: usize, precision: Precision, limit: u64) -> MError {
-    let gib = |b: f64| b / (1u64 << 30) as f64;
-    let bytes = len as f64 * precision.bytes() as f64;
+    let bytes = len as u128 * precision.bytes() as u128;
+    let gib = |b: u128| b as f64 / (1u64 << 30) as f64;
     MError::new(
         OOM,
         format!(
-            "Out of memory on device: an array of {len} elements needs {:.2} GiB, more than \
-             the largest array this device holds ({:.2} GiB, MaxBufferSize in gpuDevice). \
-             Keep it on the host, or work on it in parts.",
+            "Out of memory on device: an array of {len} elements needs {bytes} bytes \
+             ({:.2} GiB), more than the largest array this device holds ({limit} bytes, \
+             MaxBufferSize in gpuDevice). Keep it on the host, or work on it in parts.",
             gib(bytes),
-            gib(limit as f64)
         ),
     )
 }
