@@ -363,7 +363,16 @@ fn polyint(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let p = a[0].tensor()?.to_f64().into_owned();
+    let t = a[0].tensor()?;
+    // a matrix is no polynomial (MATLAB's error: roots(peaks()) took its 2401 elements as
+    // coefficients, an eigenproblem of 15 s, found by the fuzzer)
+    if t.shape.rows() > 1 && t.shape.cols() > 1 || t.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:roots:NonVectorInput",
+            "Input must be a vector.",
+        ));
+    }
+    let p = t.to_f64().into_owned();
     // strip leading zeros, count trailing zeros (roots at 0)
     let start = p.iter().position(|&x| x != 0.0).unwrap_or(p.len());
     let mut c: Vec<f64> = p[start..].to_vec();

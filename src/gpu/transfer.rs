@@ -101,6 +101,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
         super::trace("download: submitted");
         let slice = staging.0.slice(..bytes);
         if !device::map_read(g, &slice) {
+            crate::interp::interrupt::check()?;
             return Err(readback_failed(None));
         }
         super::trace("download: waited for the device");
