@@ -4,6 +4,10 @@
 //! once it is raised, unwinds to the builtin call (without the panic hook: this is no panic),
 //! where `abortable` turns it into MATLAB's "Operation terminated by user". The loop needs no
 //! error plumbing, so a comparator or a closure deep in a primitive can poll as well.
+//! It unwinds only inside `catching` (a builtin call or an input's statements) and never inside
+//! a `hold` (an assignment that has its variable out of the workspace); elsewhere the flag is
+//! left for the next statement. Work that cannot poll (a faer factorization) runs `detached`,
+//! and loops on rayon's threads look through a `Watch`.
 
 use super::error::{MError, MResult};
 use std::cell::{Cell, RefCell};
