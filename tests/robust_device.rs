@@ -222,3 +222,27 @@ fn integer_conversion_of_complex_values_is_refused_not_truncated() {
     assert_eq!(id, "MATLAB:complexInteger");
     assert_eq!(out("y = int8(complex(3.6, 0)); disp(y)"), "   4\n");
 }
+
+#[test]
+fn an_array_past_the_largest_device_buffer_is_refused_when_made_naming_the_limit() {
+    if !has_gpu() {
+        return;
+    }
+    // One element more than one buffer of the driver holds (lavapipe 2^31 bytes): the array
+    // was made as a pending fill and failed only where it was first used, as a bare "out of
+    // memory". Now it is refused when made, with the sizes; nothing is allocated either way.
+    let (id, msg) =
+        err("d = gpuDevice; n = floor(d.MaxBufferSize / 8) + 1; x = zeros(n, 1, 'gpuArray');");
+    assert_eq!(id, "parallel:gpu:array:OOM");
+    assert!(msg.contains("MaxBufferSize"), "{msg}");
+    assert!(msg.contains("elements needs"), "{msg}");
+    let (id, _) = err(
+        "d = gpuDevice; n = floor(d.MaxBufferSize / 4) + 1; x = ones(n, 1, 'single', 'gpuArray');",
+    );
+    assert_eq!(id, "parallel:gpu:array:OOM");
+    // the session goes on, and an array that fits is made
+    let got = out("d = gpuDevice; n = floor(d.MaxBufferSize / 8) + 1; \
+         try, x = zeros(n, 1, 'gpuArray'); catch, end; \
+         y = zeros(1000, 1, 'gpuArray') + 2; disp([exist('x') gather(sum(y))])");
+    assert_eq!(got, "           0        2000\n");
+}

@@ -397,3 +397,13 @@ fn a_complex_gpuarray_is_refused_for_being_complex() {
     assert_eq!(id, "parallel:gpu:array:UnsupportedClass");
     assert!(msg.contains("Complex"), "{msg}");
 }
+
+#[test]
+fn roots_of_a_matrix_is_matlabs_error_not_a_long_eigenproblem() {
+    // fuzz_long (seed 2026) found `roots(peaks())`: its 2401 elements were taken as the
+    // coefficients of one polynomial, an eigenproblem of 15 s the watchdog had to stop
+    let (id, msg) = err("r = roots(peaks(4));");
+    assert_eq!(id, "MATLAB:roots:NonVectorInput");
+    assert_eq!(msg, "Input must be a vector.");
+    assert_eq!(out("disp(roots([1 -3 2])')"), "     2     1\n");
+}

@@ -98,6 +98,7 @@ fn apply(
     let nout = nargout.max(1);
     let mut outs: Vec<Vec<Value>> = vec![Vec::with_capacity(n); nout];
     for k in 0..n {
+        crate::interp::interrupt::poll_now();
         let args: Vec<Value> = inputs.iter().map(|inp| inp[k].clone()).collect();
         // With no outputs requested the function is called for nothing (`cellfun(@disp, c)`);
         // whatever it returns anyway becomes `ans`.
@@ -308,7 +309,10 @@ fn arrayfun(interp: &mut Interp, frame: &mut Frame, a: A, nargout: usize) -> R {
         }
         let n = s.numel();
         let elems: Vec<Value> = (0..n)
-            .map(|k| shape_ops::gather_value(d, &[k], Shape::scalar()))
+            .map(|k| {
+                crate::interp::interrupt::poll();
+                shape_ops::gather_value(d, &[k], Shape::scalar())
+            })
             .collect::<MResult<_>>()?;
         shape = Some(s);
         inputs.push(elems);
@@ -499,6 +503,7 @@ fn cell2mat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (r, cols) = (c.shape.rows(), c.shape.cols());
     let mut rows = Vec::with_capacity(r);
     for i in 0..r {
+        crate::interp::interrupt::poll();
         let row: Vec<Value> = (0..cols).map(|j| c.data[i + j * r].clone()).collect();
         rows.push(concat::cat(1, &row)?);
     }
@@ -510,7 +515,10 @@ fn num2cell(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let s = v.shape();
     let Some(dims_arg) = a.get(1) else {
         let data: Vec<Value> = (0..s.numel())
-            .map(|k| shape_ops::gather_value(v, &[k], Shape::scalar()))
+            .map(|k| {
+                crate::interp::interrupt::poll();
+                shape_ops::gather_value(v, &[k], Shape::scalar())
+            })
             .collect::<MResult<_>>()?;
         return one(CellArray::new(s, data));
     };

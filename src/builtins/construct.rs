@@ -56,13 +56,19 @@ fn filled(args: &[Value], value: f64, default_class: Class) -> MResult<Value> {
             .iter()
             .any(|a| a.is_text() && a.text().is_ok_and(|s| s == "gpuArray"));
     if on_device {
+        crate::interp::fill::check_fits(n, class)?;
         if let Some(v) = crate::interp::fill::on_device(value, &sa.shape, class) {
             return Ok(v);
         }
     }
     // made as doubles, then converted
     crate::values::limits::check_work(sa.shape.dims(), 8 + class.elem_bytes())?;
-    let mut t = Tensor::new(sa.shape, Data::from_f64(class, vec![value; n]));
+    let values = if value == 0.0 && value.is_sign_positive() {
+        vec![0.0; n]
+    } else {
+        crate::interp::interrupt::filled(value, n)
+    };
+    let mut t = Tensor::new(sa.shape, Data::from_f64(class, values));
     if let Some(p) = &sa.like {
         if p.is_complex() {
             t = Tensor::new(
@@ -139,10 +145,14 @@ fn linspace_real(x: f64, y: f64, n: usize) -> Vec<f64> {
         _ => {
             let n1 = (n - 1) as f64;
             let d = y - x;
+            let mut tick = crate::interp::interrupt::Ticker::new();
             let mut v: Vec<f64> = if d.is_infinite() {
                 // opposite-signed extremes overflow their difference
                 (0..n)
-                    .map(|k| x + (y / n1) * k as f64 - (x / n1) * k as f64)
+                    .map(|k| {
+                        tick.tick();
+                        x + (y / n1) * k as f64 - (x / n1) * k as f64
+                    })
                     .collect()
             } else {
                 // the first half counts up from x, the second down from y, so symmetric
@@ -150,6 +160,7 @@ fn linspace_real(x: f64, y: f64, n: usize) -> Vec<f64> {
                 let step = d / n1;
                 (0..n)
                     .map(|k| {
+                        tick.tick();
                         if k < n / 2 {
                             x + k as f64 * step
                         } else {
@@ -362,7 +373,10 @@ fn grid(vecs: &[Vec<f64>], nd: usize, swap_xy: bool) -> MResult<Vec<Value>> {
         .map(|k| {
             let axis = if swap_xy && k < 2 { 1 - k } else { k };
             let data: Vec<f64> = (0..n)
-                .map(|p| vecs[k][(p / strides[axis]) % dims[axis]])
+                .map(|p| {
+                    crate::interp::interrupt::poll();
+                    vecs[k][(p / strides[axis]) % dims[axis]]
+                })
                 .collect();
             Value::from(Tensor::f64(shape.clone(), data))
         })

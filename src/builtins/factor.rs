@@ -69,6 +69,7 @@ fn factor(t: &Tensor) -> Lu {
             }
         }
         for j in k + 1..n {
+            crate::interp::interrupt::poll_now();
             let u = a[k + j * m];
             if u != 0.0 {
                 for i in k + 1..m {
@@ -164,7 +165,10 @@ fn det(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         return Err(MError::new("MATLAB:square", "Matrix must be square."));
     }
     if t.is_complex() {
-        return one(Value::complex(to_cmat(&t).determinant()));
+        let m = to_cmat(&t);
+        return one(Value::complex(crate::interp::interrupt::detached(
+            move || m.determinant(),
+        )));
     }
     if n == 0 {
         return one(like(Tensor::f64(Shape::scalar(), vec![1.0]), t.class()));
@@ -238,6 +242,7 @@ fn chol(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut fail = 0;
     'cols: for j in 0..n {
         for i in 0..=j {
+            crate::interp::interrupt::poll();
             let mut s = x[(i, j)];
             for k in 0..i {
                 s -= r[(k, i)] * r[(k, j)];

@@ -189,6 +189,8 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         return Err(no_device(why));
     }
     gpu::device::synchronize();
+    // every value is gathered, whatever Ctrl-C says (one left half-way would be lost)
+    let _hold = crate::interp::interrupt::hold();
     let mut dropped = Vec::new();
     for fr in [&*f, &i.base] {
         for (k, slot) in fr.vars.iter().enumerate() {

@@ -87,7 +87,9 @@ fn nchoosek_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut rows: Vec<Vec<usize>> = Vec::new();
     let mut comb: Vec<usize> = (0..k).collect();
     if k <= n {
+        let mut tick = crate::interp::interrupt::Ticker::new();
         loop {
+            tick.tick();
             rows.push(comb.clone());
             let mut i = k;
             while i > 0 && comb[i - 1] == n - k + i - 1 {
@@ -208,6 +210,7 @@ fn is_prime(n: f64) -> bool {
     }
     let mut d = 3;
     while d * d <= n {
+        crate::interp::interrupt::poll();
         if n % d == 0 {
             return false;
         }
@@ -230,7 +233,13 @@ fn isprime_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     one(Tensor::bools(
         t.shape.clone(),
-        t.to_f64().iter().map(|&x| is_prime(x)).collect(),
+        t.to_f64()
+            .iter()
+            .map(|&x| {
+                crate::interp::interrupt::poll();
+                is_prime(x)
+            })
+            .collect(),
     ))
 }
 
@@ -245,13 +254,16 @@ fn primes_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         n.min(u64::MAX as f64) as usize
     };
     crate::values::limits::check_count(n.saturating_add(1), 1)?;
-    let mut sieve = vec![true; n + 1];
+    let mut sieve = crate::interp::interrupt::filled(true, n + 1);
     let mut out = Vec::new();
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for i in 2..=n {
+        tick.tick();
         if sieve[i] {
             out.push(i as f64);
             let mut j = i * i;
             while j <= n {
+                tick.tick();
                 sieve[j] = false;
                 j += i;
             }

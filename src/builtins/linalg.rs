@@ -5,6 +5,7 @@ use super::{Builtin, b, bad_arg, one};
 use crate::interp::Interp;
 use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
+use crate::interp::interrupt::detached;
 use crate::values::class::Class;
 use crate::values::ops::linalg::{from_cmat, from_mat, inverse, mldivide, to_cmat, to_mat};
 use crate::values::shape::Shape;
@@ -51,10 +52,13 @@ fn inv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn singular_values(t: &Tensor) -> MResult<Vec<f64>> {
+    // factorizations run detached, so Ctrl-C need not wait for them
     let r = if t.is_complex() {
-        to_cmat(t).singular_values()
+        let m = to_cmat(t);
+        detached(move || m.singular_values().map_err(|_| ()))
     } else {
-        to_mat(t).singular_values()
+        let m = to_mat(t);
+        detached(move || m.singular_values().map_err(|_| ()))
     };
     r.map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))
 }
@@ -145,8 +149,8 @@ fn eig_values(v: &Value, nargout: usize) -> R {
         )
     };
     if is_symmetric(&t) && !t.is_complex() {
-        let e = to_mat(&t)
-            .self_adjoint_eigen(faer::Side::Lower)
+        let m = to_mat(&t);
+        let e = detached(move || m.self_adjoint_eigen(faer::Side::Lower).map_err(|_| ()))
             .map_err(|_| fail())?;
         let vals: Vec<f64> = (0..n).map(|i| e.S().column_vector()[i]).collect();
         if nargout < 2 {
@@ -163,13 +167,15 @@ fn eig_values(v: &Value, nargout: usize) -> R {
         ]);
     }
     let (vals, vecs): (Vec<Complex64>, Option<Mat<Complex64>>) = if t.is_complex() {
-        let e = to_cmat(&t).eigen().map_err(|_| fail())?;
+        let m = to_cmat(&t);
+        let e = detached(move || m.eigen().map_err(|_| ())).map_err(|_| fail())?;
         (
             (0..n).map(|i| e.S().column_vector()[i]).collect(),
             Some(e.U().to_owned()),
         )
     } else {
-        let e = to_mat(&t).eigen().map_err(|_| fail())?;
+        let m = to_mat(&t);
+        let e = detached(move || m.eigen().map_err(|_| ())).map_err(|_| fail())?;
         (
             (0..n).map(|i| e.S().column_vector()[i]).collect(),
             Some(e.U().to_owned()),
@@ -218,7 +224,7 @@ fn svd(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         None => false,
     };
     let m = to_mat(&t);
-    let s = if econ { m.thin_svd() } else { m.svd() }
+    let s = detached(move || if econ { m.thin_svd() } else { m.svd() }.map_err(|_| ()))
         .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
     let (r, c) = (t.shape.rows(), t.shape.cols());
     let k = s.S().column_vector().nrows();
@@ -237,9 +243,16 @@ fn svd(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let t = a[0].tensor()?;
     let m = to_mat(&t);
-    let q = m.qr();
     let econ = a.len() > 1;
-    let rr = q.R().to_owned();
+    let (rr, qm) = detached(move || {
+        let q = m.qr();
+        let qm = match (nargout < 2, econ) {
+            (true, _) => None,
+            (false, true) => Some(q.compute_thin_Q()),
+            (false, false) => Some(q.compute_Q()),
+        };
+        (q.R().to_owned(), qm)
+    });
     let (rows, cols) = (t.shape.rows(), t.shape.cols());
     let rfull = if econ {
         rr
@@ -254,13 +267,8 @@ fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         full
     };
-    if nargout < 2 {
+    let Some(qm) = qm else {
         return one(from_mat(&rfull, Class::Double));
-    }
-    let qm = if econ {
-        q.compute_thin_Q()
-    } else {
-        q.compute_Q()
     };
     Ok(vec![
         Value::from(from_mat(&qm, Class::Double)),
@@ -270,10 +278,10 @@ fn qr(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
 
 fn pinv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let t = a[0].tensor()?;
-    let s = to_mat(&t)
-        .svd()
+    let m = to_mat(&t);
+    let p = detached(move || m.svd().map(|s| s.pseudoinverse()).map_err(|_| ()))
         .map_err(|_| MError::new("MATLAB:svd:noConvergence", "SVD did not converge."))?;
-    one(from_mat(&s.pseudoinverse(), Class::Double))
+    one(from_mat(&p, Class::Double))
 }
 
 fn cond(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
@@ -355,7 +363,16 @@ fn polyint(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let p = a[0].tensor()?.to_f64().into_owned();
+    let t = a[0].tensor()?;
+    // a matrix is no polynomial (MATLAB's error: roots(peaks()) took its 2401 elements as
+    // coefficients, an eigenproblem of 15 s, found by the fuzzer)
+    if t.shape.rows() > 1 && t.shape.cols() > 1 || t.shape.ndims() > 2 {
+        return Err(MError::new(
+            "MATLAB:roots:NonVectorInput",
+            "Input must be a vector.",
+        ));
+    }
+    let p = t.to_f64().into_owned();
     // strip leading zeros, count trailing zeros (roots at 0)
     let start = p.iter().position(|&x| x != 0.0).unwrap_or(p.len());
     let mut c: Vec<f64> = p[start..].to_vec();
@@ -426,6 +443,7 @@ fn conv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let mut out = vec![0.0; x.len() + y.len() - 1];
     for (i, p) in x.iter().enumerate() {
+        crate::interp::interrupt::poll_now();
         for (j, q) in y.iter().enumerate() {
             out[i + j] += p * q;
         }

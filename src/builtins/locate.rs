@@ -109,6 +109,7 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let mut dims = vec![0usize; ncol.max(2)];
     for j in 0..ncol {
         for i in 0..n {
+            crate::interp::interrupt::poll();
             let s = sx[i + j * n];
             if s < 1.0 || s.fract() != 0.0 {
                 return Err(MError::new(
@@ -147,6 +148,7 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     let mut bins: Vec<Vec<f64>> = vec![Vec::new(); total];
     let v = vals.to_f64();
     for i in 0..n {
+        crate::interp::interrupt::poll();
         let mut p = 0;
         for j in 0..ncol {
             p += (sx[i + j * n] as usize - 1) * strides.get(j).copied().unwrap_or(0);
@@ -160,6 +162,7 @@ fn accumarray(interp: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     };
     let mut out = vec![fill; total];
     for (p, bin) in bins.into_iter().enumerate() {
+        crate::interp::interrupt::poll();
         if bin.is_empty() {
             continue;
         }

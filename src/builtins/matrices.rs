@@ -278,6 +278,7 @@ fn perms(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut idx: Vec<usize> = (0..n).rev().collect();
     let mut rows: Vec<Vec<usize>> = Vec::new();
     loop {
+        crate::interp::interrupt::poll();
         rows.push(idx.clone());
         // previous permutation in lexicographic order
         let Some(i) = (1..n).rev().find(|&i| idx[i - 1] > idx[i]) else {
@@ -453,36 +454,40 @@ fn expm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             ],
         ),
     ];
-    let (s, u, v) = if let Some((_, b)) = LOW.iter().find(|(theta, _)| norm1 <= *theta) {
-        let a2 = &a0 * &a0;
-        let mut power = id.clone();
-        let mut odd = &id * b[1];
-        let mut even = &id * b[0];
-        for k in 1..b.len() / 2 {
-            power = &power * &a2;
-            odd += &power * b[2 * k + 1];
-            even += &power * b[2 * k];
+    // the products and the solve run detached, so Ctrl-C need not wait for them
+    let r = crate::interp::interrupt::detached(move || {
+        let (s, u, v) = if let Some((_, b)) = LOW.iter().find(|(theta, _)| norm1 <= *theta) {
+            let a2 = &a0 * &a0;
+            let mut power = id.clone();
+            let mut odd = &id * b[1];
+            let mut even = &id * b[0];
+            for k in 1..b.len() / 2 {
+                power = &power * &a2;
+                odd += &power * b[2 * k + 1];
+                even += &power * b[2 * k];
+            }
+            (0, &a0 * odd, even)
+        } else {
+            let theta13 = 5.371920351148152;
+            let s = (norm1 / theta13).log2().ceil().max(0.0) as i32;
+            let am = &a0 * faer::Scale(1.0 / 2f64.powi(s));
+            let a2 = &am * &am;
+            let a4 = &a2 * &a2;
+            let a6 = &a4 * &a2;
+            let u_inner = &a6 * (&a6 * B[13] + &a4 * B[11] + &a2 * B[9]);
+            let u = &am * (u_inner + &a6 * B[7] + &a4 * B[5] + &a2 * B[3] + &id * B[1]);
+            let v_inner = &a6 * (&a6 * B[12] + &a4 * B[10] + &a2 * B[8]);
+            let v = v_inner + &a6 * B[6] + &a4 * B[4] + &a2 * B[2] + &id * B[0];
+            (s, u, v)
+        };
+        let p = &v + &u;
+        let q = &v - &u;
+        let mut r = q.partial_piv_lu().solve(&p);
+        for _ in 0..s {
+            r = &r * &r;
         }
-        (0, &a0 * odd, even)
-    } else {
-        let theta13 = 5.371920351148152;
-        let s = (norm1 / theta13).log2().ceil().max(0.0) as i32;
-        let am = &a0 * faer::Scale(1.0 / 2f64.powi(s));
-        let a2 = &am * &am;
-        let a4 = &a2 * &a2;
-        let a6 = &a4 * &a2;
-        let u_inner = &a6 * (&a6 * B[13] + &a4 * B[11] + &a2 * B[9]);
-        let u = &am * (u_inner + &a6 * B[7] + &a4 * B[5] + &a2 * B[3] + &id * B[1]);
-        let v_inner = &a6 * (&a6 * B[12] + &a4 * B[10] + &a2 * B[8]);
-        let v = v_inner + &a6 * B[6] + &a4 * B[4] + &a2 * B[2] + &id * B[0];
-        (s, u, v)
-    };
-    let p = &v + &u;
-    let q = &v - &u;
-    let mut r = q.partial_piv_lu().solve(&p);
-    for _ in 0..s {
-        r = &r * &r;
-    }
+        r
+    });
     one(from_mat(&r, Class::Double))
 }
 

@@ -127,6 +127,7 @@ pub fn num2str_value(v: &Value, arg: Option<&Value>) -> MResult<Value> {
             .map(|i| {
                 (0..c)
                     .map(|j| {
+                        crate::interp::interrupt::poll();
                         let w = z[i + j * r];
                         let part = |x: f64| match prec {
                             Some(p) => printf::format_g(x, p, false),
@@ -266,6 +267,7 @@ fn mat2str(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None
     };
     let elem = |i: usize| -> String {
+        crate::interp::interrupt::poll();
         if t.class() == Class::Logical {
             return if t.nonzero(i) {
                 "true".into()

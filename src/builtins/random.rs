@@ -88,7 +88,10 @@ fn randi(interp: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let u = interp.rng.draw(sa.shape.numel(), Dist::UniformDouble);
     let v: Vec<f64> = u
         .iter()
-        .map(|&u| crate::values::rng::randi_of(u, lo, span))
+        .map(|&u| {
+            crate::interp::interrupt::poll();
+            crate::values::rng::randi_of(u, lo, span)
+        })
         .collect();
     one(Tensor::new(sa.shape, Data::from_f64(class, v)))
 }

@@ -129,12 +129,30 @@ pub(super) fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
         Value::Str(s) => s.data.iter().cloned().map(Key::Text).collect(),
         v if v.is_numeric_like() => {
             let t = v.tensor()?;
+            let mut tick = crate::interp::interrupt::Ticker::new();
             if t.is_complex() {
-                t.to_c64().iter().map(|z| Key::Cplx(z.re, z.im)).collect()
+                t.to_c64()
+                    .iter()
+                    .map(|z| {
+                        tick.tick();
+                        Key::Cplx(z.re, z.im)
+                    })
+                    .collect()
             } else if let Some(ints) = t.data.as_i128() {
-                ints.into_iter().map(Key::Int).collect()
+                ints.into_iter()
+                    .map(|i| {
+                        tick.tick();
+                        Key::Int(i)
+                    })
+                    .collect()
             } else {
-                t.to_f64().iter().map(|&x| Key::Num(x)).collect()
+                t.to_f64()
+                    .iter()
+                    .map(|&x| {
+                        tick.tick();
+                        Key::Num(x)
+                    })
+                    .collect()
             }
         }
         other => {
@@ -363,16 +381,16 @@ fn ismember(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     // one text against a cell of texts is a scalar question
     let scalar_text = a[0].is_text() && matches!(a[1], Value::Cell(_) | Value::Str(_)) && !rows;
-    let ka = if scalar_text {
-        vec![Key::Text(a[0].text()?)]
-    } else {
-        keys_of(&a[0], rows)?
-    };
     if !rows && !scalar_text {
         if let (Some(ka), Some(ks)) = (sort_keys::real_keys(&a[0]), sort_keys::real_keys(&a[1])) {
             return ismember_real(&a[0], &ka, &ks, nargout);
         }
     }
+    let ka = if scalar_text {
+        vec![Key::Text(a[0].text()?)]
+    } else {
+        keys_of(&a[0], rows)?
+    };
     let ks = keys_of(&a[1], rows)?;
     let mut sorted: Vec<usize> = (0..ks.len()).collect();
     sorted.sort_by(|&i, &j| {

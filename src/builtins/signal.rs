@@ -219,6 +219,7 @@ fn interp_column(
     };
     q.iter()
         .map(|&t| {
+            crate::interp::interrupt::poll();
             if t.is_nan() {
                 return f64::NAN;
             }
@@ -319,8 +320,17 @@ fn interp1(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     // sort the sample points, and reject repeats
     let mut order: Vec<usize> = (0..rows).collect();
-    order.sort_by(|&i, &j| x[i].total_cmp(&x[j]));
-    let xs: Vec<f64> = order.iter().map(|&i| x[i]).collect();
+    order.sort_by(|&i, &j| {
+        crate::interp::interrupt::poll();
+        x[i].total_cmp(&x[j])
+    });
+    let xs: Vec<f64> = order
+        .iter()
+        .map(|&i| {
+            crate::interp::interrupt::poll();
+            x[i]
+        })
+        .collect();
     if xs.windows(2).any(|w| w[0] == w[1]) || xs.iter().any(|t| t.is_nan()) {
         return Err(MError::new(
             "MATLAB:interp1:NonUniqueX",
@@ -331,7 +341,13 @@ fn interp1(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let qs = q.to_f64();
     let mut out = Vec::with_capacity(qs.len() * cols);
     for c in 0..cols {
-        let ys: Vec<f64> = order.iter().map(|&i| vals[i + c * rows]).collect();
+        let ys: Vec<f64> = order
+            .iter()
+            .map(|&i| {
+                crate::interp::interrupt::poll();
+                vals[i + c * rows]
+            })
+            .collect();
         out.extend(interp_column(&xs, &ys, &qs, method, extrap, extrapolate));
     }
     let shape = if cols == 1 {

@@ -108,7 +108,13 @@ fn sort(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
                     sort_keys::order(&lane)
                 }
                 None => {
-                    let lane: Vec<Key> = lane_pos.iter().map(|&p| keys[p].clone()).collect();
+                    let lane: Vec<Key> = lane_pos
+                        .iter()
+                        .map(|&p| {
+                            crate::interp::interrupt::poll();
+                            keys[p].clone()
+                        })
+                        .collect();
                     order_of(&lane, descend)
                 }
             };

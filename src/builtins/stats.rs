@@ -195,7 +195,10 @@ fn quantiles(a: &A, scale: f64) -> MResult<Value> {
     };
     let out = lanes_map(&t, dim, ps.len(), |lane| {
         lane.retain(|x| !x.is_nan());
-        lane.sort_by(|a, b| a.total_cmp(b));
+        lane.sort_by(|a, b| {
+            crate::interp::interrupt::poll();
+            a.total_cmp(b)
+        });
         ps.iter().map(|&p| quantile_sorted(lane, p)).collect()
     });
     let src_row = a[0].shape().is_row() && dim.is_none();
@@ -215,7 +218,10 @@ fn quantile(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 pub(super) fn median_of(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
+    v.sort_by(|a, b| {
+        crate::interp::interrupt::poll();
+        a.total_cmp(b)
+    });
     let n = v.len();
     if n == 0 {
         f64::NAN
@@ -260,7 +266,10 @@ fn iqr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     };
     one(lanes_map(&t, dim, 1, |lane| {
         lane.retain(|x| !x.is_nan());
-        lane.sort_by(|a, b| a.total_cmp(b));
+        lane.sort_by(|a, b| {
+            crate::interp::interrupt::poll();
+            a.total_cmp(b)
+        });
         vec![quantile_sorted(lane, 0.75) - quantile_sorted(lane, 0.25)]
     }))
 }
@@ -341,21 +350,25 @@ fn bin_of(edges: &[f64], v: f64, last_closed: bool) -> Option<usize> {
 }
 
 fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
-    let x = a[0].tensor()?.to_f64().into_owned();
+    // read in place, no copies of the data (each was a pause Ctrl-C could not break)
+    let t = a[0].tensor()?;
+    let xs = t.to_f64();
+    let x: &[f64] = &xs;
     let edges: Vec<f64> = match a.get(1) {
         Some(v) if v.numel() > 1 => v.tensor()?.to_f64().into_owned(),
         other => {
-            let finite: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
-            let (mn, mx) = finite
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                    (a.min(v), b.max(v))
-                });
+            let (mut mn, mut mx, mut finite) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
+            for &v in x.iter().filter(|v| v.is_finite()) {
+                crate::interp::interrupt::poll();
+                mn = mn.min(v);
+                mx = mx.max(v);
+                finite += 1;
+            }
             let nbins = match other {
                 Some(v) => super::count_arg(v, "histcounts", "Number of bins")?.max(1),
-                None => ((finite.len() as f64).sqrt().ceil() as usize).max(1),
+                None => ((finite as f64).sqrt().ceil() as usize).max(1),
             };
-            if finite.is_empty() {
+            if finite == 0 {
                 vec![0.0, 1.0]
             } else if mn == mx {
                 (0..=nbins)
@@ -369,7 +382,8 @@ fn histcounts(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
     };
     let mut counts = vec![0.0; edges.len().saturating_sub(1)];
-    for &v in &x {
+    for &v in x {
+        crate::interp::interrupt::poll();
         if let Some(k) = bin_of(&edges, v, true) {
             counts[k] += 1.0;
         }

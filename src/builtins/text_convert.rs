@@ -112,6 +112,10 @@ fn str2double(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             c.shape.clone(),
             c.data
                 .iter()
+                .map(|e| {
+                    crate::interp::interrupt::poll();
+                    e
+                })
                 .map(|e| match e {
                     e if e.is_char() && e.shape().rows() <= 1 || e.is_string() => {
                         e.text().map(|s| parse_complex(&s)).unwrap_or(nan)
@@ -122,7 +126,13 @@ fn str2double(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         )),
         Value::Str(s) => one(complex_or_real(
             s.shape.clone(),
-            s.data.iter().map(|x| parse_complex(x)).collect(),
+            s.data
+                .iter()
+                .map(|x| {
+                    crate::interp::interrupt::poll();
+                    parse_complex(x)
+                })
+                .collect(),
         )),
         v if v.is_char() => {
             let t = v.tensor()?;

@@ -71,6 +71,7 @@ fn strsplit(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let (mut parts, mut matches) = (Vec::new(), Vec::new());
     let mut last = 0;
     for m in re.find_iter(&s) {
+        crate::interp::interrupt::poll();
         let m = m.map_err(|e| bad_arg("strsplit", e.to_string()))?;
         if m.end() == m.start() {
             continue;
@@ -92,6 +93,7 @@ fn split_multi(s: &str, delims: &[String]) -> Vec<String> {
     let mut cur = String::new();
     let mut rest = s;
     'outer: while !rest.is_empty() {
+        crate::interp::interrupt::poll();
         // longest delimiter first
         let mut ds: Vec<&String> = delims.iter().filter(|d| !d.is_empty()).collect();
         ds.sort_by_key(|d| std::cmp::Reverse(d.len()));

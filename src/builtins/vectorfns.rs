@@ -289,7 +289,9 @@ fn rcond(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     // the exact 1-norm of the inverse (LAPACK estimates it; they agree for small matrices)
     let m = to_mat(&t);
-    let inv = m.partial_piv_lu().solve(faer::Mat::<f64>::identity(n, n));
+    let inv = crate::interp::interrupt::detached(move || {
+        m.partial_piv_lu().solve(faer::Mat::<f64>::identity(n, n))
+    });
     let iv: Vec<f64> = (0..n * n).map(|k| inv[(k % n, k / n)]).collect();
     let inn = norm1(&iv, n);
     let r = if inn.is_finite() && inn > 0.0 {

@@ -162,7 +162,11 @@ pub fn real_layout(vals: &[f64], fmt: &Format, single: bool) -> RealLayout {
     let finite: Vec<f64> = vals.iter().copied().filter(|v| v.is_finite()).collect();
     let all_int = finite.iter().all(|v| v.fract() == 0.0);
     let max = finite.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let cell = |s: String, w: usize| rjust(&s, w);
+    // each cell looks at Ctrl-C now and then (x of 3e6 elements is seconds of text)
+    let cell = |s: String, w: usize| {
+        crate::interp::interrupt::poll();
+        rjust(&s, w)
+    };
     let (decimals, fixed_w) = match fmt.num {
         NumFormat::Long => (if single { 7 } else { 15 }, if single { 12 } else { 20 }),
         _ => (4, 10),
@@ -420,6 +424,7 @@ pub fn column_blocks(
             }
         }
         for r in 0..rows {
+            crate::interp::interrupt::poll();
             let mut line = String::new();
             for c in c0..c1 {
                 line.push_str(&cells[r + c * rows]);

@@ -383,6 +383,7 @@ pub fn sprintf(fmt: &str, args: &[Value]) -> MResult<String> {
             match p {
                 Piece::Lit(s) => out.push_str(s),
                 Piece::Conv(spec) => {
+                    crate::interp::interrupt::poll();
                     if k >= items.len() {
                         return Ok(out);
                     }

@@ -145,6 +145,24 @@ pub fn out_of_memory() -> MError {
     )
 }
 
+/// The error for an array larger than the largest buffer the driver allows (gpuDevice's
+/// MaxBufferSize: 2 GiB on lavapipe, 4 GiB on many NVIDIA drivers): an array is one buffer,
+/// so this is the limit on one gpuArray, whatever memory is free. MATLAB's out-of-memory
+/// identifier, so code that catches it still does.
+pub fn too_large(len: usize, precision: Precision, limit: u64) -> MError {
+    let bytes = len as u128 * precision.bytes() as u128;
+    let gib = |b: u128| b as f64 / (1u64 << 30) as f64;
+    MError::new(
+        OOM,
+        format!(
+            "Out of memory on device: an array of {len} elements needs {bytes} bytes \
+             ({:.2} GiB), more than the largest array this device holds ({limit} bytes, \
+             MaxBufferSize in gpuDevice). Keep it on the host, or work on it in parts.",
+            gib(bytes),
+        ),
+    )
+}
+
 /// A new buffer of `size` bytes, or None when the device has no memory for it.
 fn create(g: &Gpu, size: u64) -> Option<wgpu::Buffer> {
     if size > g.info.max_buffer_size {
@@ -168,6 +186,9 @@ fn create(g: &Gpu, size: u64) -> Option<wgpu::Buffer> {
 /// then it is MATLAB's out-of-memory error, and nothing else changes.
 pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuffer> {
     let bytes = (len.max(1) * precision.bytes()) as u64;
+    if bytes > g.info.max_buffer_size {
+        return Err(too_large(len, precision, g.info.max_buffer_size));
+    }
     let mut size = size_class(bytes);
     if size > g.info.max_buffer_size {
         // Past the largest power of two the device allows, the exact size (whole 256 bytes).

@@ -186,7 +186,7 @@ pub fn wait_all(g: &Gpu) {
 /// Waits for all submitted work, always: a pending `map_async` only completes in a poll (the
 /// last wait, on another thread, may have ended before it was asked for).
 pub fn wait_mapped(g: &Gpu) {
-    spin_wait(g, None);
+    spin_wait(g, None, false);
 }
 
 /// Maps `slice` for reading and waits for it; whether the mapping succeeded.
@@ -198,7 +198,11 @@ pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
         let _ = tx.send(r.is_ok());
         set.store(true, Ordering::Release);
     });
-    spin_wait(g, Some(&done));
+    if !spin_wait(g, Some(&done), true) {
+        // Ctrl-C: the read is abandoned (its staging buffer is dropped, not pooled, and the
+        // kernels it waited for finish on their own)
+        return false;
+    }
     // Another thread's poll may have taken the callback and not yet run it: the channel
     // waits for it (or for its being dropped, when the device is lost).
     rx.recv().unwrap_or(false)
@@ -208,7 +212,8 @@ pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
 /// blocking first, for up to `MATFUSE_SPIN_US` (default 1000) microseconds: a blocking wait
 /// returns tens of microseconds after the work ends, most of a small sink's time. Then it
 /// blocks. A CPU adapter (lavapipe) blocks at once: its work runs on the cores a spin takes.
-fn spin_wait(g: &Gpu, done: Option<&AtomicBool>) {
+/// An `interruptible` wait blocks in slices of 10 ms and gives up (false) at Ctrl-C.
+fn spin_wait(g: &Gpu, done: Option<&AtomicBool>, interruptible: bool) -> bool {
     static SPIN: OnceLock<Duration> = OnceLock::new();
     let spin = *SPIN.get_or_init(|| {
         let default = if g.info.device_type == "Cpu" { 0 } else { 1000 };
@@ -225,9 +230,27 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>) {
             break;
         }
         if start.elapsed() >= spin {
-            let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
-            super::trace("wait: blocked");
-            break;
+            if !interruptible {
+                let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+                super::trace("wait: blocked");
+                break;
+            }
+            let slice = wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(Duration::from_millis(10)),
+            };
+            match g.device.poll(slice) {
+                Err(wgpu::PollError::Timeout) => {
+                    if crate::interp::interrupt::check().is_err() {
+                        return false;
+                    }
+                    continue;
+                }
+                _ => {
+                    super::trace("wait: blocked");
+                    break;
+                }
+            }
         }
         let status = g.device.poll(wgpu::PollType::Poll);
         super::trace("wait: poll");
@@ -238,6 +261,7 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>) {
     // Everything submitted before the wait has finished (a buffer's work finishes after the
     // work queued before it).
     WAITED.fetch_max(submitted, Ordering::SeqCst);
+    true
 }
 
 fn rank(t: wgpu::DeviceType) -> u8 {

@@ -39,6 +39,7 @@ pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBu
     let windows = values.len().div_ceil(per);
     let mut bytes_moved = 0u64;
     for (k, chunk) in values.chunks(per).enumerate() {
+        crate::interp::interrupt::check()?;
         let bytes = encode(chunk, precision);
         let at = (k * per * precision.bytes()) as u64;
         g.queue.write_buffer(target, at, &bytes);
@@ -86,6 +87,8 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
     let mut staging = Staging::take(g, (per * size) as u64);
     let mut done = 0;
     while done < len {
+        // Ctrl-C between windows (a read-back of 2 GiB is seconds on lavapipe)
+        crate::interp::interrupt::check()?;
         let n = per.min(len - done);
         let bytes = (n * size) as u64;
         let source = buf.offset + ((start + done) * size) as u64;
@@ -98,6 +101,7 @@ pub fn download_range(buf: &DeviceBuffer, start: usize, len: usize) -> MResult<V
         super::trace("download: submitted");
         let slice = staging.0.slice(..bytes);
         if !device::map_read(g, &slice) {
+            crate::interp::interrupt::check()?;
             return Err(readback_failed(None));
         }
         super::trace("download: waited for the device");

@@ -43,6 +43,7 @@ impl Interp {
                 return Some(Err(e));
             }
         }
+        let _hold = super::interrupt::hold();
         let cur = match std::mem::take(&mut f.vars[slot]) {
             Slot::Val(v) => v,
             other => {

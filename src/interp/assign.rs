@@ -138,7 +138,9 @@ impl Interp {
             }
         }
         drop(cur);
-        // Phase 2: update in place.
+        // Phase 2: update in place; the variable is out of the workspace until it is stored
+        // back, so Ctrl-C waits for the next statement.
+        let _hold = super::interrupt::hold();
         let (global, persistent) = (
             matches!(f.vars[slot], Slot::Global),
             matches!(f.vars[slot], Slot::Persistent),

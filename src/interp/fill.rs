@@ -43,6 +43,23 @@ pub fn uniform(t: &Tensor) -> Option<Value> {
     uniform.then(|| node(first, t.shape.clone(), t.class()))
 }
 
+/// MATLAB's out-of-memory error, naming the limit, for an array asked for on the device that
+/// is larger than one device buffer may be (a pending fill would only fail where it is used).
+pub fn check_fits(numel: usize, class: Class) -> crate::interp::error::MResult<()> {
+    if let Some(dev) = crate::gpu::device::ready() {
+        let precision = crate::graph::Precision::of(class);
+        let bytes = numel as u64 * precision.bytes() as u64;
+        if device_takes(dev, class, numel) && bytes > dev.info.max_buffer_size {
+            return Err(crate::gpu::buffers::too_large(
+                numel,
+                precision,
+                dev.info.max_buffer_size,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A constructor's array of one value asked for on the device as a fill, made without a host
 /// copy of its values; None where `to_device` would not make it one (small, no device, a
 /// precision the device lacks, offload off).

@@ -752,6 +752,7 @@ pub fn to_device(v: Value) -> MResult<Value> {
         if device_takes(dev, n.class, n.numel()) {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
+                super::fill::check_fits(t.numel(), n.class)?;
                 if let Some(filled) = super::fill::uniform(&t) {
                     return Ok(filled);
                 }

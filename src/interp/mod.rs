@@ -167,10 +167,8 @@ impl Interp {
         base.unit = unit;
         // A panic is a bug in matfuse, never the user's fault: report it as an error and keep
         // the session and its workspace alive.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.exec_block(&mut base, &prog.stmts)
-        }))
-        .unwrap_or_else(|payload| Err(interrupt::error_of(payload)));
+        let r = interrupt::catching(|| self.exec_block(&mut base, &prog.stmts))
+            .unwrap_or_else(|payload| Err(interrupt::error_of(payload)));
         self.base = base;
         self.end_stack.clear();
         self.depth = 0;

@@ -106,7 +106,10 @@ impl RngState {
         let start = self.offset;
         self.offset += count as u64;
         (0..count as u64)
-            .map(|k| value(self.seed, start + k, dist))
+            .map(|k| {
+                crate::interp::interrupt::poll();
+                value(self.seed, start + k, dist)
+            })
             .collect()
     }
 }

@@ -39,6 +39,7 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
             let t = v.tensor()?;
             let data = (0..t.numel())
                 .map(|i| {
+                    crate::interp::interrupt::poll();
                     if t.is_complex() {
                         let z = t.get_c64(i);
                         crate::display::numeric::complex_text(z)
@@ -58,6 +59,7 @@ pub fn to_string_array(v: &Value) -> MResult<StrArray> {
         Value::Cell(c) => {
             let mut data = Vec::with_capacity(c.data.len());
             for e in &c.data {
+                crate::interp::interrupt::poll();
                 let s = to_string_array(e)?;
                 if s.data.len() != 1 {
                     return Err(MError::new(

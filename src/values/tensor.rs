@@ -284,7 +284,12 @@ impl Tensor {
     }
     /// Elements at the given linear positions (all must be in range), in a new shape.
     pub fn gather(&self, idx: &[usize], shape: Shape) -> Tensor {
-        let data = map_data!(&self.data, v => idx.iter().map(|&i| v[i]).collect());
+        // Ctrl-C is looked at every so many elements (an index of 3e7 is a second)
+        let mut tick = crate::interp::interrupt::Ticker::new();
+        let data = map_data!(&self.data, v => idx.iter().map(|&i| {
+            tick.tick();
+            v[i]
+        }).collect());
         Tensor::new(shape, data)
     }
 }
@@ -330,14 +335,28 @@ impl Data {
     }
     pub fn from_f64(class: Class, v: Vec<f64>) -> Data {
         let (lo, hi) = class.int_range();
+        // conversions of large arrays look at Ctrl-C every so many elements
+        let mut tick = crate::interp::interrupt::Ticker::new();
         macro_rules! ints {
             ($t:ty) => {
-                v.iter().map(|&x| saturate(x, lo, hi) as $t).collect()
+                v.iter()
+                    .map(|&x| {
+                        tick.tick();
+                        saturate(x, lo, hi) as $t
+                    })
+                    .collect()
             };
         }
         match class {
             Class::Double => Data::F64(v),
-            Class::Single => Data::F32(v.iter().map(|&x| x as f32).collect()),
+            Class::Single => Data::F32(
+                v.iter()
+                    .map(|&x| {
+                        tick.tick();
+                        x as f32
+                    })
+                    .collect(),
+            ),
             Class::Int8 => Data::I8(ints!(i8)),
             Class::Int16 => Data::I16(ints!(i16)),
             Class::Int32 => Data::I32(ints!(i32)),
@@ -353,9 +372,14 @@ impl Data {
     /// Integer-class storage from exact integers, saturating.
     pub fn from_i128(class: Class, it: impl Iterator<Item = i128>) -> Data {
         let (lo, hi) = class.int_range();
+        let mut tick = crate::interp::interrupt::Ticker::new();
         macro_rules! ints {
             ($t:ty) => {
-                it.map(|x| x.clamp(lo, hi) as $t).collect()
+                it.map(|x| {
+                    tick.tick();
+                    x.clamp(lo, hi) as $t
+                })
+                .collect()
             };
         }
         match class {

@@ -174,16 +174,27 @@ pub fn test_range(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, z
 
 /// Evaluates the group into a new vector of `R`. Its memory is not zeroed first: every
 /// element is written.
-fn evaluate<R: Num>(p: &Program<'_>) -> Vec<R> {
+/// Ctrl-C stops it between tasks (the unwritten vector is dropped, nothing realised).
+fn evaluate<R: Num>(p: &Program<'_>) -> MResult<Vec<R>> {
     let n = p.shape.numel();
     let mut out: Vec<R> = Vec::with_capacity(n);
+    let watch = crate::interp::interrupt::Watch::current();
+    let stopped = std::sync::atomic::AtomicBool::new(false);
     for_tasks(&mut out.spare_capacity_mut()[..n], |start, chunk| {
+        if watch.raised() {
+            stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+            return;
+        }
         let mut sc = Scratch::new(p);
         eval_range(p, &mut sc, start, chunk);
     });
-    // SAFETY: `eval_range` wrote all n elements (`block::store` writes every element).
+    if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(crate::interp::error::MError::interrupted());
+    }
+    // SAFETY: `eval_range` wrote all n elements (`block::store` writes every element), as no
+    // task was skipped.
     unsafe { out.set_len(n) };
-    out
+    Ok(out)
 }
 
 /// Runs a group on the host.
@@ -195,11 +206,11 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
         return Ok(tensor_of(vec![0.0; shape.numel()], shape, class));
     }
     Ok(match class {
-        Class::Single => Tensor::new(shape, TData::F32(evaluate::<f32>(&p))),
+        Class::Single => Tensor::new(shape, TData::F32(evaluate::<f32>(&p)?)),
         Class::Logical => {
-            let v = evaluate::<f32>(&p);
+            let v = evaluate::<f32>(&p)?;
             Tensor::bools(shape, v.iter().map(|&x| x != 0.0).collect())
         }
-        _ => Tensor::f64(shape, evaluate::<f64>(&p)),
+        _ => Tensor::f64(shape, evaluate::<f64>(&p)?),
     })
 }

@@ -63,7 +63,13 @@ impl Range {
 
 pub fn range_f64(a: f64, s: f64, b: f64) -> Vec<f64> {
     let r = Range::new(a, s, b);
-    (0..r.n).map(|k| r.get(k)).collect()
+    let mut tick = crate::interp::interrupt::Ticker::new();
+    (0..r.n)
+        .map(|k| {
+            tick.tick();
+            r.get(k)
+        })
+        .collect()
 }
 
 /// `a:s:b` for values (the class follows the endpoints: integers, single, char).

@@ -97,7 +97,9 @@ pub fn to_sub(v: &Value, pos: usize, nargs: usize) -> MResult<Sub> {
             }
             let xs = t.to_f64();
             let mut out = Vec::with_capacity(xs.len());
+            let mut tick = crate::interp::interrupt::Ticker::new();
             for &x in xs.iter() {
+                tick.tick();
                 if !(x >= 1.0 && x.fract() == 0.0 && x.is_finite()) {
                     return Err(invalid_index(pos, nargs));
                 }
@@ -205,7 +207,9 @@ fn positions(subs: &[Sub], dims: &[usize], lens: &[usize]) -> Vec<usize> {
         strides[i] = strides[i - 1] * dims[i - 1];
     }
     let mut ctr = vec![0usize; k];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     loop {
+        tick.tick();
         let mut p = 0;
         for i in 0..k {
             p += subs[i].at(ctr[i]) * strides[i];

@@ -4,6 +4,7 @@
 use super::Bin;
 use super::elementwise::binary_tensor;
 use crate::interp::error::{MError, MResult};
+use crate::interp::interrupt::detached;
 use crate::values::class::Class;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
@@ -91,6 +92,7 @@ pub fn mtimes(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
         let mut out = vec![Complex64::new(0.0, 0.0); m * n];
         for j in 0..n {
             for p in 0..k {
+                crate::interp::interrupt::poll();
                 let bv = y[p + j * k];
                 if bv == Complex64::new(0.0, 0.0) {
                     continue;
@@ -150,14 +152,23 @@ fn gemm<T: faer::traits::ComplexField + Copy>(
     let a = faer::MatRef::from_column_major_slice(x, m, k);
     let b = faer::MatRef::from_column_major_slice(y, k, n);
     let mut c = Mat::<T>::zeros(m, n);
-    faer::linalg::matmul::matmul(
-        c.as_mut(),
-        faer::Accum::Replace,
-        a,
-        b,
-        T::one_impl(),
-        faer::get_global_parallelism(),
-    );
+    // a block of columns at a time, about 2^29 multiply-adds each, with a look at Ctrl-C
+    // between blocks (a 4000×4000 product is seconds)
+    let width = ((1usize << 29) / (m * k).max(1)).clamp(1, n.max(1));
+    let mut j = 0;
+    while j < n {
+        crate::interp::interrupt::poll_now();
+        let w = width.min(n - j);
+        faer::linalg::matmul::matmul(
+            c.as_mut().subcols_mut(j, w),
+            faer::Accum::Replace,
+            a,
+            b.subcols(j, w),
+            T::one_impl(),
+            faer::get_global_parallelism(),
+        );
+        j += w;
+    }
     let mut v = Vec::with_capacity(m * n);
     for j in 0..n {
         for i in 0..m {
@@ -199,36 +210,32 @@ pub fn mldivide(a: &Tensor, b: &Tensor) -> MResult<Tensor> {
                 "Underdetermined complex systems are not supported yet.",
             ));
         }
-        let x = if square {
-            ma.partial_piv_lu().solve(&mb)
-        } else {
-            ma.qr().solve_lstsq(&mb)
-        };
+        let x = detached(move || {
+            if square {
+                ma.partial_piv_lu().solve(&mb)
+            } else {
+                ma.qr().solve_lstsq(&mb)
+            }
+        });
         return Ok(from_cmat(&x, cls));
     }
     let (ma, mb) = (to_mat(a), to_mat(b));
     if square {
-        let lu = ma.partial_piv_lu();
-        let u = lu.U();
-        let n = u.nrows();
-        let mut singular = false;
-        let mut maxd: f64 = 0.0;
-        let mut mind = f64::INFINITY;
-        for i in 0..n {
-            let d = u[(i, i)].abs();
-            maxd = maxd.max(d);
-            mind = mind.min(d);
-        }
-        if mind == 0.0 || mind / maxd < f64::EPSILON {
-            singular = true;
-        }
+        // the factorization and the solve run detached, so Ctrl-C need not wait for them;
+        // an exactly singular system gives MATLAB's Inf/NaN-filled result
+        let (x, singular) = detached(move || {
+            let lu = ma.partial_piv_lu();
+            let u = lu.U();
+            let mut maxd: f64 = 0.0;
+            let mut mind = f64::INFINITY;
+            for i in 0..u.nrows() {
+                let d = u[(i, i)].abs();
+                maxd = maxd.max(d);
+                mind = mind.min(d);
+            }
+            (lu.solve(&mb), mind == 0.0 || mind / maxd < f64::EPSILON)
+        });
         warn_singular(singular);
-        if mind == 0.0 {
-            // MATLAB returns Inf/NaN-filled results for exactly singular systems
-            let x = lu.solve(&mb);
-            return Ok(from_mat(&x, cls));
-        }
-        let x = lu.solve(&mb);
         Ok(from_mat(&x, cls))
     } else {
         Ok(from_mat(&lstsq_basic(&ma, &mb), cls))
@@ -242,8 +249,12 @@ pub fn lstsq_basic(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
     if m == 0 || n == 0 {
         return Mat::zeros(n, k);
     }
-    let qr = a.col_piv_qr();
-    let q = qr.compute_Q();
+    let owned = a.clone();
+    let (qr, q) = detached(move || {
+        let qr = owned.col_piv_qr();
+        let q = qr.compute_Q();
+        (qr, q)
+    });
     let r = qr.R();
     let (fwd, inv) = qr.P().arrays();
     let p = m.min(n);
@@ -264,6 +275,7 @@ pub fn lstsq_basic(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
     let mut z = Mat::<f64>::zeros(rank, k);
     for c in 0..k {
         for i in (0..rank).rev() {
+            crate::interp::interrupt::poll();
             let mut acc = qtb[(i, c)];
             for j in i + 1..rank {
                 acc -= r[(i, j)] * z[(j, c)];
@@ -317,18 +329,27 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
         Class::Double
     };
     if a.is_complex() {
-        return Ok(from_cmat(&to_cmat(a).partial_piv_lu().inverse(), cls));
+        let m = to_cmat(a);
+        return Ok(from_cmat(
+            &detached(move || m.partial_piv_lu().inverse()),
+            cls,
+        ));
     }
     let m = to_mat(a);
-    let lu = m.partial_piv_lu();
-    let u = lu.U();
-    let n = u.nrows();
-    let mut mind = f64::INFINITY;
-    let mut maxd: f64 = 0.0;
-    for i in 0..n {
-        mind = mind.min(u[(i, i)].abs());
-        maxd = maxd.max(u[(i, i)].abs());
-    }
+    let n = m.nrows();
+    // detached, so Ctrl-C need not wait for the factorization
+    let (inv, mind, maxd) = detached(move || {
+        let lu = m.partial_piv_lu();
+        let u = lu.U();
+        let mut mind = f64::INFINITY;
+        let mut maxd: f64 = 0.0;
+        for i in 0..u.nrows() {
+            mind = mind.min(u[(i, i)].abs());
+            maxd = maxd.max(u[(i, i)].abs());
+        }
+        let inv = (mind != 0.0).then(|| lu.inverse());
+        (inv, mind, maxd)
+    });
     if n > 0 && mind == 0.0 {
         warn_singular(true);
         return Ok(Tensor::new(
@@ -337,7 +358,8 @@ pub fn inverse(a: &Tensor) -> MResult<Tensor> {
         ));
     }
     warn_singular(n > 0 && mind / maxd < f64::EPSILON);
-    Ok(from_mat(&lu.inverse(), cls))
+    let inv = inv.unwrap_or_else(|| Mat::zeros(n, n));
+    Ok(from_mat(&inv, cls))
 }
 
 /// `a ^ p`
@@ -354,25 +376,30 @@ pub fn matrix_function(a: &Tensor, f: impl Fn(Complex64) -> Complex64) -> MResul
     let x = a.to_c64();
     let symmetric = !a.is_complex() && (0..n).all(|i| (0..n).all(|j| x[i + j * n] == x[j + i * n]));
     let out: Mat<Complex64> = if symmetric {
-        let e = to_mat(a)
-            .self_adjoint_eigen(faer::Side::Lower)
+        let m = to_mat(a);
+        let e = detached(move || m.self_adjoint_eigen(faer::Side::Lower).map_err(|_| ()))
             .map_err(|_| fail())?;
         let u = e.U();
         let d: Vec<Complex64> = (0..n)
             .map(|k| f(Complex64::new(e.S().column_vector()[k], 0.0)))
             .collect();
         Mat::from_fn(n, n, |i, j| {
+            crate::interp::interrupt::poll();
             (0..n).map(|k| d[k] * u[(i, k)] * u[(j, k)]).sum()
         })
     } else {
-        let e = to_cmat(a).eigen().map_err(|_| fail())?;
+        let m = to_cmat(a);
+        let e = detached(move || m.eigen().map_err(|_| ())).map_err(|_| fail())?;
         let v = e.U().to_owned();
         let lam: Vec<Complex64> = (0..n).map(|k| e.S().column_vector()[k]).collect();
         let vt = v.transpose().to_owned();
-        let lu = vt.partial_piv_lu();
+        let lu = detached(move || vt.partial_piv_lu());
         // g(A) = V*g(D)/V, solved as ((V^T) \ (V*g(D))^T)^T
         let apply = |g: &dyn Fn(Complex64) -> Complex64| -> Mat<Complex64> {
-            let vd = Mat::from_fn(n, n, |i, j| v[(i, j)] * g(lam[j]));
+            let vd = Mat::from_fn(n, n, |i, j| {
+                crate::interp::interrupt::poll();
+                v[(i, j)] * g(lam[j])
+            });
             lu.solve(vd.transpose().to_owned()).transpose().to_owned()
         };
         // a defective matrix has no eigenvector basis: rebuilding A from it shows that

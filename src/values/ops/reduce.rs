@@ -396,6 +396,7 @@ pub fn cumulative(t: &Tensor, dim: Option<usize>, product: bool, omitnan: bool) 
     let cls = out_class(Red::Sum, t.class());
     if t.is_complex() {
         let mut z = t.to_c64().into_owned();
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for o in 0..outer {
             for i in 0..inner {
                 let mut acc = if product {
@@ -404,6 +405,7 @@ pub fn cumulative(t: &Tensor, dim: Option<usize>, product: bool, omitnan: bool) 
                     Complex64::new(0.0, 0.0)
                 };
                 for k in 0..len {
+                    tick.tick();
                     let p = i + k * inner + o * inner * len;
                     acc = if product { acc * z[p] } else { acc + z[p] };
                     z[p] = acc;
@@ -412,11 +414,13 @@ pub fn cumulative(t: &Tensor, dim: Option<usize>, product: bool, omitnan: bool) 
         }
         return Ok(Tensor::new(t.shape.clone(), Data::from_c64(cls, z)));
     }
-    let mut x = t.to_f64().into_owned();
+    let mut x = crate::interp::interrupt::copied(&t.to_f64());
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
             let mut acc = if product { 1.0 } else { 0.0 };
             for k in 0..len {
+                tick.tick();
                 let p = i + k * inner + o * inner * len;
                 let v = x[p];
                 if !(omitnan && v.is_nan()) {

@@ -119,7 +119,9 @@ pub fn repmat_plan(shape: &Shape, reps: &[usize]) -> (Vec<usize>, Shape) {
         return (pos, out);
     }
     let mut ctr = vec![0usize; nd];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for _ in 0..n {
+        tick.tick();
         let mut p = 0;
         for d in 0..nd {
             p += (ctr[d] % in_dims[d]) * strides.get(d).copied().unwrap_or(0);
@@ -148,7 +150,9 @@ pub fn shift_plan(shape: &Shape, shifts: &[i64], flip: Option<usize>) -> Vec<usi
         return pos;
     }
     let mut ctr = vec![0usize; nd];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for _ in 0..n {
+        tick.tick();
         let mut p = 0;
         for d in 0..nd {
             let len = dims[d] as i64;
