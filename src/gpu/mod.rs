@@ -12,6 +12,7 @@ pub mod kernels;
 pub mod matmul;
 pub mod moments;
 pub mod order;
+pub mod put;
 pub mod reduce;
 pub mod scatter;
 pub mod sqrt_check;
