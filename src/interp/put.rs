@@ -299,6 +299,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         Some(v) => v,
         None => return Outcome::Declined(target, rhs),
     };
+    // The right-hand side may read the array (`x(idx) = x(idx) + v`): once its values are
+    // computed it holds the array no longer, so the write may be in place.
+    drop(rhs);
     let explicit = target.explicit;
     let new_sizes = folded_sizes(&new_shape, k);
     let old_sizes = folded_sizes(&n.shape, k);
