@@ -34,7 +34,26 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
         _ => return declined(target),
     };
     let extent = sizes[d];
-    let Some((sub, _)) = resolve(&args[d], extent, false) else {
+    // A device mask of the whole extent: its complement is the kept positions' marks (one
+    // compaction, not one for the mask and one for the marks).
+    let complement = match &args[d] {
+        Value::Device(m) if m.class() == Class::Logical && m.node.numel() == extent => {
+            kept_marks(m)
+        }
+        _ => None,
+    };
+    let resolved = match complement {
+        Some(_) => Some((
+            Sub::Range {
+                start: 0,
+                step: 1,
+                count: 0,
+            },
+            extent,
+        )),
+        None => resolve(&args[d], extent, false),
+    };
+    let Some((sub, _)) = resolved else {
         return declined(target);
     };
     let source_shape = n.shape.clone();
@@ -135,14 +154,20 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
     let kept =
         (|| -> super::error::MResult<(Option<Rc<crate::gpu::buffers::DeviceBuffer>>, usize)> {
             let g = crate::gpu::device::ready().ok_or_else(no_gpu)?;
-            let marks = crate::gpu::buffers::allocate(g, extent, graph::Precision::F32)?;
-            let all = [gput::Sub::Range {
-                start: 0,
-                step: 1,
-                count: extent,
-            }];
-            gput::put(&marks, &[extent], &all, Values::Host(vec![1.0]))?;
-            gput::put(&marks, &[extent], &[sub.as_put()], Values::Host(vec![0.0]))?;
+            let marks = match &complement {
+                Some(m) => m.clone(),
+                None => {
+                    let marks = crate::gpu::buffers::allocate(g, extent, graph::Precision::F32)?;
+                    let all = [gput::Sub::Range {
+                        start: 0,
+                        step: 1,
+                        count: extent,
+                    }];
+                    gput::put(&marks, &[extent], &all, Values::Host(vec![1.0]))?;
+                    gput::put(&marks, &[extent], &[sub.as_put()], Values::Host(vec![0.0]))?;
+                    Rc::new(marks)
+                }
+            };
             let precision = if g.info.supports_double {
                 graph::Precision::F64
             } else {
@@ -198,4 +223,15 @@ fn empty(shape: Shape, class: Class, explicit: bool) -> Value {
     let t = crate::plan::cpu::tensor_of(Vec::new(), shape.clone(), class);
     let node = graph::leaf(Data::Host(Rc::new(t)), shape, class);
     Value::Device(Rc::new(DeviceValue { node, explicit }))
+}
+
+/// The computed complement of device mask `m` (nonzero where `m` keeps an element).
+fn kept_marks(m: &Rc<DeviceValue>) -> Option<Rc<crate::gpu::buffers::DeviceBuffer>> {
+    let not = super::lower::unary(crate::values::ops::Un::Not, &Value::Device(m.clone()))?;
+    let Value::Device(d) = not else {
+        return None;
+    };
+    let n = graph::memory::settled(&d.node);
+    crate::plan::realise(&n).ok()?;
+    super::put::buffer_of(&graph::memory::settled(&n))
 }
