@@ -60,10 +60,10 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
     let shape_with = |kept: usize| -> Shape {
         if k == 1 {
             let s = &source_shape;
-            if s.ndims() == 2 && s.dim(1) == 1 && s.dim(0) != 1 {
-                Shape::col(kept)
-            } else if kept == 0 && is_colon(&args[0]) {
+            if kept == 0 && is_colon(&args[0]) {
                 Shape::new(&[0, 0])
+            } else if s.ndims() == 2 && s.dim(1) == 1 && s.dim(0) != 1 {
+                Shape::col(kept)
             } else {
                 Shape::row(kept)
             }
