@@ -64,7 +64,7 @@ const MATRIX_FORMS: [&str; 22] = [
     "A([2 end 2], [1 end]) = [1 2; 3 4; 5 6]",
     "A(I) = W",
     "A(I) = -1",
-    "A(I, J) = reshape(1:numel(I)*numel(J), numel(I), numel(J))",
+    "A(J, J) = reshape(1:9, 3, 3)",
     "A(:, J) = 0.25",
     "m = A > 0.5; A(m) = -(1:nnz(m))",
     "A(A < 0.5) = (1:nnz(A < 0.5)) / 8",
