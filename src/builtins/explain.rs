@@ -235,9 +235,15 @@ fn explain_assignment(
         Some(Value::Device(d)) if down == 0 && !d.node.is_realised() => {
             out.push_str(&describe(&d.node, wgsl));
         }
-        Some(Value::Device(_)) if down == 0 => {
+        Some(Value::Device(d)) if down == 0 && d.node.on_device() => {
             out.push_str("  runs on the GPU as it is typed: nothing is pending\n");
         }
+        Some(Value::Device(d)) if down == 0 => out.push_str(&format!(
+            "  computed on the host as it was assigned (the array is on the host); the result \
+             is {} {}\n",
+            d.node.shape.size_text(),
+            d.node.class.name()
+        )),
         Some(v) => out.push_str(&format!(
             "  runs on the host: this form of assignment reads the array back ({down} bytes) and \
              assigns there; the result is {} {}\n",
