@@ -73,6 +73,21 @@ def compact(x, steps):
     return s
 
 
+def scatter(x0, w, idx, steps):
+    x = x0.clone()
+    for _ in range(steps):
+        x[idx] = x[idx] * 0.5 + w
+    return x.sum()
+
+
+def delete_append(x0, w, steps):
+    x = x0.clone()
+    for k in range(1, steps + 1):
+        x = x[~(x > 1 - k / 100)]
+        x = torch.cat([x, w])
+    return x.sum() + x.numel()
+
+
 def main():
     n1 = int(float(os.environ.get("S1_N", "1e7")))
     k = torch.arange(1, n1 + 1, dtype=torch.float64, device=DEV)
@@ -86,6 +101,13 @@ def main():
     k = torch.arange(1, n1 + 1, dtype=torch.float64, device=DEV)
     w = (torch.remainder(k * 31, 97) / 97).to(torch.float32)
     idx = torch.remainder(torch.arange(0, n1, dtype=torch.int64, device=DEV) * 7919, n1)
+    m7 = int(float(os.environ.get("S7_M", "1e6")))
+    k = torch.arange(1, m7 + 1, dtype=torch.float64, device=DEV)
+    w7 = (torch.remainder(k * 31, 97) / 97).to(torch.float32)
+    idx7 = torch.remainder(torch.arange(0, m7, dtype=torch.int64, device=DEV) * 7919, n1)
+    m8 = int(float(os.environ.get("S8_M", "1e5")))
+    k = torch.arange(1, m8 + 1, dtype=torch.float64, device=DEV)
+    w8 = (torch.remainder(k * 31, 97) / 97).to(torch.float32)
     cases = [
         ("s1", "stencil", lambda f: f(u0, 20), stencil),
         ("s2", "rows", lambda f: f(A0, 64), rows),
@@ -93,6 +115,8 @@ def main():
         ("s4", "masked", lambda f: f(u0, 20), masked),
         ("s5", "gather", lambda f: f(u0, w, idx, 20), gather),
         ("s6", "compact", lambda f: f(u0, 8), compact),
+        ("s7", "scatter", lambda f: f(u0, w7, idx7, 20), scatter),
+        ("s8", "delete_append", lambda f: f(u0, w8, 10), delete_append),
     ]
     for name, what, call, fn in cases:
         for mode in ["eager", "compile"]:

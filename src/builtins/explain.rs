@@ -158,6 +158,10 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         ));
     }
     let scratch = "matfuse_explain_value";
+    if let Some(text) = explain_assignment(i, f, &code, rhs, wgsl)? {
+        output::write_str(&text);
+        return Ok(vec![]);
+    }
     i.call_named(
         f,
         "eval",
@@ -196,4 +200,82 @@ fn explain_loop(i: &mut Interp, f: &mut Frame, code: &str) -> MResult<String> {
         Some(stmt) => crate::interp::loops::explain(i, f, stmt),
         None => "  the statement gives no value\n".to_string(),
     })
+}
+
+/// The variable and subscripts of an indexed assignment's left-hand side (`x(...)`), if the
+/// text before the `=` is one.
+fn indexed_target(lhs: &str) -> Option<(&str, &str)> {
+    let lhs = lhs.trim();
+    let open = lhs.find('(')?;
+    let name = lhs[..open].trim();
+    let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (ident && lhs.ends_with(')')).then(|| (name, &lhs[open..]))
+}
+
+/// `explain x(subs) = rhs`: the whole assignment's plan. It is run on a scratch copy of the
+/// variable with device assignments planned, not run: a range assignment or a masked select
+/// shows the one kernel that computes the new array; an index, deletion or growth says which
+/// kernels would run; a form that would go through the host says so.
+fn explain_assignment(
+    i: &mut Interp,
+    f: &mut Frame,
+    code: &str,
+    rhs: &str,
+    wgsl: bool,
+) -> MResult<Option<String>> {
+    let Some(eq) = code.len().checked_sub(rhs.len() + 1) else {
+        return Ok(None);
+    };
+    let Some((name, subs)) = code.get(..eq).and_then(indexed_target) else {
+        return Ok(None);
+    };
+    let Some(old) = i.lookup_var(f, name) else {
+        return Ok(None);
+    };
+    if !matches!(old, Value::Device(_)) {
+        return Ok(None);
+    }
+    let scratch = "matfuse_explain_value";
+    let before = crate::gpu::stats::snapshot().1;
+    let statement = format!("{scratch} = {name}; {scratch}{subs} = {};", rhs.trim());
+    let (ran, notes) =
+        crate::interp::put_planning(|| i.call_named(f, "eval", vec![Value::str(&statement)], 0));
+    let v = i.lookup_var(f, scratch);
+    i.call_named(f, "clear", vec![Value::str(scratch)], 0)?;
+    ran?;
+    let after = crate::gpu::stats::snapshot().1;
+    let down = after.bytes_down.saturating_sub(before.bytes_down);
+    let mut out = format!(
+        "  assignment {name}{subs} = {}: the new value of {name}, planned whole\n",
+        rhs.trim()
+    );
+    if !notes.is_empty() {
+        for n in notes {
+            out.push_str(&format!("  {n}\n"));
+        }
+        return Ok(Some(out));
+    }
+    match v {
+        Some(Value::Device(d)) if down == 0 && !d.node.is_realised() => {
+            out.push_str(&describe(&d.node, wgsl));
+        }
+        Some(Value::Device(d)) if down == 0 && d.node.on_device() => {
+            out.push_str("  runs on the GPU as it is typed: nothing is pending\n");
+        }
+        Some(Value::Device(d)) if down == 0 => out.push_str(&format!(
+            "  computed on the host as it was assigned (the array is on the host); the result \
+             is {} {}\n",
+            d.node.shape.size_text(),
+            d.node.class.name()
+        )),
+        Some(v) => out.push_str(&format!(
+            "  runs on the host: this form of assignment reads the array back ({down} bytes) and \
+             assigns there; the result is {} {}\n",
+            v.shape().size_text(),
+            v.class_name()
+        )),
+        None => out.push_str("  the statement gives no value\n"),
+    }
+    Ok(Some(out))
 }

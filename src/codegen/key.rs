@@ -46,6 +46,12 @@ impl KernelKey {
     pub fn compact(pass: u32, mask: u32, out: u32) -> KernelKey {
         KernelKey(vec![5, pass, mask, out])
     }
+    /// The key of an indexed-assignment pass (`gpu::put`) for its element types.
+    pub fn put(words: [u32; 5]) -> KernelKey {
+        let mut w = vec![9];
+        w.extend(words);
+        KernelKey(w)
+    }
     /// The key of a matrix product kernel (its form's words after a kind no group key has).
     pub fn matmul(form: &super::MatmulForm) -> KernelKey {
         let mut w = vec![3];

@@ -13,6 +13,7 @@ pub mod loops;
 pub mod matmul;
 pub mod moments;
 pub mod order;
+pub mod put;
 pub mod reduce;
 pub mod scatter;
 pub mod sqrt_check;

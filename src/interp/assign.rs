@@ -200,9 +200,49 @@ impl Interp {
                         return Ok(());
                     }
                     Err((d, rhs)) => {
+                        // Index vectors, masks with many values, growth: kernels (`put`).
+                        let (d, rhs) = match super::put::assign(d, args, rhs) {
+                            super::put::Outcome::Done(v) => {
+                                self.store(f, slot, v);
+                                return Ok(());
+                            }
+                            super::put::Outcome::Failed(e, old) => {
+                                if let Some(v) = old {
+                                    self.store(f, slot, v);
+                                }
+                                return Err(e);
+                            }
+                            super::put::Outcome::Declined(d, rhs) => (d, rhs),
+                        };
                         if args.iter().any(|a| matches!(a, Value::Device(_))) {
                             let host = super::lower::host_args(args.clone());
                             match host {
+                                Ok(h) => steps = vec![Step::Paren(h)],
+                                Err(e) => {
+                                    self.store(f, slot, Value::Device(d));
+                                    return Err(e);
+                                }
+                            }
+                        }
+                        (Some(Value::Device(d)), rhs)
+                    }
+                }
+            }
+            (Some(Value::Device(d)), [Step::Paren(args)], true, _) => {
+                match super::deletion::delete(d, args) {
+                    super::put::Outcome::Done(v) => {
+                        self.store(f, slot, v);
+                        return Ok(());
+                    }
+                    super::put::Outcome::Failed(e, old) => {
+                        if let Some(v) = old {
+                            self.store(f, slot, v);
+                        }
+                        return Err(e);
+                    }
+                    super::put::Outcome::Declined(d, _) => {
+                        if args.iter().any(|a| matches!(a, Value::Device(_))) {
+                            match super::lower::host_args(args.clone()) {
                                 Ok(h) => steps = vec![Step::Paren(h)],
                                 Err(e) => {
                                     self.store(f, slot, Value::Device(d));

@@ -161,6 +161,21 @@ fn subscript(a: &Value, extent: usize) -> Option<Sub> {
     }
 }
 
+/// A numeric device subscript's positions over `extent` once checked on the device (see
+/// `device_index`), with their count; None when some position is not a whole number within.
+pub(super) fn checked_index(
+    x: &Rc<DeviceValue>,
+    extent: usize,
+) -> Option<(Rc<graph::Node>, usize)> {
+    if x.class() == Class::Logical {
+        return None;
+    }
+    match device_index(x, extent)? {
+        Sub::Index(node, count) => Some((node, count)),
+        Sub::Range(..) => None,
+    }
+}
+
 /// Positions in arithmetic progression as a range (no index array to upload).
 fn progression(values: &[f64]) -> Option<Sub> {
     let &first = values.first()?;
@@ -233,7 +248,7 @@ fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
 
 /// The positions of `x`'s nonzero elements, computed on the device: a leaf over them (None
 /// when there are none) and their count. None when `x` is not on the device.
-fn positions(x: &DeviceValue) -> Option<(Option<Rc<graph::Node>>, usize)> {
+pub(super) fn positions(x: &DeviceValue) -> Option<(Option<Rc<graph::Node>>, usize)> {
     let n = graph::memory::settled(&x.node);
     crate::plan::realise(&n).ok()?;
     let buf = match &*n.data.borrow() {

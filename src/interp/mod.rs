@@ -4,6 +4,7 @@
 mod append;
 pub mod assign;
 pub mod call;
+mod deletion;
 mod device_loss;
 mod dispersion;
 pub mod error;
@@ -21,6 +22,8 @@ pub mod output;
 mod outputs;
 mod part_read;
 pub mod product;
+mod put;
+pub use put::planning as put_planning;
 pub mod scalar;
 mod settle;
 mod slice_read;

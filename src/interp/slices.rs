@@ -171,7 +171,7 @@ fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
 
 /// The class an array of `target` has after `rhs` values are assigned into it, where the
 /// graph can keep it (None: the host decides).
-fn assigned_class(target: Class, rhs: Class) -> Option<Class> {
+pub(super) fn assigned_class(target: Class, rhs: Class) -> Option<Class> {
     match (target, rhs) {
         (t, r) if t == r => Some(t),
         (Class::Single, Class::Double | Class::Logical) => Some(Class::Single),
@@ -182,7 +182,7 @@ fn assigned_class(target: Class, rhs: Class) -> Option<Class> {
 
 /// Whether values of `rhs` fill a region of `counts` (MATLAB: the same sizes once singleton
 /// dimensions are dropped; one subscript takes any vector of its length).
-fn fills(rhs: &Shape, counts: &[usize], linear: bool) -> bool {
+pub(super) fn fills(rhs: &Shape, counts: &[usize], linear: bool) -> bool {
     let total: usize = counts.iter().product();
     if rhs.numel() == 1 {
         return true;

@@ -1,0 +1,484 @@
+//! Indexed assignment into device values that ranges and single-valued masks do not cover
+//! (those are pending embeds and selects, `slices`): index vectors with many values
+//! (`x(idx) = vals`, `A(rows, cols) = V`, host or device subscripts, repeated positions
+//! resolved as MATLAB does, the last write winning), masks with a value per true element
+//! (`x(mask) = vals`), and assignments that grow the array (`x(end+1) = v`, `x(n+5) = v`
+//! zero-filled, `A(end+1, :) = row`). Each runs as kernels over the written elements (a copy
+//! of the old array first, unless nothing else can see it: then it is written in place, and
+//! a growing vector keeps its buffer while the buffer's spare capacity lasts, so appending in
+//! a loop is not quadratic). Nothing is read back but a device mask's count and one value
+//! checking device indices. Forms not taken (and every wrong subscript, size or class) are
+//! given back for the general path, which reports MATLAB's error and keeps the workspace.
+
+use crate::gpu::buffers::DeviceBuffer;
+use crate::gpu::put::{self as gput, Positions, Values};
+use crate::graph::{self, Data, folded_sizes};
+use crate::values::class::Class;
+use crate::values::device::DeviceValue;
+use crate::values::shape::Shape;
+use crate::values::value::Value;
+use std::rc::Rc;
+
+/// What an assignment on the device came to.
+pub enum Outcome {
+    Done(Value),
+    /// Not a form taken here: the operands back, untouched.
+    Declined(Rc<DeviceValue>, Value),
+    /// The device failed after the assignment began (the old value is given back where it
+    /// still exists).
+    Failed(super::error::MError, Option<Value>),
+}
+
+/// One subscript of an assignment or deletion, resolved.
+pub(super) enum Sub {
+    /// `count` positions from `start` (0-based) in steps of `step`.
+    Range { start: i64, step: i64, count: usize },
+    /// 1-based positions given by the host.
+    Host(Vec<u32>),
+    /// 1-based positions on the device (checked), and how many.
+    Device(Rc<DeviceBuffer>, usize),
+}
+
+impl Sub {
+    pub(super) fn count(&self) -> usize {
+        match self {
+            Sub::Range { count, .. } => *count,
+            Sub::Host(p) => p.len(),
+            Sub::Device(_, c) => *c,
+        }
+    }
+    pub(super) fn as_put(&self) -> gput::Sub<'_> {
+        match self {
+            Sub::Range { start, step, count } => gput::Sub::Range {
+                start: *start,
+                step: *step,
+                count: *count,
+            },
+            Sub::Host(p) => gput::Sub::Index(Positions::Host(p.clone())),
+            Sub::Device(b, _) => gput::Sub::Index(Positions::Device(b)),
+        }
+    }
+}
+
+/// 1-based positions as a progression when they are one.
+fn from_positions(p: Vec<u32>) -> Sub {
+    let first = p.first().copied().unwrap_or(1) as i64;
+    let step = p.get(1).map_or(1, |&x| x as i64 - first);
+    let even = p
+        .iter()
+        .enumerate()
+        .all(|(k, &x)| x as i64 == first + k as i64 * step);
+    if even {
+        Sub::Range {
+            start: first - 1,
+            step,
+            count: p.len(),
+        }
+    } else {
+        Sub::Host(p)
+    }
+}
+
+/// One subscript over `extent` positions and the extent it needs (one past its last
+/// position); positions past `extent` only where `grow`. None for forms not taken here and
+/// for bad subscripts (the general path reports them).
+pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usize)> {
+    let limit = if grow { u32::MAX as usize / 2 } else { extent };
+    let whole = |x: f64| x >= 1.0 && x <= limit as f64 && x.fract() == 0.0;
+    match a {
+        _ if a.is_char() => {
+            let colon = a.text().ok().is_some_and(|t| t == ":");
+            colon.then_some((
+                Sub::Range {
+                    start: 0,
+                    step: 1,
+                    count: extent,
+                },
+                extent,
+            ))
+        }
+        Value::Num(x) if whole(*x) => Some((
+            Sub::Range {
+                start: *x as i64 - 1,
+                step: 0,
+                count: 1,
+            },
+            *x as usize,
+        )),
+        Value::Tensor(t) if t.is_complex() || t.class() == Class::Char => None,
+        Value::Tensor(t) if t.class() == Class::Logical => {
+            let values = t.to_f64();
+            let mut p = Vec::new();
+            for (k, &b) in values.iter().enumerate() {
+                if b != 0.0 {
+                    if k >= extent {
+                        return None;
+                    }
+                    p.push((k + 1) as u32);
+                }
+            }
+            Some((from_positions(p), extent))
+        }
+        Value::Tensor(t) => {
+            let values = t.to_f64();
+            if !values.iter().all(|&x| whole(x)) {
+                return None;
+            }
+            let need = values.iter().fold(0usize, |m, &x| m.max(x as usize));
+            let p = values.iter().map(|&x| x as u32).collect();
+            Some((from_positions(p), need))
+        }
+        Value::Device(x) if x.class() == Class::Logical => {
+            if x.node.numel() > extent || x.node.numel() == 0 {
+                return None;
+            }
+            let (found, count) = super::gathers::positions(x)?;
+            match found {
+                Some(leaf) => Some((Sub::Device(buffer_of(&leaf)?, count), extent)),
+                None => Some((
+                    Sub::Range {
+                        start: 0,
+                        step: 1,
+                        count: 0,
+                    },
+                    0,
+                )),
+            }
+        }
+        Value::Device(x) => {
+            if x.node.numel() == 0 {
+                return None;
+            }
+            let (node, count) = super::gathers::checked_index(x, extent)?;
+            crate::plan::realise(&node).ok()?;
+            Some((Sub::Device(buffer_of(&node)?, count), extent))
+        }
+        _ => None,
+    }
+}
+
+/// The device buffer holding a computed node's data.
+pub(super) fn buffer_of(n: &graph::Node) -> Option<Rc<DeviceBuffer>> {
+    match &*n.data.borrow() {
+        Some(Data::Device(b)) => Some(b.clone()),
+        _ => None,
+    }
+}
+
+/// `target`'s data computed on the device, or None (no device, data on the host, too large).
+pub(super) fn device_data(target: &DeviceValue) -> Option<(Rc<graph::Node>, Rc<DeviceBuffer>)> {
+    crate::gpu::device::ready()?;
+    let n = graph::memory::settled(&target.node);
+    if n.numel() == 0 || n.numel() > u32::MAX as usize / 2 {
+        return None;
+    }
+    crate::plan::realise(&n).ok()?;
+    let n = graph::memory::settled(&n);
+    let b = buffer_of(&n)?;
+    Some((n, b))
+}
+
+/// Whether the buffer under `target` is seen by nothing but `target` (so it may be written
+/// in place): the value, its node and the buffer are each held once (`held` more references
+/// to the buffer are the caller's).
+pub(super) fn private(target: &Rc<DeviceValue>, held: usize) -> bool {
+    let node = &target.node;
+    let Some(b) = buffer_of(node) else {
+        return false;
+    };
+    Rc::strong_count(target) == 1
+        && Rc::strong_count(node) == 1
+        && node.settled_leaf.borrow().upgrade().is_none()
+        && b.parent.is_none()
+        && b.offset == 0
+        // this function's `b`, the node's data, and the caller's
+        && Rc::strong_count(&b) == 2 + held
+}
+
+/// A device value over a computed buffer.
+pub(super) fn value_of(buf: Rc<DeviceBuffer>, shape: Shape, class: Class, explicit: bool) -> Value {
+    let node = graph::leaf(Data::Device(buf), shape, class);
+    Value::Device(Rc::new(DeviceValue { node, explicit }))
+}
+
+/// The shape an assignment with `k` subscripts of `needs` extents grows an array of `shape`
+/// to, or None when it does not grow it; `Some(None)` when it would grow it in a way not taken
+/// here (the general path grows it or reports MATLAB's error).
+fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
+    let k = needs.len();
+    let sizes = folded_sizes(shape, k);
+    if needs.iter().zip(&sizes).all(|(n, s)| n <= s) {
+        return None;
+    }
+    if k == 1 {
+        let need = needs[0];
+        if shape.ndims() != 2 || !(shape.dim(0) == 1 || shape.dim(1) == 1) {
+            return Some(None);
+        }
+        return Some(Some(if shape.dim(0) == 1 {
+            Shape::row(need)
+        } else {
+            Shape::col(need)
+        }));
+    }
+    if k < shape.ndims() {
+        return Some(None);
+    }
+    let dims: Vec<usize> = (0..k).map(|d| shape.dim(d).max(needs[d])).collect();
+    Some(Some(Shape::new(&dims)))
+}
+
+/// `target(args) = rhs` on the device, or the operands back.
+pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
+    if args.is_empty() || !takes_rhs(&rhs) {
+        return Outcome::Declined(target, rhs);
+    }
+    let Some((n, old)) = device_data(&target) else {
+        return Outcome::Declined(target, rhs);
+    };
+    let class = n.class;
+    let Some(rhs_class) = rhs.num_class() else {
+        return Outcome::Declined(target, rhs);
+    };
+    if super::slices::assigned_class(class, rhs_class) != Some(class) {
+        return Outcome::Declined(target, rhs);
+    }
+    let k = args.len();
+    let sizes = folded_sizes(&n.shape, k);
+    let mut subs = Vec::with_capacity(k);
+    let mut needs = Vec::with_capacity(k);
+    for (a, &extent) in args.iter().zip(&sizes) {
+        match resolve(a, extent, true) {
+            Some((s, need)) => {
+                subs.push(s);
+                needs.push(need);
+            }
+            None => return Outcome::Declined(target, rhs),
+        }
+    }
+    let counts: Vec<usize> = subs.iter().map(Sub::count).collect();
+    let total: usize = counts.iter().product();
+    if total == 0 && rhs.numel() <= 1 {
+        // Nothing assigned: the array as it is.
+        drop(n);
+        return Outcome::Done(Value::Device(target));
+    }
+    if total == 0 || !super::slices::fills(&rhs.shape(), &counts, k == 1) {
+        return Outcome::Declined(target, rhs);
+    }
+    let new_shape = match grown(&n.shape, &needs) {
+        None => n.shape.clone(),
+        Some(Some(s)) => s,
+        Some(None) => return Outcome::Declined(target, rhs),
+    };
+    if plan_only() {
+        let how = if new_shape != n.shape {
+            "grows the array"
+        } else {
+            "writes the assigned elements"
+        };
+        note(&format!(
+            "indexed assignment by index: {} kernel(s) over {total} element(s) {how} on the GPU \
+             (marks for repeated positions{}), in place when no other value holds the array",
+            if subs.iter().any(|s| !matches!(s, Sub::Range { .. })) {
+                2
+            } else {
+                1
+            },
+            if new_shape != n.shape {
+                "; the old array copied or kept in its buffer"
+            } else {
+                ""
+            }
+        ));
+        drop(n);
+        return Outcome::Done(Value::Device(target));
+    }
+    // The values, computed (a pending right-hand side is one kernel of its own).
+    let values = match values_of(&rhs) {
+        Some(v) => v,
+        None => return Outcome::Declined(target, rhs),
+    };
+    // The right-hand side may read the array (`x(idx) = x(idx) + v`): once its values are
+    // computed it holds the array no longer, so the write may be in place.
+    drop(rhs);
+    let explicit = target.explicit;
+    let new_sizes = folded_sizes(&new_shape, k);
+    let old_sizes = folded_sizes(&n.shape, k);
+    drop(n);
+    // Where the values and subscripts are the array itself, it is not written in place.
+    let aliased = subs.iter().any(|s| match s {
+        Sub::Device(b, _) => gput::shares(b, &old),
+        _ => false,
+    }) || matches!(&values, Held::Device(b) if gput::shares(b, &old));
+    let in_place = !aliased && private(&target, 1);
+    let out = match output(&target, old, in_place, &new_shape, &old_sizes, &new_sizes) {
+        Ok(b) => b,
+        Err(e) => {
+            return Outcome::Failed(e, Some(Value::Device(target)));
+        }
+    };
+    drop(target);
+    let put_subs: Vec<gput::Sub<'_>> = subs.iter().map(Sub::as_put).collect();
+    let v = match &values {
+        Held::Device(b) => Values::Device(b),
+        Held::Host(v) => Values::Host(v.clone()),
+    };
+    if let Err(e) = gput::put(&out, &new_sizes, &put_subs, v) {
+        return Outcome::Failed(e, None);
+    }
+    Outcome::Done(value_of(out, new_shape, class, explicit))
+}
+
+/// Whether the right-hand side is one this path writes (numbers and logicals, real).
+fn takes_rhs(rhs: &Value) -> bool {
+    match rhs {
+        Value::Num(_) | Value::Bool(_) => true,
+        Value::Tensor(t) => {
+            !t.is_complex() && matches!(t.class(), Class::Double | Class::Single | Class::Logical)
+        }
+        Value::Device(d) => matches!(d.class(), Class::Double | Class::Single | Class::Logical),
+        _ => false,
+    }
+}
+
+/// Values held for a put.
+enum Held {
+    Device(Rc<DeviceBuffer>),
+    Host(Vec<f64>),
+}
+
+fn values_of(rhs: &Value) -> Option<Held> {
+    match rhs {
+        Value::Num(x) => Some(Held::Host(vec![*x])),
+        Value::Bool(b) => Some(Held::Host(vec![f64::from(u8::from(*b))])),
+        Value::Tensor(t) => Some(Held::Host(t.to_f64().into_owned())),
+        Value::Device(d) => {
+            let n = graph::memory::settled(&d.node);
+            crate::plan::realise(&n).ok()?;
+            let n = graph::memory::settled(&n);
+            let data = n.data.borrow().clone();
+            match data {
+                Some(Data::Device(b)) => Some(Held::Device(b)),
+                Some(Data::Host(t)) => Some(Held::Host(t.to_f64().into_owned())),
+                None => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The buffer the assignment writes: the old one (in place), a copy, or a larger one holding
+/// the old elements where they sit in the new shape (zeros elsewhere).
+fn output(
+    target: &Rc<DeviceValue>,
+    old: Rc<DeviceBuffer>,
+    in_place: bool,
+    new_shape: &Shape,
+    old_sizes: &[usize],
+    new_sizes: &[usize],
+) -> super::error::MResult<Rc<DeviceBuffer>> {
+    let old_len = old.len;
+    let new_len = new_shape.numel();
+    let precision = old.precision;
+    // The old elements come first in the new array when only the last subscript grows.
+    let k = new_sizes.len();
+    let prefix = old_sizes[..k - 1] == new_sizes[..k - 1];
+    if in_place {
+        crate::plan::gathers::forget(&old);
+        if new_len == old_len {
+            return Ok(old);
+        }
+        let capacity = old.raw()?.size() / precision.bytes() as u64;
+        if prefix && new_len as u64 <= capacity {
+            // The buffer's spare capacity takes the growth: it moves out of the old value.
+            drop(old);
+            let taken = target.node.data.borrow_mut().take();
+            if let Some(Data::Device(b)) = taken {
+                match Rc::try_unwrap(b) {
+                    Ok(mut owned) => {
+                        owned.len = new_len;
+                        let g = crate::gpu::device::ready().ok_or_else(|| {
+                            super::error::MError::new("matfuse:gpu:none", "No GPU.")
+                        })?;
+                        gput::clear(g, &owned, old_len, new_len - old_len)?;
+                        return Ok(Rc::new(owned));
+                    }
+                    Err(b) => {
+                        *target.node.data.borrow_mut() = Some(Data::Device(b.clone()));
+                        return grown_copy(&b, prefix, new_len, old_sizes, new_sizes);
+                    }
+                }
+            }
+            return Err(super::error::MError::new(
+                "matfuse:internal",
+                "An array lost its data.",
+            ));
+        }
+    }
+    if new_len == old_len {
+        let out = crate::gpu::buffers::copy_range(&old, 0, old_len)?;
+        return Ok(Rc::new(out));
+    }
+    grown_copy(&old, prefix, new_len, old_sizes, new_sizes)
+}
+
+/// A new array of `new_len` zeros with `old`'s elements where they sit in it.
+fn grown_copy(
+    old: &DeviceBuffer,
+    prefix: bool,
+    new_len: usize,
+    old_sizes: &[usize],
+    new_sizes: &[usize],
+) -> super::error::MResult<Rc<DeviceBuffer>> {
+    // Allocated by size class (powers of two): the spare capacity takes the next appends.
+    let out = gput::zeros(new_len, old.precision)?;
+    if prefix {
+        gput::copy_part(old, 0, &out, 0, old.len)?;
+    } else {
+        let subs: Vec<gput::Sub<'_>> = old_sizes
+            .iter()
+            .map(|&c| gput::Sub::Range {
+                start: 0,
+                step: 1,
+                count: c,
+            })
+            .collect();
+        gput::put(&out, new_sizes, &subs, Values::Device(old))?;
+    }
+    Ok(Rc::new(out))
+}
+
+thread_local! {
+    /// Notes of what device assignments would do, while `explain` plans one (None otherwise).
+    static PLAN: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether assignments are being planned, not run (`explain`).
+pub(super) fn plan_only() -> bool {
+    PLAN.with(|p| p.borrow().is_some())
+}
+
+pub(super) fn note(text: &str) {
+    PLAN.with(|p| {
+        if let Some(v) = p.borrow_mut().as_mut() {
+            v.push(text.to_string());
+        }
+    });
+}
+
+/// Runs `f` with device assignments planned, not run; returns what they noted.
+pub fn planning<R>(f: impl FnOnce() -> R) -> (R, Vec<String>) {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            PLAN.with(|p| *p.borrow_mut() = None);
+        }
+    }
+    PLAN.with(|p| *p.borrow_mut() = Some(Vec::new()));
+    let reset = Reset;
+    let r = f();
+    let notes = PLAN.with(|p| p.borrow_mut().take().unwrap_or_default());
+    drop(reset);
+    (r, notes)
+}
