@@ -621,6 +621,7 @@ pub fn reads_metadata_only(name: &str) -> bool {
             | "existsOnGPU"
             | "classUnderlying"
             | "underlyingType"
+            | "isa"
     )
 }
 
