@@ -225,6 +225,25 @@ fn fill_symmetric<T: FftNum>(x: &mut [Complex<T>], shape: &Shape, dims: &[usize]
 /// is (each element and its reflected partner are computed by different paths, which round
 /// differently): so `ifft(fft(x) .* H)` with a symmetric H is real, as in MATLAB.
 fn make_hermitian<T: FftNum>(x: &mut [Complex<T>], shape: &Shape, dims: &[usize]) {
+    if let [d] = dims {
+        // one dimension: each lane's second half from its first, no index arithmetic
+        let (inner, n, outer) = lanes_of(shape, *d);
+        if n == 0 || inner * n * outer != x.len() {
+            return;
+        }
+        for block in x.chunks_mut(inner * n) {
+            for i in 0..inner {
+                block[i].im = T::zero();
+                if n % 2 == 0 {
+                    block[i + (n / 2) * inner].im = T::zero();
+                }
+                for k in n / 2 + 1..n {
+                    block[i + k * inner] = block[i + (n - k) * inner].conj();
+                }
+            }
+        }
+        return;
+    }
     let strides = shape.strides();
     for p in 0..x.len() {
         let q = reflected(p, shape, &strides, dims);
