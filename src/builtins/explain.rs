@@ -179,6 +179,7 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         ),
         None => "  the statement gives no value\n".to_string(),
     };
+    let text = text + &super::fourier::host_notes(rhs);
     output::write_str(&text);
     Ok(vec![])
 }

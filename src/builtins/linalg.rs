@@ -32,7 +32,6 @@ pub fn table() -> Vec<Builtin> {
         b("polyint", 1, 2, 1, "polyint(p, k): integral of the polynomial p (constant k, default 0).", polyint),
         b("polyval", 2, 2, 1, "polyval(p, x): value of the polynomial p at x.", polyval),
         b("polyfit", 3, 3, 1, "polyfit(x, y, n): least-squares polynomial coefficients of degree n.", polyfit),
-        b("conv", 2, 2, 1, "conv(u, v): convolution (polynomial multiplication).", conv),
         b("istriu", 1, 1, 1, "istriu(A): true if A is upper triangular.", istriu),
         b("istril", 1, 1, 1, "istril(A): true if A is lower triangular.", istril),
         b("isdiag", 1, 1, 1, "isdiag(A): true if A is diagonal.", isdiag),
@@ -433,28 +432,6 @@ fn polyfit(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let yt = Tensor::f64(Shape::col(m), y);
     let c = mldivide(&vt, &yt)?;
     one(Tensor::f64(Shape::row(n + 1), c.to_f64().into_owned()))
-}
-
-fn conv(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
-    let (u, v) = (a[0].tensor()?, a[1].tensor()?);
-    let (x, y) = (u.to_f64(), v.to_f64());
-    if x.is_empty() || y.is_empty() {
-        return one(Value::empty());
-    }
-    let mut out = vec![0.0; x.len() + y.len() - 1];
-    for (i, p) in x.iter().enumerate() {
-        crate::interp::interrupt::poll_now();
-        for (j, q) in y.iter().enumerate() {
-            out[i + j] += p * q;
-        }
-    }
-    let n = out.len();
-    let shape = if u.shape.is_col() && v.shape.is_col() || u.shape.is_col() && v.numel() == 1 {
-        Shape::col(n)
-    } else {
-        Shape::row(n)
-    };
-    one(Tensor::f64(shape, out))
 }
 
 /// Whether every element where `keep(i, j)` is false is zero.

@@ -5,6 +5,7 @@ mod calendar;
 mod calls;
 mod cells;
 mod construct;
+mod convolution;
 mod data_files;
 mod dates;
 mod datetimes;
@@ -19,6 +20,7 @@ mod file_binary;
 mod file_io;
 mod file_ops;
 mod files;
+mod fourier;
 mod gpu;
 mod graphics;
 pub mod input_parser;
@@ -180,6 +182,8 @@ fn registry() -> &'static HashMap<&'static str, Builtin> {
             time_parts::table(),
             time_spans::table(),
             data_files::table(),
+            fourier::table(),
+            convolution::table(),
         ];
         for t in tables {
             for b in t {

@@ -642,6 +642,7 @@ pub fn reads_metadata_only(name: &str) -> bool {
             | "existsOnGPU"
             | "classUnderlying"
             | "underlyingType"
+            | "isa"
     )
 }
 
