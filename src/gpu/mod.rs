@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod bind_cache;
+pub mod bins;
 pub mod buffers;
 pub mod calibrate;
 pub mod compact;
@@ -16,6 +17,7 @@ pub mod order;
 pub mod reduce;
 pub mod scan;
 pub mod scatter;
+pub mod sets;
 pub mod sort;
 pub mod sqrt_check;
 pub mod stats;

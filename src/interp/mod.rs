@@ -3,6 +3,7 @@
 
 mod append;
 pub mod assign;
+mod bins;
 pub mod call;
 mod device_loss;
 mod dispersion;

@@ -89,6 +89,7 @@ pub fn builtin(name: &str, args: &[Value], nargout: usize) -> Option<MResult<Vec
         "cumsum" | "cumprod" | "cummax" | "cummin" if nargout <= 1 => cumulative(name, args),
         "diff" if nargout <= 1 => diff(args).map(|v| Ok(vec![v])),
         "nnz" if nargout <= 1 && args.len() == 1 => nnz(&args[0]).map(|v| Ok(vec![v])),
+        "histcounts" | "accumarray" => super::bins::builtin(name, args, nargout),
         _ => super::sorts::builtin(name, args, nargout),
     }
 }
