@@ -188,12 +188,13 @@ fn histcounts_and_accumarray_match_the_host() {
         for (rows, cols) in [(7, 5), (1, 5001)] {
             let s = format!(
                 "{} [N1, E1] = histcounts(G); [M1, F1] = histcounts(X);
-                 SU = {class}(ceil(rand(n, 1) * 17)); SU(1) = 21; V = randn(n, 1);
+                 SU = ceil(rand(n, 1) * 17); SU(1) = 21; V = randn(n, 1);
                  GS = gpuArray(SU); GV = gpuArray(V);",
                 setup(class, rows, cols)
             );
             // histcounts with a bin count reads back the finite range and count; accumarray
             // whether its subscripts are valid and the largest; compactions their counts.
+            // (Single subscripts make a single accumarray on the host: it computes those.)
             check(&s, &BINS, 128);
         }
     }
@@ -227,6 +228,6 @@ fn empty_and_other_forms_still_give_the_host_results() {
          G = gpuArray([3 1 2]); s = sort(G, 'ComparisonMethod', 'abs'); disp(gather(s));");
     assert_eq!(
         out,
-        "[0 3] [0 3] [0 3] [0 1]\nint8 [3 3 2 -1] [1 3 4 2] [3 2 5 7]\n     1     2     3\n\n"
+        "[0 3] [0 3] [0 3] [1 0]\nint8 [3 3 2 -1] [1 3 4 2] [3 2 5 7]\n     1     2     3\n"
     );
 }
