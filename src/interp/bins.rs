@@ -148,6 +148,10 @@ fn accumarray(args: &[Value]) -> Option<MResult<Vec<Value>>> {
         return None;
     }
     let largest = read_scalar(lower::reduction("max", &[s.clone(), Value::empty(), all]))?;
+    // An infinite subscript passes the test above; the host reports it.
+    if !largest.is_finite() || largest > 1e9 {
+        return None;
+    }
     let mut len = largest as usize;
     if let Some(sz) = args.get(2) {
         if !sz.is_empty() {
