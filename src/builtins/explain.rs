@@ -30,12 +30,12 @@ fn residency(n: &Node) -> &'static str {
 }
 
 fn describe(root: &Rc<Node>, wgsl: bool) -> String {
-    // Work that runs as it is typed (a matrix product is its own kernel, recorded then)
+    // Work that runs as it is typed (a matrix product, a sort: their own kernels, recorded then)
     // leaves nothing pending to plan.
     if root.op == Op::Leaf && root.on_device() {
         return format!(
-            "  value: {} {} ({}), already computed: nothing is pending (a matrix product runs \
-             as its own kernel as soon as it is typed)\n",
+            "  value: {} {} ({}), already computed: nothing is pending (a matrix product, \
+             scan, sort or set function runs as its own kernels as soon as it is typed)\n",
             root.shape.size_text(),
             root.class.name(),
             residency(root)

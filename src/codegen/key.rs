@@ -52,6 +52,13 @@ impl KernelKey {
         w.extend(words);
         KernelKey(w)
     }
+    /// The key of a scan, sort or set kernel (`gpu::launch`): a family number past those
+    /// above, then the words its text depends on.
+    pub fn custom(words: &[u32]) -> KernelKey {
+        let mut w = vec![100];
+        w.extend_from_slice(words);
+        KernelKey(w)
+    }
     /// The key of a matrix product kernel (its form's words after a kind no group key has).
     pub fn matmul(form: &super::MatmulForm) -> KernelKey {
         let mut w = vec![3];

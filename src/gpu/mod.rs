@@ -3,19 +3,24 @@
 
 pub mod batch;
 pub mod bind_cache;
+pub mod bins;
 pub mod buffers;
 pub mod calibrate;
 pub mod compact;
 pub mod device;
 pub mod faults;
 pub mod kernels;
+pub mod launch;
 pub mod loops;
 pub mod matmul;
 pub mod moments;
 pub mod order;
 pub mod put;
 pub mod reduce;
+pub mod scan;
 pub mod scatter;
+pub mod sets;
+pub mod sort;
 pub mod sqrt_check;
 pub mod stats;
 pub mod timing;

@@ -261,6 +261,10 @@ impl Interp {
                 return Ok(v);
             }
         }
+        // Scans, sorts and sets of gpuArrays on the device (interp::scans).
+        if let Some(r) = super::scans::builtin(b.name, &args, nargout) {
+            return r.map_err(|e| e.in_function(b.name));
+        }
         // (Word checks compare lengths first: no text is built for ordinary arguments.)
         let word = |v: &Value, w: &str| {
             v.is_text() && v.numel() == w.len() && v.text().is_ok_and(|t| t == w)

@@ -3,6 +3,7 @@
 
 mod append;
 pub mod assign;
+mod bins;
 pub mod call;
 mod deletion;
 mod device_loss;
@@ -25,9 +26,11 @@ pub mod product;
 mod put;
 pub use put::planning as put_planning;
 pub mod scalar;
+mod scans;
 mod settle;
 mod slice_read;
 mod slices;
+mod sorts;
 pub mod spread;
 pub mod views;
 pub mod warning;
