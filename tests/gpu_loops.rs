@@ -69,15 +69,15 @@ fn monte_carlo_draws_continue_the_stream() {
     }
     // Two carried variables, a temporary drawn each step; the draw after the loop must be
     // the stream's next value, as if every iteration had drawn.
-    let setup = "rng(1); S = 100 * ones(3001, 1, 'single', 'gpuArray'); \
-                 V = zeros(3001, 1, 'single', 'gpuArray');";
-    let body = "for s = 1:12, z = randn(3001, 1, 'single', 'gpuArray'); \
-                S = S .* (1.001 + 0.01 * z); V = 0.9 * V + abs(z); end; \
+    let setup = "rng(1); S = 100 * ones(101, 1, 'single', 'gpuArray'); \
+                 V = zeros(101, 1, 'single', 'gpuArray');";
+    let body = "for s = 1:200, z = randn(101, 1, 'single', 'gpuArray'); \
+                S = S .* (1.0001 + 0.01 * z); V = 0.9 * V + abs(z); end; \
                 r = [gather(S(1:20)); gather(V(1:20)); gather(z(1:5)); rand(3, 1); s];";
-    let out = agree(setup, body, 1e-5);
+    let out = agree(setup, body, 1e-4);
     assert!(out.contains("agree 1 1"), "{out}");
     let (k, off) = kernels(&out);
-    assert!(k <= 5 && k < off, "{out}");
+    assert!(k <= 10 && off >= k + 4, "{out}");
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn ctrl_c_stops_a_long_loop_kernel_with_the_iterations_done() {
     matfuse::interp::output::begin_capture();
     // About 2e9 element-steps: minutes on lavapipe, were it not stopped.
     let r = interp
-        .run_str("for t = 1:1000000, y = 0.999 * y + X(:, mod(0, 40) + 1) .* exp(0.001 * y); end");
+        .run_str("for t = 1:1000000, y = 0.999 * y + 0.001 * X(:, mod(0, 40) + 1) .* cos(y); end");
     matfuse::interp::output::end_capture();
     let _ = raiser.join();
     let e = r.expect_err("the loop is interrupted");
@@ -159,7 +159,7 @@ fn ctrl_c_stops_a_long_loop_kernel_with_the_iterations_done() {
     let check = common::out_in(
         &mut interp,
         "Xh = gather(X(:, 1)); yh = zeros(20000, 1, 'single'); \
-         for k = 1:t - 1, yh = 0.999 * yh + Xh .* exp(0.001 * yh); end; \
+         for k = 1:t - 1, yh = 0.999 * yh + 0.001 * Xh .* cos(yh); end; \
          d = max(abs(double(gather(y)) - double(yh)) ./ max(1, abs(double(yh)))); \
          fprintf('t %d ok %d\\n', t, d < 1e-3 || t < 3);",
     );

@@ -126,7 +126,10 @@ where
 {
     let (na, nb) = (x.len(), y.len());
     let mut out = vec![T::default(); na + nb - 1];
+    // Ctrl-C between chunks, on whichever thread runs them.
+    let watch = crate::interp::interrupt::Watch::current();
     let fill = |k0: usize, chunk: &mut [T]| {
+        watch.check();
         for (j, o) in chunk.iter_mut().enumerate() {
             let k = k0 + j;
             let lo = k.saturating_sub(nb - 1);
@@ -141,6 +144,11 @@ where
     const CHUNK: usize = 2048;
     if na.saturating_mul(nb) < 1 << 16 {
         fill(0, &mut out);
+    } else if out.len() <= CHUNK {
+        // Few outputs of long sums: chunks of them, one look at the flag each.
+        for (c, chunk) in out.chunks_mut(64).enumerate() {
+            fill(c * 64, chunk);
+        }
     } else {
         out.par_chunks_mut(CHUNK)
             .enumerate()

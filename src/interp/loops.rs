@@ -510,6 +510,11 @@ impl Interp {
             });
         }
         let template = crate::plan::loops::template(&carried)?;
+        // A short loop's iterations fuse into one kernel lazily anyway (the loop kernel would
+        // add kernels: the carried values first, then the last iteration's).
+        if trips.saturating_mul(template.group.steps.len()) < crate::plan::MAX_CHAIN {
+            return Err("few iterations are left: they fuse lazily into one kernel".into());
+        }
         if let Some(why) = crate::plan::host_reason(&template.group) {
             return Err(format!("its kernel would run on the host: {why}"));
         }

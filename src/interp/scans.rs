@@ -168,19 +168,22 @@ fn diff(args: &[Value]) -> Option<Value> {
         };
         let dims = cur.node.shape.ndims().max(d + 1);
         let len = cur.node.shape.dim(d);
-        let along = |from: usize, to: usize| -> Vec<Value> {
-            (0..dims)
-                .map(|k| {
-                    if k == d {
-                        Value::row((from..=to).map(|p| p as f64).collect())
-                    } else {
-                        Value::str(":")
-                    }
+        // Views of the array shifted along `d` (regions of progressions: an index array of
+        // the positions cost 130 ms a diff of 1e7 elements on the host to build and check).
+        let cur_shape = cur.node.shape.clone();
+        let along = |start: i64| {
+            let dims: Vec<crate::graph::Progression> = (0..dims)
+                .map(|k| crate::graph::Progression {
+                    start: if k == d { start } else { 0 },
+                    step: 1,
+                    count: if k == d { len - 1 } else { cur_shape.dim(k) },
                 })
-                .collect()
+                .collect();
+            let out = Shape::new(&dims.iter().map(|p| p.count).collect::<Vec<_>>());
+            super::slices::view_of(cur, crate::graph::Region { dims }, out)
         };
-        let later = super::gathers::read(cur, &along(2, len))?;
-        let earlier = super::gathers::read(cur, &along(1, len - 1))?;
+        let later = along(1)?;
+        let earlier = along(0)?;
         v = lower::binary(Bin::Sub, &later, &earlier)?;
     }
     Some(v)

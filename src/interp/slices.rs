@@ -139,7 +139,7 @@ pub fn view(d: &DeviceValue, args: &[Value]) -> Option<Value> {
 }
 
 /// The view of `d`'s elements in `region`, laid out in `out`.
-fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
+pub(super) fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Value> {
     let n = graph::memory::settled(&d.node);
     if out.numel() == 0 || n.numel() == 0 || n.numel() > u32::MAX as usize {
         return None;

@@ -221,6 +221,8 @@ fn sin_cos_single(x: f64, shift: u64) -> f64 {
     let w = z * z;
     let sz = z * y;
     let s = (y + sz * (SF1 + z * SF2)) + sz * w * (SF3 + z * SF4);
+    // sin(-0) is -0 (-0 + 0 above would make it +0): a blend, not a branch.
+    let s = if z == 0.0 { y } else { s };
     let c = ((1.0 + z * CF0) + w * CF1) + (w * z) * (CF2 + z * CF3);
     let v = if q & 1 == 0 { s } else { c };
     if q & 2 == 0 { v } else { -v }
