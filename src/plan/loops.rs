@@ -89,22 +89,7 @@ pub fn template(carried: &[Carried]) -> Result<LoopTemplate, String> {
         }
     }
     let precision = Precision::of(class);
-    let mut group = Group {
-        shape: shape.clone(),
-        precision,
-        uniform_precision: true,
-        leaves: Vec::new(),
-        inputs: Vec::new(),
-        bindings: Vec::new(),
-        consts: Vec::new(),
-        rands: Vec::new(),
-        regions: Vec::new(),
-        steps: Vec::new(),
-        single: Vec::new(),
-        error: None,
-        space: None,
-        gathers: Vec::new(),
-    };
+    let mut group = Group::empty(shape.clone(), precision);
     // The carried values the kernel starts from are its first inputs.
     for c in carried {
         group.leaves.push(c.after.clone());

@@ -90,6 +90,28 @@ pub struct Group {
     pub gathers: Vec<gathers::GatherPlan>,
 }
 
+impl Group {
+    /// A group of no steps yet over `shape`, computing in `precision`.
+    pub fn empty(shape: Shape, precision: Precision) -> Group {
+        Group {
+            shape,
+            precision,
+            uniform_precision: true,
+            leaves: Vec::new(),
+            inputs: Vec::new(),
+            bindings: Vec::new(),
+            consts: Vec::new(),
+            rands: Vec::new(),
+            regions: Vec::new(),
+            steps: Vec::new(),
+            single: Vec::new(),
+            error: None,
+            space: None,
+            gathers: Vec::new(),
+        }
+    }
+}
+
 fn access(input: &Shape, out: &Shape) -> Access {
     if input.numel() == 1 {
         return Access::Scalar;
@@ -192,22 +214,7 @@ fn kernel_precision(root: &Node) -> Precision {
 
 /// Collects the pending nodes under `root` into a group (post-order, shared nodes once).
 pub fn group(root: &Rc<Node>) -> Group {
-    let mut g = Group {
-        shape: root.shape.clone(),
-        precision: kernel_precision(root),
-        uniform_precision: true,
-        leaves: Vec::new(),
-        inputs: Vec::new(),
-        bindings: Vec::new(),
-        consts: Vec::new(),
-        rands: Vec::new(),
-        regions: Vec::new(),
-        steps: Vec::new(),
-        single: Vec::new(),
-        error: None,
-        space: None,
-        gathers: Vec::new(),
-    };
+    let mut g = Group::empty(root.shape.clone(), kernel_precision(root));
     let mut seen: HashMap<*const Node, usize> = HashMap::new();
     visit(root, &mut g, &mut seen);
     g
