@@ -364,14 +364,13 @@ pub fn submit(g: &Gpu) -> MResult<()> {
     }
     match upload {
         Some((copy, up)) => {
-            g.queue.submit([copy, work]);
+            super::device::submit(&g.queue, [copy, work]);
             recycle_upload(up);
         }
         None => {
-            g.queue.submit([work]);
+            super::device::submit(&g.queue, [work]);
         }
     }
-    super::device::note_submit();
     drop(guard);
     super::trace("batch: submitted");
     let popped = pollster::block_on(scope.pop());

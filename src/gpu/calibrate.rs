@@ -126,8 +126,7 @@ fn copy_rate(g: &Gpu, bytes: u64) -> MResult<f64> {
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         enc.copy_buffer_to_buffer(a.raw()?, 0, b.raw()?, 0, bytes);
-        g.queue.submit([enc.finish()]);
-        device::note_submit();
+        device::submit(&g.queue, [enc.finish()]);
         device::synchronize();
         Ok(())
     };

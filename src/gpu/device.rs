@@ -166,7 +166,7 @@ pub fn submits() -> u64 {
 }
 
 /// Records a queue submit (every submit of this crate calls it).
-pub fn note_submit() {
+fn note_submit() {
     SUBMITS.fetch_add(1, Ordering::SeqCst);
 }
 
@@ -213,6 +213,27 @@ pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
 /// returns tens of microseconds after the work ends, most of a small sink's time. Then it
 /// blocks. A CPU adapter (lavapipe) blocks at once: its work runs on the cores a spin takes.
 /// An `interruptible` wait blocks in slices of 10 ms and gives up (false) at Ctrl-C.
+/// Held by every poll and submit. wgpu-core's waiting poll reads the finished fence value and
+/// then the queue's in-flight list in two steps; a poll or submit (which polls too) on another
+/// thread that retires submissions in between makes it see an empty queue below its wait
+/// index, which wgpu asserts against (seen with test threads sharing the device on lavapipe).
+static QUEUE_TURN: Mutex<()> = Mutex::new(());
+
+/// Polls the device, one thread at a time (`QUEUE_TURN`).
+pub fn poll(g: &Gpu, kind: wgpu::PollType) -> Result<wgpu::PollStatus, wgpu::PollError> {
+    let _turn = QUEUE_TURN.lock().unwrap_or_else(|e| e.into_inner());
+    g.device.poll(kind)
+}
+
+/// Submits command buffers, one thread at a time with polls (`QUEUE_TURN`), and counts it.
+pub fn submit<I: IntoIterator<Item = wgpu::CommandBuffer>>(queue: &wgpu::Queue, buffers: I) {
+    {
+        let _turn = QUEUE_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        queue.submit(buffers);
+    }
+    note_submit();
+}
+
 fn spin_wait(g: &Gpu, done: Option<&AtomicBool>, interruptible: bool) -> bool {
     static SPIN: OnceLock<Duration> = OnceLock::new();
     let spin = *SPIN.get_or_init(|| {
@@ -231,7 +252,7 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>, interruptible: bool) -> bool {
         }
         if start.elapsed() >= spin {
             if !interruptible {
-                let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+                let _ = poll(g, wgpu::PollType::wait_indefinitely());
                 super::trace("wait: blocked");
                 break;
             }
@@ -239,7 +260,7 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>, interruptible: bool) -> bool {
                 submission_index: None,
                 timeout: Some(Duration::from_millis(10)),
             };
-            match g.device.poll(slice) {
+            match poll(g, slice) {
                 Err(wgpu::PollError::Timeout) => {
                     if crate::interp::interrupt::check().is_err() {
                         return false;
@@ -252,7 +273,7 @@ fn spin_wait(g: &Gpu, done: Option<&AtomicBool>, interruptible: bool) -> bool {
                 }
             }
         }
-        let status = g.device.poll(wgpu::PollType::Poll);
+        let status = poll(g, wgpu::PollType::Poll);
         super::trace("wait: poll");
         if done.is_none() && status.is_ok_and(|s| s.is_queue_empty()) {
             break;

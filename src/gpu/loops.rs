@@ -77,7 +77,7 @@ pub fn run(t: &LoopTemplate, trips: usize, stop: &dyn Fn() -> bool) -> MResult<L
             if stop() {
                 return Ok(LoopRun { out, stride, done });
             }
-            let _ = g.device.poll(wgpu::PollType::Poll);
+            let _ = super::device::poll(g, wgpu::PollType::Poll);
             std::thread::sleep(std::time::Duration::from_micros(20));
         }
         if stop() {

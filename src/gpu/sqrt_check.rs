@@ -116,8 +116,7 @@ pub fn mismatches(g: &Gpu, start: u32, count: u64) -> Option<u64> {
         at += PER_DISPATCH;
     }
     encoder.copy_buffer_to_buffer(&counted, 0, &readback, 0, 256);
-    queue.submit([encoder.finish()]);
-    super::device::note_submit();
+    super::device::submit(queue, [encoder.finish()]);
     if pollster::block_on(scope.pop()).is_some() {
         return None;
     }

@@ -121,8 +121,7 @@ pub fn collect() {
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
     enc.resolve_query_set(&timer.set, 0..used * 2, &timer.resolved, 0);
     enc.copy_buffer_to_buffer(&timer.resolved, 0, &timer.readback, 0, bytes);
-    g.queue.submit([enc.finish()]);
-    super::device::note_submit();
+    super::device::submit(&g.queue, [enc.finish()]);
     let slice = timer.readback.slice(..bytes);
     if !super::device::map_read(g, &slice) {
         return;

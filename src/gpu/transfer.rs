@@ -46,9 +46,8 @@ pub fn upload(g: &Gpu, values: &[f64], precision: Precision) -> MResult<DeviceBu
         bytes_moved += bytes.len() as u64;
         if windows > 1 {
             // Each window's staging copy is handed to the device before the next is made.
-            g.queue.submit(std::iter::empty());
-            device::note_submit();
-            let _ = g.device.poll(wgpu::PollType::Poll);
+            device::submit(&g.queue, std::iter::empty());
+            let _ = super::device::poll(g, wgpu::PollType::Poll);
         }
     }
     super::stats::add_upload(bytes_moved);
