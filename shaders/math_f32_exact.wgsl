@@ -62,3 +62,8 @@ fn m_sin(x: f32) -> f32 {
 fn m_cos(x: f32) -> f32 {
     return s_sin_cos(x, true);
 }
+
+// The host makes single normals in double, then rounds: so does this.
+fn m_normal(w: vec4<u32>) -> f32 {
+    return f32(d_normal(w));
+}

@@ -48,11 +48,6 @@ fn m_atan2(y: f32, x: f32) -> f32 {
     return f32(d_atan2(wide(y), wide(x)));
 }
 
-// The host makes single normals in double, then rounds: so does this.
-fn m_normal(w: vec4<u32>) -> f32 {
-    return f32(d_normal(w));
-}
-
 fn m_log2(x: f32) -> f32 {
     return f32(d_log2(wide(x)));
 }

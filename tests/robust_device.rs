@@ -53,6 +53,8 @@ fn windows_of_a_lowered_size_move_every_element() {
           s = single(a); gs = gpuArray(s); ok = ok && isequal(gather(gs * 2), s * 2); \
           ok = ok && isequal(gather(g + 1), a + 1); \
           k = max(1, n - 200):n; ok = ok && isequal(gather(g(k)), a(k)); \
+          m = mod(1:n, 3)' == 1; gm = gpuArray(m); ok = ok && isequal(gather(gm | false), m); \
+          ok = ok && isequal(gather(gpuArray(int16(a)) + 1), int16(a) + 1); \
         end, \
         disp(ok)";
     let (o, e, status) = matfuse(code, &[("MATFUSE_TRANSFER_WINDOW", "1000")]);

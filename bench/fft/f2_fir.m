@@ -1,5 +1,5 @@
 % FFT 2: a 31-tap FIR filter of BENCH_N (1e7) singles on a gpuArray, as conv(x, b, 'same')
-% and as filter(b, 1, x), then the sums. Both run on the host today (no device form yet).
+% and as filter(b, 1, x), then the sums. Both run on the device (gpu::conv).
 n = str2double(getenv('BENCH_N')); if isnan(n), n = 1e7; end
 runs = str2double(getenv('BENCH_RUNS')); if isnan(runs), runs = 10; end
 x = gpuArray(single(sin((1:n)' * 0.001) + 0.1 * mod((1:n)' * 7919, 1000) / 1000));

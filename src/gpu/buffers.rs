@@ -236,7 +236,7 @@ pub(crate) fn encode(values: &[f64], precision: Precision) -> Vec<u8> {
     }
 }
 
-pub use super::transfer::{download, download_range, upload};
+pub use super::transfer::{Elems, download, download_range, download_typed, upload, upload_tensor};
 
 /// Elements `start..start + len` of a device array as an array of their own that shares its
 /// storage (nothing is copied, nothing waits), where they start on a 256-byte boundary (the

@@ -191,6 +191,17 @@ pub fn wait_mapped(g: &Gpu) {
 
 /// Maps `slice` for reading and waits for it; whether the mapping succeeded.
 pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
+    map_read_start(slice).wait(g)
+}
+
+/// A mapping for reading asked for and not yet waited for.
+pub struct PendingMap {
+    done: Arc<AtomicBool>,
+    result: std::sync::mpsc::Receiver<bool>,
+}
+
+/// Asks for `slice` to be mapped for reading once the work submitted before it is done.
+pub fn map_read_start(slice: &wgpu::BufferSlice<'_>) -> PendingMap {
     let (tx, rx) = std::sync::mpsc::channel();
     let done = Arc::new(AtomicBool::new(false));
     let set = done.clone();
@@ -198,14 +209,21 @@ pub fn map_read(g: &Gpu, slice: &wgpu::BufferSlice<'_>) -> bool {
         let _ = tx.send(r.is_ok());
         set.store(true, Ordering::Release);
     });
-    if !spin_wait(g, Some(&done), true) {
-        // Ctrl-C: the read is abandoned (its staging buffer is dropped, not pooled, and the
-        // kernels it waited for finish on their own)
-        return false;
+    PendingMap { done, result: rx }
+}
+
+impl PendingMap {
+    /// Waits for the mapping; whether it succeeded (false also at Ctrl-C).
+    pub fn wait(self, g: &Gpu) -> bool {
+        if !spin_wait(g, Some(&self.done), true) {
+            // Ctrl-C: the read is abandoned (its staging buffer is dropped, not pooled, and
+            // the kernels it waited for finish on their own)
+            return false;
+        }
+        // Another thread's poll may have taken the callback and not yet run it: the channel
+        // waits for it (or for its being dropped, when the device is lost).
+        self.result.recv().unwrap_or(false)
     }
-    // Another thread's poll may have taken the callback and not yet run it: the channel
-    // waits for it (or for its being dropped, when the device is lost).
-    rx.recv().unwrap_or(false)
 }
 
 /// Waits until `done` is set, or with none until the queue is empty. It polls without

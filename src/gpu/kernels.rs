@@ -236,7 +236,7 @@ pub(crate) fn device_input(
         // Bound as stored: the kernel converts what it reads.
         Some(crate::graph::Data::Device(b)) => Ok(b),
         Some(crate::graph::Data::Host(t)) => {
-            let b = Rc::new(buffers::upload(g, &t.to_f64(), precision)?);
+            let b = Rc::new(buffers::upload_tensor(g, &t, precision)?);
             // The uploaded copy replaces the host one as the node's data (inputs stay
             // resident), unless it is a narrowed temporary (doubles on a device without f64).
             if precision == n.precision() || n.class == crate::values::class::Class::Logical {

@@ -7,6 +7,7 @@ pub mod bins;
 pub mod buffers;
 pub mod calibrate;
 pub mod compact;
+pub mod conv;
 pub mod device;
 pub mod faults;
 pub mod kernels;

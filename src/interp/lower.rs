@@ -757,7 +757,7 @@ pub fn to_device(v: Value) -> MResult<Value> {
                 if let Some(filled) = super::fill::uniform(&t) {
                     return Ok(filled);
                 }
-                let buf = crate::gpu::buffers::upload(dev, &t.to_f64(), n.precision())?;
+                let buf = crate::gpu::buffers::upload_tensor(dev, &t, n.precision())?;
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
         }

@@ -5,6 +5,7 @@ mod append;
 pub mod assign;
 mod bins;
 pub mod call;
+mod convolve;
 mod deletion;
 mod device_loss;
 mod dispersion;

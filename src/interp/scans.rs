@@ -82,6 +82,9 @@ pub(super) fn dim_of(v: &Value) -> Option<usize> {
 
 /// The device form of `name(args)` when it has one (None: the host computes it).
 pub fn builtin(name: &str, args: &[Value], nargout: usize) -> Option<MResult<Vec<Value>>> {
+    if matches!(name, "conv" | "filter") {
+        return super::convolve::builtin(name, args, nargout);
+    }
     if !matches!(args.first(), Some(Value::Device(d)) if d.explicit) {
         return None;
     }

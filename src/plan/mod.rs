@@ -641,8 +641,12 @@ pub fn to_host(n: &Rc<Node>) -> MResult<Rc<crate::values::tensor::Tensor>> {
     match data {
         Some(Data::Host(t)) => Ok(t),
         Some(Data::Device(b)) => {
-            let values = crate::gpu::buffers::download(&b)?;
-            Ok(Rc::new(cpu::tensor_of(values, n.shape.clone(), n.class)))
+            let values = crate::gpu::buffers::download_typed(&b)?;
+            Ok(Rc::new(cpu::tensor_of_elems(
+                values,
+                n.shape.clone(),
+                n.class,
+            )))
         }
         None => Err(MError::new("matfuse:internal", "A value was not computed.")),
     }

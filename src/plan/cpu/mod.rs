@@ -29,6 +29,20 @@ use std::mem::MaybeUninit;
 const TASK: usize = 16 * BLOCK;
 
 /// A tensor of `class` from f64 values (logical results are 0/1).
+/// A host array of `class` from values read back in the device's precision (singles from a
+/// single buffer and doubles from a double one are kept as read).
+pub fn tensor_of_elems(values: crate::gpu::buffers::Elems, shape: Shape, class: Class) -> Tensor {
+    use crate::gpu::buffers::Elems;
+    match (values, class) {
+        (Elems::F32(v), Class::Single) => Tensor::new(shape, TData::F32(v)),
+        (Elems::F64(v), Class::Double) => Tensor::f64(shape, v),
+        (Elems::F32(v), Class::Logical) => {
+            Tensor::bools(shape, v.iter().map(|&x| x != 0.0).collect())
+        }
+        (values, class) => tensor_of(values.into_f64(), shape, class),
+    }
+}
+
 pub fn tensor_of(values: Vec<f64>, shape: Shape, class: Class) -> Tensor {
     match class {
         Class::Single => Tensor::new(

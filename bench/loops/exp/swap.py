@@ -1,0 +1,10 @@
+# Replaces the m_normal function of every dumped kernel that has one with a variant.
+import re, sys, os, glob
+src, dst, variant = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+os.makedirs(dst, exist_ok=True)
+for f in glob.glob(src + '/*.wgsl'):
+    t = open(f).read()
+    m = re.search(r'fn m_normal\(w: vec4<u32>\) -> f32 \{.*?\n\}\n', t, re.S)
+    if m:
+        open(os.path.join(dst, os.path.basename(f)), 'w').write(t[:m.start()] + variant + t[m.end():])
+        print('swapped', f)
