@@ -68,33 +68,40 @@ impl HostElems<'_> {
         }
     }
 
-    /// Writes elements `from..from + out.len() / size` into `out` as `precision`'s bytes,
-    /// across the cores for large windows.
-    fn write(&self, from: usize, out: &mut [u8], precision: Precision) {
+    /// Writes elements from `from` into the staging memory `out` as `precision`'s bytes, in
+    /// parts across the cores (one thread's copy into write-combined memory is far below the
+    /// bus's speed).
+    fn fill(&self, from: usize, out: wgpu::WriteOnly<'_, [u8]>, precision: Precision) {
         let size = precision.bytes();
-        out.par_chunks_mut(COPY_TASK * size)
-            .enumerate()
-            .for_each(|(k, chunk)| {
-                let at = from + k * COPY_TASK;
-                let n = chunk.len() / size;
-                match (self, precision) {
-                    (HostElems::F32(v), Precision::F32) => {
-                        chunk.copy_from_slice(bytemuck::cast_slice(&v[at..at + n]))
-                    }
-                    (HostElems::F64(v), Precision::F64) => {
-                        chunk.copy_from_slice(bytemuck::cast_slice(&v[at..at + n]))
-                    }
-                    _ => {
-                        for (i, word) in chunk.chunks_exact_mut(size).enumerate() {
-                            let x = self.get(at + i);
-                            match precision {
-                                Precision::F32 => word.copy_from_slice(&(x as f32).to_le_bytes()),
-                                Precision::F64 => word.copy_from_slice(&x.to_le_bytes()),
+        let mut parts = Vec::new();
+        let mut rest = out;
+        let mut at = from;
+        while rest.len() > COPY_TASK * size {
+            let (part, tail) = rest.split_at(COPY_TASK * size);
+            parts.push((at, Part(part)));
+            rest = tail;
+            at += COPY_TASK;
+        }
+        parts.push((at, Part(rest)));
+        parts.into_par_iter().for_each(|(at, Part(mut part))| {
+            let n = part.len() / size;
+            match self.stored_as(precision, at, n) {
+                Some(stored) => part.copy_from_slice(stored),
+                None => {
+                    let mut converted = Vec::with_capacity(n * size);
+                    for i in at..at + n {
+                        let x = self.get(i);
+                        match precision {
+                            Precision::F32 => {
+                                converted.extend_from_slice(&(x as f32).to_le_bytes())
                             }
+                            Precision::F64 => converted.extend_from_slice(&x.to_le_bytes()),
                         }
                     }
+                    part.copy_from_slice(&converted);
                 }
-            });
+            }
+        });
     }
 
     fn get(&self, i: usize) -> f64 {
@@ -105,6 +112,14 @@ impl HostElems<'_> {
         }
     }
 }
+
+/// A part of a staging mapping, written by one thread.
+struct Part<'a>(wgpu::WriteOnly<'a, [u8]>);
+
+// SAFETY: `WriteOnly<[u8]>` is a write-only reference to bytes (wgpu declares `Send` only for
+// sized targets); the parts come from `split_at`, so no two threads write the same bytes,
+// and the mapping outlives the parallel loop that borrows it.
+unsafe impl Send for Part<'_> {}
 
 /// Elements one task of a parallel copy takes (256 KiB of singles).
 const COPY_TASK: usize = 1 << 16;
@@ -137,15 +152,7 @@ fn upload_elems(g: &Gpu, values: HostElems<'_>, precision: Precision) -> MResult
                 "An upload to the GPU failed.",
             ));
         };
-        match values.stored_as(precision, done, n) {
-            Some(stored) => view.copy_from_slice(stored),
-            None => {
-                // Converted across the cores into a window of host memory first.
-                let mut converted = vec![0u8; n * size];
-                values.write(done, &mut converted, precision);
-                view.copy_from_slice(&converted);
-            }
-        }
+        values.fill(done, view.slice(..), precision);
         if windows > 1 {
             // Each window's staging copy is handed to the device before the next is made.
             device::submit(&g.queue, std::iter::empty());

@@ -138,8 +138,15 @@ impl Value {
     pub fn host(self) -> Result<Value, MError> {
         match self {
             Value::Device(d) => {
+                // The read-back is shared, not copied (a copy of a 1e8-element gather
+                // took longer than the read-back itself).
                 let t = crate::plan::to_host(&d.node)?;
-                Ok(Value::from_tensor((*t).clone()))
+                Ok(match &t.data {
+                    Data::F64(_) | Data::Bool(_) if t.shape.is_scalar() => {
+                        Value::from_tensor((*t).clone())
+                    }
+                    _ => Value::Tensor(t),
+                })
             }
             v => Ok(v),
         }
@@ -154,7 +161,12 @@ impl Value {
             Value::Num(x) => Ok(Cow::Owned(Tensor::scalar_f64(*x))),
             Value::Bool(b) => Ok(Cow::Owned(Tensor::bools(Shape::scalar(), vec![*b]))),
             Value::Tensor(t) => Ok(Cow::Borrowed(t.as_ref())),
-            Value::Device(d) => Ok(Cow::Owned((*crate::plan::to_host(&d.node)?).clone())),
+            Value::Device(d) => {
+                let t = crate::plan::to_host(&d.node)?;
+                Ok(Cow::Owned(
+                    Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()),
+                ))
+            }
             other => Err(MError::new(
                 "MATLAB:invalidType",
                 format!(
