@@ -95,6 +95,43 @@ fn carried_values_passed_between_variables() {
     assert!(k < off, "{out}");
 }
 
+/// Reductions that feed only carried values of one element (`acc = acc + sum(y)`,
+/// `m = max(m, max(y))`, a mean, a min of an expression, a NaN-skipping sum) are carried in
+/// the loop kernel: a handful of kernels for the loop, not a few an iteration; the results
+/// are the host's (NaN where the host's sum meets a NaN, skipped where max and 'omitnan' skip
+/// it). A reduction read back into the elements (normalising by a sum) runs iteration by
+/// iteration with the same results.
+#[test]
+fn carried_reductions_stay_in_the_loop_kernel() {
+    if !has_gpu() {
+        return;
+    }
+    for (class, tol) in [("single", 1e-4), ("double", 1e-12)] {
+        let setup = format!(
+            "rng(2); X = rand(301, 120, '{class}', 'gpuArray'); X(7, 50) = NaN; \
+             y = zeros(301, 1, '{class}', 'gpuArray'); acc = 0; m = -Inf; mu = 0; lo = Inf; sk = 0;"
+        );
+        let body = "for t = 1:120, y = 0.05 * X(:, t) + 0.95 * y; acc = acc + sum(y); \
+                    m = max(m, max(y)); mu = 0.5 * mu + mean(X(:, t)); lo = min(lo, -min(y) * 2); \
+                    sk = sk + sum(X(:, t), 'omitnan'); end; \
+                    r = [gather(y(1:20)); isnan(gather(acc)); gather(m); isnan(gather(mu)); gather(lo); gather(sk)];";
+        let out = agree(&setup, body, tol);
+        assert!(out.contains("agree 1 1"), "{class}: {out}");
+        let (k, off) = kernels(&out);
+        assert!(k <= 12 && off >= 100, "{class}: {out}");
+    }
+    // Without NaN the sums themselves agree.
+    let setup = "rng(4); X = rand(257, 90, 'gpuArray'); y = zeros(257, 1, 'gpuArray'); acc = 0;";
+    let body = "for t = 1:90, y = 0.1 * X(:, t) + 0.9 * y; acc = acc + sum(y .* y); end; \
+                r = [gather(acc); gather(y(1:5))];";
+    let out = agree(setup, body, 1e-12);
+    assert!(out.contains("agree 1 1"), "{out}");
+    let feedback =
+        "z = gpuArray((1:100)'); for t = 1:50, z = z / sum(z) + 0.001; end; r = gather(z);";
+    let out = agree("", feedback, 1e-12);
+    assert!(out.contains("agree 1 1"), "{out}");
+}
+
 #[test]
 fn loops_a_kernel_cannot_take_run_as_before() {
     if !has_gpu() {

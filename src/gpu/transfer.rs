@@ -152,7 +152,9 @@ fn upload_elems(g: &Gpu, values: HostElems<'_>, precision: Precision) -> MResult
                 "An upload to the GPU failed.",
             ));
         };
+        super::trace("upload: staging");
         values.fill(done, view.slice(..), precision);
+        super::trace("upload: window written");
         if windows > 1 {
             // Each window's staging copy is handed to the device before the next is made.
             device::submit(&g.queue, std::iter::empty());

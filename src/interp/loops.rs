@@ -16,7 +16,7 @@
 use super::Interp;
 use super::function::{Frame, Slot};
 use crate::graph;
-use crate::plan::loops::{Carried, LoopTemplate};
+use crate::plan::loops::{Carried, LoopTemplate, Place};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt, StmtKind, UnOp};
 use crate::values::device::DeviceValue;
 use crate::values::ops::colon::Range;
@@ -443,12 +443,20 @@ impl Interp {
         };
         let n = template.group.shape.numel();
         for (j, (s, explicit)) in carried.iter().enumerate() {
-            let buf = crate::gpu::loops::part(&run, j, n)?;
-            let node = graph::leaf(
-                graph::Data::Device(buf),
-                template.group.shape.clone(),
-                template.group.leaves[j].class,
-            );
+            let (buf, shape, class) = match template.places.get(j) {
+                Some(&Place::Scalar(k)) => (
+                    crate::gpu::loops::scalar_part(&run, k)?,
+                    crate::values::shape::Shape::scalar(),
+                    template.scalar.starts[k].class,
+                ),
+                Some(&Place::Array(a)) => (
+                    crate::gpu::loops::part(&run, a, n)?,
+                    template.group.shape.clone(),
+                    template.group.leaves[a].class,
+                ),
+                None => continue,
+            };
+            let node = graph::leaf(graph::Data::Device(buf), shape, class);
             let v = Value::Device(Rc::new(DeviceValue {
                 node,
                 explicit: *explicit,

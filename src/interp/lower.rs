@@ -754,10 +754,13 @@ pub fn to_device(v: Value) -> MResult<Value> {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
                 super::fill::check_fits(t.numel(), n.class)?;
+                crate::gpu::trace("upload: fill check");
                 if let Some(filled) = super::fill::uniform(&t) {
                     return Ok(filled);
                 }
+                crate::gpu::trace("upload: not a fill");
                 let buf = crate::gpu::buffers::upload_tensor(dev, &t, n.precision())?;
+                crate::gpu::trace("upload: done");
                 *n.data.borrow_mut() = Some(Data::Device(Rc::new(buf)));
             }
         }

@@ -14,6 +14,7 @@
 
 use super::{Access, Group, Step, access, view_access};
 use crate::graph::{self, Data, Node, Op, Precision};
+use crate::values::ops::{Bin, Red, Un};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -24,9 +25,9 @@ pub struct Carried {
     pub after: Rc<Node>,
 }
 
-/// A loop body as one kernel: `group`'s first `carried` inputs are the carried variables'
+/// A loop body as one kernel: `group`'s first `carried` inputs are the carried arrays'
 /// values when the kernel starts (read element for element); step `roots[j]` is carried
-/// variable j's next value. Input k's view moves `input_deltas[k]` elements an iteration and
+/// array j's next value. Input k's view moves `input_deltas[k]` elements an iteration and
 /// random block j `rand_deltas[j]` values; the group's accesses and random offsets are those
 /// of the second iteration observed.
 pub struct LoopTemplate {
@@ -38,6 +39,41 @@ pub struct LoopTemplate {
     /// Per input: the elements its reads span at the observed iteration (lowest, highest),
     /// and the length of the array it reads, for the bounds of the iterations to come.
     pub spans: Vec<(i64, i64, usize)>,
+    /// Where each carried variable (in the order the interpreter gave them) lives.
+    pub places: Vec<Place>,
+    /// The carried values of one element computed from reductions of the arrays.
+    pub scalar: ScalarSide,
+}
+
+/// A carried variable: an array of the loop's shape (`Array(j)`, the group's input j and
+/// root j) or one value computed from reductions (`Scalar(j)`, the scalar side's root j).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place {
+    Array(usize),
+    Scalar(usize),
+}
+
+/// Carried reductions (`acc = acc + sum(y)`, `m = max(m, max(y))`): each iteration the
+/// loop kernel reduces `reductions[r]` (an operation over a step of the group, and whether
+/// NaN is skipped) across the elements, and a program of single values (`steps`) takes the
+/// scalar carried values to the next iteration's from those results. Nothing of it feeds
+/// back into the elements, so the reductions can run beside the elementwise loop.
+#[derive(Default)]
+pub struct ScalarSide {
+    pub steps: Vec<ScalarStep>,
+    pub roots: Vec<usize>,
+    pub reductions: Vec<(Red, usize, bool)>,
+    /// The scalar carried values the kernel starts from (realised, one element each).
+    pub starts: Vec<Rc<Node>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarStep {
+    Carried(usize),
+    Reduced(usize),
+    Const(f64),
+    Unary(Un, usize),
+    Binary(Bin, usize, usize),
 }
 
 impl LoopTemplate {
@@ -67,6 +103,7 @@ impl LoopTemplate {
                 _ => 1,
             })
             .sum::<usize>()
+            .saturating_add(16 * self.scalar.reductions.len())
             .max(1)
     }
 }
@@ -74,43 +111,77 @@ impl LoopTemplate {
 /// The template of the loop whose carried variables moved as `carried` says, or why there is
 /// none.
 pub fn template(carried: &[Carried]) -> Result<LoopTemplate, String> {
-    let first = carried.first().ok_or("no variable is carried")?;
-    let shape = first.after.shape.clone();
-    let class = first.after.class;
+    // The arrays set the kernel's shape; variables of one element beside them are the
+    // scalar side's.
+    let largest = carried
+        .iter()
+        .max_by_key(|c| c.after.numel())
+        .ok_or("no variable is carried")?;
+    let shape = largest.after.shape.clone();
+    let class = largest.after.class;
     if !class.is_float() {
         return Err(format!("the carried values are {}", class.name()));
     }
+    let precision = Precision::of(class);
+    let mut arrays = Vec::new();
+    let mut scalars = Vec::new();
+    let mut places = Vec::with_capacity(carried.len());
     for c in carried {
-        if c.after.shape != shape || c.middle.shape != shape || c.before.shape != shape {
+        let one = |n: &Node| n.numel() == 1;
+        let scalar = shape.numel() > 1 && one(&c.after) && one(&c.middle) && one(&c.before);
+        if !scalar && (c.after.shape != shape || c.middle.shape != shape || c.before.shape != shape)
+        {
             return Err("the carried variables change shape or differ in shape".into());
         }
-        if Precision::of(c.after.class) != Precision::of(class) || !c.after.class.is_float() {
+        if Precision::of(c.after.class) != precision || !c.after.class.is_float() {
             return Err("the carried variables differ in class".into());
         }
+        let copy = Carried {
+            before: c.before.clone(),
+            middle: c.middle.clone(),
+            after: c.after.clone(),
+        };
+        if scalar {
+            places.push(Place::Scalar(scalars.len()));
+            scalars.push(copy);
+        } else {
+            places.push(Place::Array(arrays.len()));
+            arrays.push(copy);
+        }
     }
-    let precision = Precision::of(class);
     let mut group = Group::empty(shape.clone(), precision);
-    // The carried values the kernel starts from are its first inputs.
-    for c in carried {
+    // The carried arrays the kernel starts from are its first inputs.
+    for c in &arrays {
         group.leaves.push(c.after.clone());
         group.inputs.push(Access::Same);
         group.bindings.push(precision);
     }
-    let n = carried.len();
+    let n = arrays.len();
     let mut walk = Walk {
         g: group,
-        carried,
+        carried: &arrays,
+        scalars: &scalars,
         seen: HashMap::new(),
+        seen_scalar: HashMap::new(),
         input_deltas: vec![0; n],
         rand_deltas: Vec::new(),
         spans: vec![(0, shape.numel() as i64 - 1, shape.numel()); n],
+        scalar: ScalarSide::default(),
     };
     let mut roots = Vec::with_capacity(n);
-    for c in carried {
+    for c in &arrays {
         roots.push(walk.step(&c.after, &c.middle)?);
+    }
+    for c in &scalars {
+        let root = walk.scalar_step(&c.after, &c.middle)?;
+        walk.scalar.roots.push(root);
+        walk.scalar.starts.push(c.after.clone());
     }
     if !walk.g.uniform_precision {
         return Err("it mixes single and double values".into());
+    }
+    if n == 0 {
+        return Err("no array is carried".into());
     }
     Ok(LoopTemplate {
         group: walk.g,
@@ -119,14 +190,19 @@ pub fn template(carried: &[Carried]) -> Result<LoopTemplate, String> {
         input_deltas: walk.input_deltas,
         rand_deltas: walk.rand_deltas,
         spans: walk.spans,
+        places,
+        scalar: walk.scalar,
     })
 }
 
 struct Walk<'a> {
     g: Group,
     carried: &'a [Carried],
+    scalars: &'a [Carried],
     /// Steps made, by the pair of nodes (this iteration's, the last one's) they stand for.
     seen: HashMap<(*const Node, *const Node), usize>,
+    seen_scalar: HashMap<(*const Node, *const Node), usize>,
+    scalar: ScalarSide,
     input_deltas: Vec<i64>,
     rand_deltas: Vec<u64>,
     spans: Vec<(i64, i64, usize)>,
@@ -205,6 +281,9 @@ impl Walk<'_> {
     }
 
     fn fresh_step(&mut self, a: &Rc<Node>, b: &Rc<Node>) -> Result<usize, String> {
+        if self.scalars.iter().any(|c| Rc::ptr_eq(&c.middle, a)) {
+            return Err("a value reduced in the loop is read back into its elements".into());
+        }
         // A carried variable's value as the iteration found it.
         if let Some(j) = self.carried.iter().position(|c| Rc::ptr_eq(&c.middle, a)) {
             if !Rc::ptr_eq(&self.carried[j].before, b) {
@@ -310,8 +389,122 @@ impl Walk<'_> {
             _ if std::mem::discriminant(&a.op) != std::mem::discriminant(&b.op) => {
                 Err("the iterations compute different operations".into())
             }
+            (Op::Reduce { .. }, _) => Err(
+                "a reduction's result is read into the loop's elements (each iteration needs \
+                 the whole reduction first), or the reduction is not of a whole carried array"
+                    .into(),
+            ),
             _ => Err(format!(
                 "the loop body has {}, which a loop kernel does not take",
+                op_name(&a.op)
+            )),
+        }
+    }
+
+    /// The scalar side's step for node `a` of this iteration (`b` of the last one).
+    fn scalar_step(&mut self, a: &Rc<Node>, b: &Rc<Node>) -> Result<usize, String> {
+        let key = (Rc::as_ptr(a), Rc::as_ptr(b));
+        if let Some(&k) = self.seen_scalar.get(&key) {
+            return Ok(k);
+        }
+        let step = self.fresh_scalar_step(a, b)?;
+        self.scalar.steps.push(step);
+        let k = self.scalar.steps.len() - 1;
+        self.seen_scalar.insert(key, k);
+        Ok(k)
+    }
+
+    fn fresh_scalar_step(&mut self, a: &Rc<Node>, b: &Rc<Node>) -> Result<ScalarStep, String> {
+        if let Some(j) = self.scalars.iter().position(|c| Rc::ptr_eq(&c.middle, a)) {
+            if !Rc::ptr_eq(&self.scalars[j].before, b) {
+                return Err("a carried variable is read in place of another".into());
+            }
+            return Ok(ScalarStep::Carried(j));
+        }
+        if a.numel() != 1 || b.numel() != 1 || a.class != b.class {
+            return Err("a value of one element is computed from the loop's arrays".into());
+        }
+        if super::is_numeric(a) && a.precision() != self.g.precision {
+            return Err("it mixes single and double values".into());
+        }
+        match (&a.op, &b.op) {
+            (Op::Const(x), Op::Const(y)) => {
+                if x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()) {
+                    return Err("a host value changes from one iteration to the next".into());
+                }
+                Ok(ScalarStep::Const(*x))
+            }
+            _ if Rc::ptr_eq(a, b) => Err(
+                "the loop's reductions are combined with a device value computed before it".into(),
+            ),
+            (Op::Unary(p), Op::Unary(q)) if p == q && matches!(p, Un::Neg | Un::Abs) => {
+                let x = self.scalar_step(&a.inputs[0], &b.inputs[0])?;
+                Ok(ScalarStep::Unary(*p, x))
+            }
+            (Op::Binary(p), Op::Binary(q))
+                if p == q
+                    && matches!(
+                        p,
+                        Bin::Add | Bin::Sub | Bin::Mul | Bin::Div | Bin::Max | Bin::Min
+                    ) =>
+            {
+                let x = self.scalar_step(&a.inputs[0], &b.inputs[0])?;
+                let y = self.scalar_step(&a.inputs[1], &b.inputs[1])?;
+                Ok(ScalarStep::Binary(*p, x, y))
+            }
+            (Op::Cast, Op::Cast) | (Op::Reshape, Op::Reshape)
+                if a.inputs[0].precision() == a.precision() =>
+            {
+                // (A step of its own, x * 1: the memo is per node pair.)
+                let x = self.scalar_step(&a.inputs[0], &b.inputs[0])?;
+                self.scalar.steps.push(ScalarStep::Const(1.0));
+                let one = self.scalar.steps.len() - 1;
+                Ok(ScalarStep::Binary(Bin::Mul, x, one))
+            }
+            (
+                Op::Reduce { op, omitnan, .. },
+                Op::Reduce {
+                    op: op_b,
+                    omitnan: omitnan_b,
+                    ..
+                },
+            ) if op == op_b && omitnan == omitnan_b => {
+                let (ia, ib) = (&a.inputs[0], &b.inputs[0]);
+                if ia.numel() != self.g.shape.numel() {
+                    return Err(
+                        "a reduction inside the loop is not over a whole carried-size array".into(),
+                    );
+                }
+                let op = match op {
+                    Red::Sum | Red::Prod | Red::Max | Red::Min | Red::Mean => *op,
+                    other => {
+                        return Err(format!(
+                            "the loop body has a reduction ({other:?}) a loop kernel does not carry"
+                        ));
+                    }
+                };
+                let k = self.step(ia, ib)?;
+                let reduced = match op {
+                    Red::Mean => Red::Sum,
+                    other => other,
+                };
+                self.scalar.reductions.push((reduced, k, *omitnan));
+                let r = self.scalar.reductions.len() - 1;
+                if op != Red::Mean {
+                    return Ok(ScalarStep::Reduced(r));
+                }
+                if *omitnan {
+                    return Err("a mean that skips NaN inside the loop".into());
+                }
+                // The mean: the sum over the element count.
+                self.scalar.steps.push(ScalarStep::Reduced(r));
+                let sum = self.scalar.steps.len() - 1;
+                self.scalar.steps.push(ScalarStep::Const(ia.numel() as f64));
+                let count = self.scalar.steps.len() - 1;
+                Ok(ScalarStep::Binary(Bin::Div, sum, count))
+            }
+            _ => Err(format!(
+                "the loop's work on single values has {}, which a loop kernel does not carry",
                 op_name(&a.op)
             )),
         }
