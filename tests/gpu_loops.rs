@@ -114,11 +114,13 @@ fn carried_reductions_stay_in_the_loop_kernel() {
         let body = "for t = 1:120, y = 0.05 * X(:, t) + 0.95 * y; acc = acc + sum(y); \
                     m = max(m, max(y)); mu = 0.5 * mu + mean(X(:, t)); lo = min(lo, -min(y) * 2); \
                     sk = sk + sum(X(:, t), 'omitnan'); end; \
-                    r = [gather(y(1:20)); isnan(gather(acc)); gather(m); isnan(gather(mu)); gather(lo); gather(sk)];";
+                    r = [gather(y(8:27)); isnan(gather(acc)); gather(m); isnan(gather(mu)); gather(lo); gather(sk)];";
         let out = agree(&setup, body, tol);
         assert!(out.contains("agree 1 1"), "{class}: {out}");
         let (k, off) = kernels(&out);
-        assert!(k <= 12 && off >= 100, "{class}: {out}");
+        // Three iterations as usual, the loop kernel's three, the last iteration's: against
+        // about seven an iteration without.
+        assert!(k * 10 < off && k <= 45, "{class}: {out}");
     }
     // Without NaN the sums themselves agree.
     let setup = "rng(4); X = rand(257, 90, 'gpuArray'); y = zeros(257, 1, 'gpuArray'); acc = 0;";

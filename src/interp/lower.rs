@@ -712,12 +712,14 @@ pub fn to_graph_value(v: &Value, explicit: bool) -> Option<Value> {
     if !device_storable(v) {
         return None;
     }
-    let t = v.tensor().ok()?;
-    let node = graph::leaf(
-        Data::Host(Rc::new(t.clone().into_owned())),
-        t.shape.clone(),
-        t.class(),
-    );
+    // A host array is shared with the leaf, not copied (copy-on-write keeps the variable's
+    // own later changes apart): copying 1e8 singles cost 127 ms of a 140 ms gpuArray.
+    let host = match v {
+        Value::Tensor(t) => t.clone(),
+        _ => Rc::new(v.tensor().ok()?.into_owned()),
+    };
+    let (shape, class) = (host.shape.clone(), host.class());
+    let node = graph::leaf(Data::Host(host), shape, class);
     Some(pending(node, explicit))
 }
 

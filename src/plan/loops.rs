@@ -385,7 +385,18 @@ impl Walk<'_> {
                 let span = view_span(fa, &a.shape, source.numel());
                 Ok(self.input(a, source, how, fa.offset - fb.offset, span))
             }
-            (Op::Leaf, Op::Leaf) => self.moving_column(a, b),
+            (Op::Leaf, Op::Leaf) => match (host_scalar(a), host_scalar(b)) {
+                // A host scalar made again each iteration (`1 - a` of a single `a`).
+                (Some(x), Some(y)) if same_value(x, y) => {
+                    self.g.consts.push(x);
+                    let j = self.g.consts.len() - 1;
+                    Ok(self.push(a, Step::Const(j)))
+                }
+                (Some(_), Some(_)) => {
+                    Err("a host value changes from one iteration to the next".into())
+                }
+                _ => self.moving_column(a, b),
+            },
             _ if std::mem::discriminant(&a.op) != std::mem::discriminant(&b.op) => {
                 Err("the iterations compute different operations".into())
             }
@@ -429,10 +440,16 @@ impl Walk<'_> {
         }
         match (&a.op, &b.op) {
             (Op::Const(x), Op::Const(y)) => {
-                if x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()) {
+                if !same_value(*x, *y) {
                     return Err("a host value changes from one iteration to the next".into());
                 }
                 Ok(ScalarStep::Const(*x))
+            }
+            (Op::Leaf, Op::Leaf) if host_scalar(a).is_some() => {
+                match (host_scalar(a), host_scalar(b)) {
+                    (Some(x), Some(y)) if same_value(x, y) => Ok(ScalarStep::Const(x)),
+                    _ => Err("a host value changes from one iteration to the next".into()),
+                }
             }
             _ if Rc::ptr_eq(a, b) => Err(
                 "the loop's reductions are combined with a device value computed before it".into(),
@@ -515,10 +532,16 @@ impl Walk<'_> {
     fn moving_column(&mut self, a: &Rc<Node>, b: &Rc<Node>) -> Result<usize, String> {
         let (da, db) = (a.data.borrow().clone(), b.data.borrow().clone());
         let (Some(Data::Device(va)), Some(Data::Device(vb))) = (da, db) else {
-            return Err("the loop body has a value computed apart each iteration".into());
+            return Err(format!(
+                "the loop body has a value of size {} computed on the host each iteration",
+                a.shape.size_text()
+            ));
         };
         let (Some(pa), Some(pb)) = (&va.parent, &vb.parent) else {
-            return Err("the loop body has a value computed apart each iteration".into());
+            return Err(format!(
+                "the loop body has a value of size {} computed apart each iteration",
+                a.shape.size_text()
+            ));
         };
         if !Rc::ptr_eq(pa, pb) || va.precision != pa.precision || va.precision != vb.precision {
             return Err("the loop body reads a different array each iteration".into());
@@ -634,4 +657,20 @@ fn view_span(
         }
     }
     (lo, hi, len)
+}
+
+/// A real host value of one element held by a leaf.
+fn host_scalar(n: &Node) -> Option<f64> {
+    if n.numel() != 1 {
+        return None;
+    }
+    match &*n.data.borrow() {
+        Some(Data::Host(t)) if !t.is_complex() => t.to_f64().first().copied(),
+        _ => None,
+    }
+}
+
+/// Whether two constants are the same value (bit for bit, or both NaN).
+fn same_value(x: f64, y: f64) -> bool {
+    x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
 }
