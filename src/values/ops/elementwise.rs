@@ -109,6 +109,12 @@ pub fn min_f64(x: f64, y: f64) -> f64 {
     }
 }
 
+/// Whether `x.^y` is a single cube: x*x of a single is exact in double, so x*x*x rounds
+/// once, as pow does, and is many times faster (the host executor computes it the same way).
+fn single_cube(x: &Tensor, rc: Class, y: &[f64]) -> bool {
+    rc == Class::Single && x.class() == Class::Single && y.len() == 1 && y[0] == 3.0
+}
+
 /// The f64 kernel of a real binary operation.
 #[inline]
 pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
@@ -404,6 +410,7 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         Bin::Mul => go!(|p, q| p * q),
         Bin::Div => go!(|p, q| p / q),
         Bin::LDiv => go!(|p, q| q / p),
+        Bin::Pow if single_cube(ta, rc, &y) => go!(|p: f64, _| p * p * p),
         Bin::Pow => go!(|p: f64, q: f64| p.powf(q)),
         Bin::Max => go!(max_f64),
         Bin::Min => go!(min_f64),
