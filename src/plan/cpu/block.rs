@@ -264,8 +264,15 @@ fn binary<T: Num, R: Num>(op: Bin, a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R]) 
         Pow if R::SINGLE && !T::SINGLE && matches!(b, Src::S(y) if y.to64() == 2.0) => {
             zip2(a, b, dst, |x, _| r(x.mul(x)))
         }
-        // pow itself in a straight loop, not through the per-element dispatch of eval_binary
+        // pow, mod and rem in straight loops, not through the per-element dispatch of
+        // eval_binary (the same functions)
         Pow => zip2(a, b, dst, |x, y| R::from64(x.to64().powf(y.to64()))),
+        Mod => zip2(a, b, dst, |x, y| {
+            R::from64(crate::values::ops::elementwise::mod_f64(x.to64(), y.to64()))
+        }),
+        Rem => zip2(a, b, dst, |x, y| {
+            R::from64(crate::values::ops::elementwise::rem_f64(x.to64(), y.to64()))
+        }),
         _ => zip2(a, b, dst, |x, y| {
             R::from64(eval_binary(op, x.to64(), y.to64()))
         }),

@@ -65,7 +65,7 @@ pub fn mod_f64(x: f64, y: f64) -> f64 {
     if near_whole_quotient(x, y) {
         return 0.0;
     }
-    let r = x % y;
+    let r = whole_rem(x, y);
     if r != 0.0 && (r < 0.0) != (y < 0.0) {
         r + y
     } else if r == 0.0 {
@@ -86,7 +86,21 @@ pub fn rem_f64(x: f64, y: f64) -> f64 {
     if near_whole_quotient(x, y) {
         return 0.0f64.copysign(x);
     }
-    x % y
+    whole_rem(x, y)
+}
+
+/// `x % y` (y nonzero, both finite), by an integer division when both are whole numbers
+/// below 2^53: exact, as fmod is, and many times faster than the software fmod (a
+/// `mod(floor(x * 1000), 7)` spent most of its time there). Exact multiples never get here
+/// (`near_whole_quotient`), so the sign of a zero remainder does not arise.
+#[inline]
+fn whole_rem(x: f64, y: f64) -> f64 {
+    const LIMIT: f64 = 9007199254740992.0;
+    if x != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < LIMIT && y.abs() < LIMIT {
+        ((x as i64) % (y as i64)) as f64
+    } else {
+        x % y
+    }
 }
 
 /// max/min ignoring NaN unless both are NaN.
