@@ -111,7 +111,7 @@ def write(args, results, dbl, tools):
     for row, n, cls, r in results:
         mf, npy, oc = r.get("matfuse"), r.get("numpy"), r.get("octave")
         def cell(x):
-            return f"{x[0]:.2f}" if x else "-"
+            return (f"{x[0]:.3f}" if x[0] < 1 else f"{x[0]:.2f}") if x else "-"
         def ratio(a, b):
             return f"{a[0] / b[0]:.2f}x" if a and b and b[0] > 0 else "-"
         ok = bool(mf and npy and close(mf[1], npy[1], cls))
