@@ -18,7 +18,12 @@ sys.path.insert(0, HERE)
 import rows as np_rows  # noqa: E402
 
 ELEMENTWISE = "sum,maxi,any,std,sinx,chain,sumchain,expchain,stencil,bcast,diff,sort,ismember,unique,iadd,iscale,icmp"
+NEW = "cumsum,cumprod,absqrt,explog,meanrows,varrows,mask,find,mincols,maxrows,matvec,pow3,modfloor,ieq,repmat,sumcols"
 LABEL = {
+    "cumsum": "cumsum(x)", "cumprod": "cumprod(1 + x/n)", "absqrt": "sqrt(abs(x - 0.5)) + abs(x)", "explog": "log(exp(x) + 1)",
+    "meanrows": "mean(A, 2) (sqrt(n) rows)", "varrows": "var(A, 0, 2)", "mask": "x(x > 0.5)", "find": "find(x > 0.5)",
+    "mincols": "[m, i] = min(A, [], 1)", "maxrows": "max(A, [], 2)", "matvec": "A' * b (sqrt(n) rows)", "pow3": "x.^3",
+    "modfloor": "mod(floor(x*1000), 7)", "ieq": "a == b int32", "repmat": "repmat(r, sqrt(n), 1)", "sumcols": "sum(A, 1)",
     "sum": "sum(x)", "maxi": "[m, i] = max(x)", "any": "any(x > t)", "std": "std(x)",
     "sinx": "y = sin(x).*x + 0.5", "chain": "11-op chain", "sumchain": "sum(sin(x).*x + 0.5)",
     "expchain": "exp(-x.*x).*cos(3*x) + log(x + 1)", "stencil": "5 steps u(2:end-1) = u(2:end-1) + r*(u(1:end-2) - 2u(2:end-1) + u(3:end))", "bcast": "column + row broadcast (sqrt(n) each)",
@@ -55,6 +60,7 @@ def main():
     ap.add_argument("--out", default="bench/RESULTS-cpu.md")
     ap.add_argument("--sizes", default="1e5,1e6,1e7")
     ap.add_argument("--no-octave", action="store_true")
+    ap.add_argument("--no-doubling", action="store_true")
     ap.add_argument("--rows", default=None, help="comma-separated rows (default: all) and no doubling runs")
     args = ap.parse_args()
     script = os.path.join(HERE, "rows.m")
@@ -65,7 +71,7 @@ def main():
         tools.append(("octave", lambda n, c, w: run_m([octave, "--no-gui", "--quiet", "--no-window-system", script], n, c, args.runs, w, {})))
     results = []  # (row, n, cls, {tool: (ms, checksum)})
     for n in [float(s) for s in args.sizes.split(",")]:
-        want = ELEMENTWISE + (",matmul" if n <= 1e6 else "") + (",grow,strcat,intersect" if n <= 1e5 else "")
+        want = ELEMENTWISE + "," + NEW + (",matmul" if n <= 1e6 else "") + (",grow,strcat,intersect" if n <= 1e5 else "")
         if args.rows:
             want = args.rows
         for cls in ("single", "double"):
@@ -75,7 +81,7 @@ def main():
             print(f"done n={n:g} {cls}", file=sys.stderr)
     # doubling: the order of growth, matfuse and NumPy
     dbl = {}
-    for row, base in () if args.rows else (("grow", 25000), ("strcat", 25000), ("sort", 250000), ("ismember", 250000), ("unique", 250000), ("intersect", 2000)):
+    for row, base in () if args.rows or args.no_doubling else (("grow", 25000), ("strcat", 25000), ("sort", 250000), ("ismember", 250000), ("unique", 250000), ("intersect", 2000)):
         for k in range(4):
             n = base * 2**k
             if row == "intersect":
@@ -105,7 +111,7 @@ def write(args, results, dbl, tools):
     for row, n, cls, r in results:
         mf, npy, oc = r.get("matfuse"), r.get("numpy"), r.get("octave")
         def cell(x):
-            return f"{x[0]:.2f}" if x else "-"
+            return (f"{x[0]:.3f}" if x[0] < 1 else f"{x[0]:.2f}") if x else "-"
         def ratio(a, b):
             return f"{a[0] / b[0]:.2f}x" if a and b and b[0] > 0 else "-"
         ok = bool(mf and npy and close(mf[1], npy[1], cls))

@@ -17,6 +17,19 @@ def run(n, cls, runs, want):
     q = np.concatenate([p[:h], np.mod(np.arange(len(p) - h) * 0.123456789, 1)])
     A = np.mod(np.arange(m * m) * 0.6180339887498949, 1).reshape(m, m, order="F").astype(dt)
     B = A.T.copy()
+    k = n // m
+    Am = x[: m * k].reshape((m, k), order="F")
+    bb = x[:m].reshape(m, 1)
+
+    def first_last(y):
+        return float(y.flat[-1]) + float(y.flat[0])
+
+    def find():
+        y = np.flatnonzero(x > dt(0.5))
+        return len(y) + int(y[-1]) + 1
+
+    def mincols():
+        return float(Am.min(axis=0).sum()) + int((Am.argmin(axis=0) + 1).sum())
 
     def grow():
         g = []
@@ -57,6 +70,22 @@ def run(n, cls, runs, want):
         "iadd": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(a + b),
         "iscale": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(a * 3),
         "icmp": lambda: float(np.count_nonzero(a > 5000)),
+        "cumsum": lambda: (lambda y: float(y[-1]) + float(y[len(y) // 2 - 1]))(np.cumsum(x)),
+        "cumprod": lambda: (lambda y: float(y[999]) + float(y[1]))(np.cumprod(1 + x / dt(n))),
+        "absqrt": lambda: first_last(np.sqrt(np.abs(x - dt(0.5))) + np.abs(x)),
+        "explog": lambda: first_last(np.log(np.exp(x) + 1)),
+        "meanrows": lambda: float(Am.mean(axis=1).sum()),
+        "varrows": lambda: float(Am.var(axis=1, ddof=1).sum()),
+        "mask": lambda: (lambda y: len(y) + float(y[-1]))(x[x > dt(0.5)]),
+        "find": find,
+        "mincols": mincols,
+        "maxrows": lambda: float(Am.max(axis=1).sum()),
+        "matvec": lambda: float((Am.T @ bb).sum()),
+        "pow3": lambda: first_last(x**3),
+        "modfloor": lambda: float(np.mod(np.floor(x * dt(1000)), 7).sum(dtype=np.float64)),
+        "ieq": lambda: float(np.count_nonzero(a == b)),
+        "repmat": lambda: (lambda y: first_last(y) + y.size)(np.tile(r, (m, 1))),
+        "sumcols": lambda: float(Am.sum(axis=0).sum()),
         "matmul": lambda: (lambda C: float(C[-1, -1]) + float(C[0, 0]))(A @ B),
     }
     out = {}

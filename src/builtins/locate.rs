@@ -22,7 +22,15 @@ pub fn table() -> Vec<Builtin> {
 
 fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let t = a[0].tensor()?;
-    let mut idx: Vec<usize> = (0..t.numel()).filter(|&i| t.nonzero(i)).collect();
+    // typed: one straight pass over the storage, not a dispatch on its type per element
+    let mut idx: Vec<usize> = crate::with_data!(&t.data, v => {
+        use crate::values::tensor::Elem;
+        v.iter()
+            .enumerate()
+            .filter(|(_, x)| x.is_nonzero())
+            .map(|(i, _)| i)
+            .collect()
+    });
     let limit = match a.get(1) {
         Some(v) => {
             let k = v.scalar_f64()?;

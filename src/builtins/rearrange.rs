@@ -82,6 +82,16 @@ fn repmat_columns(t: &Tensor, rr: usize, rc: usize) -> Tensor {
         for _ in 0..rc {
             for j in 0..c {
                 let col = v.get(j * r..(j + 1) * r).unwrap_or(&[]);
+                if let [x] = col {
+                    // a row tiled down: one element repeated, not rr copies of a slice of 1
+                    out.extend(std::iter::repeat_n(*x, rr));
+                    since += rr;
+                    if since >= crate::interp::interrupt::CHUNK {
+                        since = 0;
+                        crate::interp::interrupt::poll_now();
+                    }
+                    continue;
+                }
                 for _ in 0..rr {
                     out.extend_from_slice(col);
                     since += r;
@@ -99,6 +109,14 @@ fn repmat_columns(t: &Tensor, rr: usize, rc: usize) -> Tensor {
 
 fn reshape(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let shape = reshape_shape(a[0].numel(), &a[1..])?;
+    // a host array keeps its storage (moved when nothing else holds it, else one copy): the
+    // order of the elements does not change, so no position per element is needed
+    let mut a = a;
+    if matches!(a.first(), Some(Value::Tensor(_))) {
+        if let Value::Tensor(t) = a.swap_remove(0) {
+            return one(std::rc::Rc::unwrap_or_clone(t).reshaped(shape));
+        }
+    }
     let pos: Vec<usize> = (0..shape.numel()).collect();
     one(shape_ops::gather_value(&a[0], &pos, shape)?)
 }

@@ -184,3 +184,73 @@ pub fn sort_values(v: &Value, descend: bool, dim_given: bool) -> Option<Value> {
     debug_assert!(matches!(t.class(), Class::Double | Class::Single));
     Some(Value::from(Tensor::new(Shape::clone(&t.shape), data)))
 }
+
+/// `intersect(A, B)` of two real arrays of one class (not 'rows'): both sides radix sorted
+/// by their typed keys (stable, so each key's first position leads its run), then merged;
+/// each common key once, at its first position in A, as the general path (a binary search
+/// of every element of A in B's sorted keys, then a sort of the candidates) gives it; NaNs
+/// never match. `ia` and `ib` are the first positions. None for other inputs.
+pub fn intersect_sorted(pos: &[Value], stable: bool, nargout: usize) -> Option<Vec<Value>> {
+    let [a, b] = pos else {
+        return None;
+    };
+    let same_real = match (a, b) {
+        (Value::Tensor(x), Value::Tensor(y)) => {
+            x.class() == y.class()
+                && !x.is_complex()
+                && !matches!(
+                    x.class(),
+                    Class::Char | Class::Logical | Class::Int64 | Class::UInt64
+                )
+        }
+        _ => false,
+    };
+    if !same_real {
+        return None;
+    }
+    let ka = super::sort_keys::real_keys(a)?;
+    let kb = super::sort_keys::real_keys(b)?;
+    let (sa, sb) = (super::sort_keys::order(&ka), super::sort_keys::order(&kb));
+    // (position in A, position in B) of each common key, in key order
+    let mut picked: Vec<(usize, usize)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < sa.len() && j < sb.len() {
+        let (x, y) = (ka[sa[i]], kb[sb[j]]);
+        if x == super::sort_keys::NAN_KEY || y == super::sort_keys::NAN_KEY {
+            break;
+        }
+        if x < y {
+            i += 1;
+        } else if y < x {
+            j += 1;
+        } else {
+            picked.push((sa[i], sb[j]));
+            while i < sa.len() && ka[sa[i]] == x {
+                i += 1;
+            }
+            while j < sb.len() && kb[sb[j]] == x {
+                j += 1;
+            }
+        }
+    }
+    if stable {
+        picked.sort_by_key(|p| p.0);
+    }
+    let is_row = |v: &Value| v.shape().is_row() || v.numel() <= 1 && !v.shape().is_col();
+    let row = is_row(a) && is_row(b) || a.shape().is_row() && a.numel() > 1;
+    let n = picked.len();
+    let shape = if row { Shape::row(n) } else { Shape::col(n) };
+    let firsts: Vec<usize> = picked.iter().map(|p| p.0).collect();
+    let mut out = vec![crate::values::ops::shape_ops::gather_value(a, &firsts, shape).ok()?];
+    if nargout > 1 {
+        out.push(Value::col(
+            picked.iter().map(|p| (p.0 + 1) as f64).collect(),
+        ));
+    }
+    if nargout > 2 {
+        out.push(Value::col(
+            picked.iter().map(|p| (p.1 + 1) as f64).collect(),
+        ));
+    }
+    Some(out)
+}

@@ -441,6 +441,11 @@ fn set_op(a: A, op: SetOp, nargout: usize, name: &str) -> R {
         return Err(crate::interp::error::errors::not_enough_inputs(name));
     }
     let o = set_opts(&flags, name)?;
+    if op == SetOp::Intersect && !o.rows {
+        if let Some(out) = super::set_table::intersect_sorted(&pos, o.stable, nargout) {
+            return Ok(out);
+        }
+    }
     let ka = keys_of(&pos[0], o.rows)?;
     let kb = keys_of(&pos[1], o.rows)?;
     // membership by binary search in each side's sorted order (equal keys by position)

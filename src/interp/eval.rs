@@ -211,6 +211,13 @@ impl Interp {
                 _ => self.eval_ident_slow(f, id, e),
             },
             ExprKind::Binary(op, a, b) if !matches!(op, BinOp::AndAnd | BinOp::OrOr) => {
+                if *op == BinOp::Mul {
+                    if let ExprKind::Unary(t @ (UnOp::Transpose | UnOp::CTranspose), inner) =
+                        &a.kind
+                    {
+                        return self.transposed_product(f, *t, inner, a, b, e);
+                    }
+                }
                 let va = self.eval(f, a)?;
                 let vb = self.eval(f, b)?;
                 if let (Value::Num(x), Value::Num(y)) = (&va, &vb) {
@@ -222,6 +229,30 @@ impl Interp {
             }
             _ => self.eval_general(f, e),
         }
+    }
+
+    /// `x' * b`: a real host matrix times a host matrix of its storage type is multiplied
+    /// with `x` read transposed where it is stored (`linalg::mtimes_transposed`); anything
+    /// else transposes `x` and multiplies as usual (the same values, evaluated once each).
+    #[inline(never)]
+    fn transposed_product(
+        &mut self,
+        f: &mut Frame,
+        t: UnOp,
+        inner: &Expr,
+        a: &Expr,
+        b: &Expr,
+        e: &Expr,
+    ) -> MResult<Value> {
+        let vx = self.eval(f, inner)?;
+        let vb = self.eval(f, b)?;
+        if let (Value::Tensor(x), Value::Tensor(y)) = (&vx, &vb) {
+            if let Some(r) = linalg::mtimes_transposed(x, y) {
+                return Ok(Value::from(r));
+            }
+        }
+        let va = unary_op(t, &vx).map_err(|err| err.at(a.span, &f.unit.source))?;
+        self.binary_general(f, BinOp::Mul, va, vb, e)
     }
 
     #[inline(never)]

@@ -264,6 +264,15 @@ fn binary<T: Num, R: Num>(op: Bin, a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R]) 
         Pow if R::SINGLE && !T::SINGLE && matches!(b, Src::S(y) if y.to64() == 2.0) => {
             zip2(a, b, dst, |x, _| r(x.mul(x)))
         }
+        // pow, mod and rem in straight loops, not through the per-element dispatch of
+        // eval_binary (the same functions)
+        Pow => zip2(a, b, dst, |x, y| R::from64(x.to64().powf(y.to64()))),
+        Mod => zip2(a, b, dst, |x, y| {
+            R::from64(crate::values::ops::elementwise::mod_f64(x.to64(), y.to64()))
+        }),
+        Rem => zip2(a, b, dst, |x, y| {
+            R::from64(crate::values::ops::elementwise::rem_f64(x.to64(), y.to64()))
+        }),
         _ => zip2(a, b, dst, |x, y| {
             R::from64(eval_binary(op, x.to64(), y.to64()))
         }),
@@ -299,6 +308,11 @@ fn unary<T: Num, R: Num>(op: Un, a: Src<'_, T>, dst: &mut [R]) {
         }),
         _ => map1(a, dst, |x| R::from64(eval_unary(op, x.to64()))),
     }
+}
+
+/// Whether `op` is one of `vmath`'s vectorised functions.
+pub fn is_vmath(op: Un) -> bool {
+    vfun(op).is_some()
 }
 
 fn vfun(op: Un) -> Option<Fun> {
@@ -453,6 +467,16 @@ fn step32(p: &Program<'_>, sc: &mut Scratch, k: usize, step: &Step, start: usize
     let [t0, t1, t2] = &mut sc.t;
     let (s32, s64) = (&sc.s32[..], &sc.s64[..]);
     match step {
+        // x.^3 of a single: x*x is exact in double, so the cube is rounded once, as pow
+        // rounds it (the eager path computes it the same way: `elementwise::single_cube`)
+        Step::Binary(Bin::Pow, a, b)
+            if is_f32(p, *a) && matches!(p.place[*b], Place::Scalar(y) if y == 3.0) =>
+        {
+            map1(src32(p, s32, *a, start, len), d, |x| {
+                let x = x as f64;
+                (x * x * x) as f32
+            })
+        }
         Step::Binary(op, a, b) if exact_in_single_bin(*op) && is_f32(p, *a) && is_f32(p, *b) => {
             binary(
                 *op,

@@ -44,16 +44,19 @@ fn part<R: Num + Elem + Default>(
 
 fn parts<R: Num + Elem + Default>(p: &Program<'_>, op: Red, omitnan: bool) -> Vec<f64> {
     let n = p.shape.numel();
+    let one = |(sc, buf): &mut (Scratch, Vec<R>), b: usize| {
+        let start = b * BLOCK;
+        let len = BLOCK.min(n - start);
+        part(p, sc, &mut buf[..len], start, op, omitnan)
+    };
+    if n.saturating_mul(p.weight()) < super::PAR_WORK {
+        // little work: on this thread (the same blocks, so the same sums)
+        let mut state = (Scratch::new(p), vec![R::default(); BLOCK]);
+        return (0..n.div_ceil(BLOCK)).map(|b| one(&mut state, b)).collect();
+    }
     (0..n.div_ceil(BLOCK))
         .into_par_iter()
-        .map_init(
-            || (Scratch::new(p), vec![R::default(); BLOCK]),
-            |(sc, buf), b| {
-                let start = b * BLOCK;
-                let len = BLOCK.min(n - start);
-                part(p, sc, &mut buf[..len], start, op, omitnan)
-            },
-        )
+        .map_init(|| (Scratch::new(p), vec![R::default(); BLOCK]), one)
         .collect()
 }
 

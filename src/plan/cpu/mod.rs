@@ -65,10 +65,16 @@ pub fn subscript(shape: &Shape, i: usize, dim: Option<usize>) -> f64 {
     }
 }
 
+/// Work (elements times `Program::weight`) below which a group runs on the calling thread:
+/// waking the pool's threads and waiting for them costs tens of microseconds on a busy
+/// machine, more than a few hundred thousand simple steps (a third of `x(2:end) -
+/// x(1:end-1)` at 1e5 was the hand-off).
+const PAR_WORK: usize = 1 << 18;
+
 /// `f(start, chunk)` over consecutive chunks of `out` of `TASK` elements, across the cores
-/// when there are several.
-fn for_tasks<R: Send>(out: &mut [R], f: impl Fn(usize, &mut [R]) + Sync + Send) {
-    if out.len() <= TASK {
+/// when there are several and the work (`weight` per element) is worth it.
+fn for_tasks<R: Send>(out: &mut [R], weight: usize, f: impl Fn(usize, &mut [R]) + Sync + Send) {
+    if out.len() <= TASK || out.len().saturating_mul(weight) < PAR_WORK {
         f(0, out);
     } else {
         out.par_chunks_mut(TASK)
@@ -194,14 +200,18 @@ fn evaluate<R: Num>(p: &Program<'_>) -> MResult<Vec<R>> {
     let mut out: Vec<R> = Vec::with_capacity(n);
     let watch = crate::interp::interrupt::Watch::current();
     let stopped = std::sync::atomic::AtomicBool::new(false);
-    for_tasks(&mut out.spare_capacity_mut()[..n], |start, chunk| {
-        if watch.raised() {
-            stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-            return;
-        }
-        let mut sc = Scratch::new(p);
-        eval_range(p, &mut sc, start, chunk);
-    });
+    for_tasks(
+        &mut out.spare_capacity_mut()[..n],
+        p.weight(),
+        |start, chunk| {
+            if watch.raised() {
+                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
+            let mut sc = Scratch::new(p);
+            eval_range(p, &mut sc, start, chunk);
+        },
+    );
     if stopped.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(crate::interp::error::MError::interrupted());
     }

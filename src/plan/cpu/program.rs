@@ -198,6 +198,24 @@ fn in_place(g: &Group, leaves: &[Leaf<'_>], step: &Step, ty: Ty) -> Option<(usiz
 }
 
 impl<'a> Program<'a> {
+    /// Rough cost of one element of the group, in units of one arithmetic step: what decides
+    /// whether handing blocks to other threads pays for their wake-up.
+    pub fn weight(&self) -> usize {
+        self.steps
+            .iter()
+            .zip(&self.place)
+            .map(|(step, place)| match (step, place) {
+                (_, Place::Scalar(_)) => 0,
+                (Step::Input(_), Place::Leaf(..)) => 0,
+                (Step::Unary(op, _), _) if super::block::is_vmath(*op) => 12,
+                (Step::Unary(op, _), _) if !exact_in_single_un(*op) => 24,
+                (Step::Binary(op, ..), _) if !exact_in_single_bin(*op) => 24,
+                _ => 1,
+            })
+            .sum::<usize>()
+            .max(1)
+    }
+
     pub fn new(g: &'a Group, held: &'a [Held]) -> MResult<Program<'a>> {
         let leaves: Vec<Leaf<'a>> = held.iter().map(|h| h.leaf()).collect();
         let n = g.shape.numel();

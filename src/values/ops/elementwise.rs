@@ -65,7 +65,7 @@ pub fn mod_f64(x: f64, y: f64) -> f64 {
     if near_whole_quotient(x, y) {
         return 0.0;
     }
-    let r = x % y;
+    let r = whole_rem(x, y);
     if r != 0.0 && (r < 0.0) != (y < 0.0) {
         r + y
     } else if r == 0.0 {
@@ -86,7 +86,21 @@ pub fn rem_f64(x: f64, y: f64) -> f64 {
     if near_whole_quotient(x, y) {
         return 0.0f64.copysign(x);
     }
-    x % y
+    whole_rem(x, y)
+}
+
+/// `x % y` (y nonzero, both finite), by an integer division when both are whole numbers
+/// below 2^53: exact, as fmod is, and many times faster than the software fmod (a
+/// `mod(floor(x * 1000), 7)` spent most of its time there). Exact multiples never get here
+/// (`near_whole_quotient`), so the sign of a zero remainder does not arise.
+#[inline]
+fn whole_rem(x: f64, y: f64) -> f64 {
+    const LIMIT: f64 = 9007199254740992.0;
+    if x != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < LIMIT && y.abs() < LIMIT {
+        ((x as i64) % (y as i64)) as f64
+    } else {
+        x % y
+    }
 }
 
 /// max/min ignoring NaN unless both are NaN.
@@ -107,6 +121,12 @@ pub fn min_f64(x: f64, y: f64) -> f64 {
     } else {
         y
     }
+}
+
+/// Whether `x.^y` is a single cube: x*x of a single is exact in double, so x*x*x rounds
+/// once, as pow does, and is many times faster (the host executor computes it the same way).
+fn single_cube(x: &Tensor, rc: Class, y: &[f64]) -> bool {
+    rc == Class::Single && x.class() == Class::Single && y.len() == 1 && y[0] == 3.0
 }
 
 /// The f64 kernel of a real binary operation.
@@ -404,6 +424,7 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         Bin::Mul => go!(|p, q| p * q),
         Bin::Div => go!(|p, q| p / q),
         Bin::LDiv => go!(|p, q| q / p),
+        Bin::Pow if single_cube(ta, rc, &y) => go!(|p: f64, _| p * p * p),
         Bin::Pow => go!(|p: f64, q: f64| p.powf(q)),
         Bin::Max => go!(max_f64),
         Bin::Min => go!(min_f64),

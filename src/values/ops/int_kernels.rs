@@ -165,7 +165,7 @@ fn each_wide<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
 /// vectors.
 fn map_wide<T: Elem + Sync, R: Elem + Send>(x: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
     let mut r = vec![R::default(); x.len()];
-    super::kernels::fill(&mut r, |s, c| each_wide(&x[s..s + c.len()], c, &f));
+    super::kernels::fill_cheap(&mut r, |s, c| each_wide(&x[s..s + c.len()], c, &f));
     r
 }
 
@@ -176,7 +176,7 @@ fn zip_wide<T: Elem + Sync, R: Elem + Send>(
     f: impl Fn(T, T) -> R + Sync,
 ) -> Vec<R> {
     let mut r = vec![R::default(); a.len()];
-    super::kernels::fill(&mut r, |s, c| {
+    super::kernels::fill_cheap(&mut r, |s, c| {
         let (a, b) = (&a[s..s + c.len()], &b[s..s + c.len()]);
         each_wide2(a, b, c, &f)
     });
@@ -355,9 +355,15 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         });
     }
     Some(match (a, b) {
-        (Operand::Own(a), Operand::Own(b)) => {
-            zip(a, sa, b, sb, out, |p, q| f(p.to_f64(), q.to_f64()))
-        }
+        // two arrays of the class: compared as integers (exact), the operation chosen once
+        (Operand::Own(a), Operand::Own(b)) => match op {
+            Bin::Eq => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() == q.wide()),
+            Bin::Ne => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() != q.wide()),
+            Bin::Lt => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() < q.wide()),
+            Bin::Le => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() <= q.wide()),
+            Bin::Gt => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() > q.wide()),
+            _ => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() >= q.wide()),
+        },
         (Operand::Own(a), Operand::F64(b)) => zip(a, sa, b, sb, out, |p, q| f(p.to_f64(), q)),
         (Operand::F64(a), Operand::Own(b)) => zip(a, sa, b, sb, out, |p, q| f(p, q.to_f64())),
         (Operand::F64(_), Operand::F64(_)) => return None,

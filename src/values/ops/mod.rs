@@ -12,6 +12,7 @@ pub mod linalg;
 pub mod more_real;
 pub mod reduce;
 pub mod reduce_fast;
+pub mod scan_fast;
 pub mod shape_ops;
 pub mod slices;
 pub mod unary;
