@@ -244,6 +244,18 @@ fn a_history_file_that_is_not_utf8_is_read_and_still_saved() {
     );
 }
 
+#[test]
+fn a_first_session_without_a_history_file_says_nothing_of_it() {
+    // the history file is made when the first session ends; its absence was reported as
+    // "cannot read the history file ...; history will not be saved" (and it was saved)
+    let d = temp_dir("firsthistory");
+    let h = d.join("history");
+    let s = prompt_session(&[b"first = 3\n", b"exit\n"], &h);
+    assert!(!s.contains("cannot read"), "{s}");
+    let saved = std::fs::read_to_string(&h).expect("history saved");
+    assert!(saved.contains("first = 3"), "{saved}");
+}
+
 // ---- memory ---------------------------------------------------------------------------
 
 #[test]

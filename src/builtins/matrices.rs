@@ -126,7 +126,9 @@ fn build(
 ) -> MResult<Tensor> {
     crate::values::limits::check_count(r.saturating_mul(c), 16)?;
     let mut v = Vec::with_capacity(r * c);
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for j in 0..c {
+        tick.add(r);
         for i in 0..r {
             v.push(f(i, j));
         }

@@ -54,8 +54,10 @@ fn covariance(cols: &[Vec<f64>], normalize_n: bool) -> Vec<f64> {
         (n - 1) as f64
     };
     let mut out = vec![0.0; k * k];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for i in 0..k {
         for j in 0..k {
+            tick.add(n);
             let s: f64 = (0..n)
                 .map(|t| (cols[i][t] - means[i]) * (cols[j][t] - means[j]))
                 .sum();
@@ -137,10 +139,15 @@ pub(super) fn lanes_map(
     let (inner, len, outer) = lanes(&t.shape, d);
     let x = t.to_f64();
     let mut out = vec![0.0; inner * m * outer];
+    // Ctrl-C is looked at while a lane is copied (the work on it looks for itself)
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
             let mut lane: Vec<f64> = (0..len)
-                .map(|k| x[i + k * inner + o * inner * len])
+                .map(|k| {
+                    tick.tick();
+                    x[i + k * inner + o * inner * len]
+                })
                 .collect();
             let r = f(&mut lane);
             for (k, v) in r.into_iter().enumerate().take(m) {
@@ -320,9 +327,11 @@ fn normalize(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let d = dim.unwrap_or_else(|| default_dim(&t.shape));
     let (inner, len, outer) = lanes(&t.shape, d);
     let x = t.to_f64();
-    let mut out = x.to_vec();
+    let mut out = crate::interp::interrupt::copied(&x);
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
+            tick.add(len);
             let idx: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
             let n = len as f64;
             let mean = idx.iter().map(|&p| x[p]).sum::<f64>() / n;
@@ -430,7 +439,9 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     let counts = lanes_map(&work, dim, ne, |lane| {
         let mut c = vec![0.0; ne];
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for &v in lane.iter() {
+            tick.tick();
             if let Some(k) = bin(v) {
                 c[k] += 1.0;
             }
@@ -445,10 +456,14 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut out = vec![Value::from(counts)];
     if nargout > 1 {
         let x = a[0].tensor()?;
+        let mut tick = crate::interp::interrupt::Ticker::new();
         let idx: Vec<f64> = x
             .to_f64()
             .iter()
-            .map(|&v| bin(v).map(|k| (k + 1) as f64).unwrap_or(0.0))
+            .map(|&v| {
+                tick.tick();
+                bin(v).map(|k| (k + 1) as f64).unwrap_or(0.0)
+            })
             .collect();
         out.push(Value::from(Tensor::f64(x.shape.clone(), idx)));
     }
