@@ -108,15 +108,15 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .fold(0.0, f64::max),
         "fro" => abs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         "2" => {
+            // the SVD runs detached, so Ctrl-C need not wait for it
             let s = if t.is_complex() {
-                linalg::to_cmat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+                let m = linalg::to_cmat(&t);
+                crate::interp::interrupt::detached(move || m.singular_values().map_err(|_| ()))
             } else {
-                linalg::to_mat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
-            };
+                let m = linalg::to_mat(&t);
+                crate::interp::interrupt::detached(move || m.singular_values().map_err(|_| ()))
+            }
+            .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?;
             s.first().copied().unwrap_or(0.0)
         }
         _ => {

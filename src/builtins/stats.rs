@@ -57,9 +57,11 @@ fn covariance(cols: &[Vec<f64>], normalize_n: bool) -> Vec<f64> {
     let mut tick = crate::interp::interrupt::Ticker::new();
     for i in 0..k {
         for j in 0..k {
-            tick.add(n);
             let s: f64 = (0..n)
-                .map(|t| (cols[i][t] - means[i]) * (cols[j][t] - means[j]))
+                .map(|t| {
+                    tick.tick();
+                    (cols[i][t] - means[i]) * (cols[j][t] - means[j])
+                })
                 .sum();
             out[i + j * k] = s / denom;
         }
@@ -75,7 +77,8 @@ fn cov(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             if yt.numel() != x.numel() {
                 return Err(bad_arg("cov", "The lengths of X and Y must match."));
             }
-            (vec![x.to_f64().into_owned(), yt.to_f64().into_owned()], 2)
+            let copy = |t: &Tensor| crate::interp::interrupt::copied(&t.to_f64());
+            (vec![copy(&x), copy(&yt)], 2)
         }
         _ => (columns(&x), 1),
     };
@@ -196,12 +199,15 @@ fn quantiles(a: &A, scale: f64) -> MResult<Value> {
     };
     let t = if dim.is_none() && t.shape.is_vector() {
         let n = t.numel();
-        t.into_owned().reshaped(Shape::col(n))
+        Tensor::owned(t).reshaped(Shape::col(n))
     } else {
-        t.into_owned()
+        Tensor::owned(t)
     };
     let out = lanes_map(&t, dim, ps.len(), |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         lane.sort_by(|a, b| {
             crate::interp::interrupt::poll();
             a.total_cmp(b)
@@ -250,7 +256,10 @@ fn mad(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => None,
     };
     one(lanes_map(&t, dim, 1, |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         let c = if use_median {
             median_of(&mut lane.clone())
         } else {
@@ -272,7 +281,10 @@ fn iqr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => None,
     };
     one(lanes_map(&t, dim, 1, |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         lane.sort_by(|a, b| {
             crate::interp::interrupt::poll();
             a.total_cmp(b)
@@ -299,8 +311,10 @@ fn rescale(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         _ => (0.0, 1.0),
     };
     let x = t.to_f64();
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let (mn, mx) = x
         .iter()
+        .inspect(|_| tick.tick())
         .filter(|v| !v.is_nan())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
             (a.min(v), b.max(v))
@@ -308,6 +322,7 @@ fn rescale(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let r: Vec<f64> = x
         .iter()
         .map(|&v| {
+            tick.tick();
             if mx == mn {
                 l
             } else {
@@ -331,13 +346,32 @@ fn normalize(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
-            tick.add(len);
-            let idx: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
+            let idx: Vec<usize> = (0..len)
+                .map(|k| {
+                    tick.tick();
+                    i + k * inner + o * inner * len
+                })
+                .collect();
             let n = len as f64;
-            let mean = idx.iter().map(|&p| x[p]).sum::<f64>() / n;
-            let sd = (idx.iter().map(|&p| (x[p] - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0))
-                .sqrt();
+            let mean = idx
+                .iter()
+                .map(|&p| {
+                    tick.tick();
+                    x[p]
+                })
+                .sum::<f64>()
+                / n;
+            let sd = (idx
+                .iter()
+                .map(|&p| {
+                    tick.tick();
+                    (x[p] - mean).powi(2)
+                })
+                .sum::<f64>()
+                / (n - 1.0).max(1.0))
+            .sqrt();
             for &p in &idx {
+                tick.tick();
                 out[p] = (x[p] - mean) / sd;
             }
         }
@@ -429,9 +463,9 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let vector = t.shape.is_vector();
     let work = if vector {
         let n = t.numel();
-        t.into_owned().reshaped(Shape::col(n))
+        Tensor::owned(t).reshaped(Shape::col(n))
     } else {
-        t.into_owned()
+        Tensor::owned(t)
     };
     let dim = match a.get(2) {
         Some(v) => Some(dim_arg(v)?),

@@ -305,9 +305,20 @@ impl Tensor {
             ),
             (Data::I64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
             (Data::U64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
-            _ => Data::from_f64(class, self.to_f64().into_owned()),
+            _ => Data::from_f64(class, crate::interp::interrupt::copied(&self.to_f64())),
         };
         Tensor::new(self.shape.clone(), data)
+    }
+    /// An owned tensor from a borrowed or owned one; a borrowed one is copied a chunk at a
+    /// time with a look at Ctrl-C between chunks.
+    pub fn owned(t: Cow<'_, Tensor>) -> Tensor {
+        match t {
+            Cow::Owned(t) => t,
+            Cow::Borrowed(t) => Tensor::new(
+                t.shape.clone(),
+                map_data!(&t.data, v => crate::interp::interrupt::copied(v)),
+            ),
+        }
     }
     /// Elements at the given linear positions (all must be in range), in a new shape.
     pub fn gather(&self, idx: &[usize], shape: Shape) -> Tensor {
