@@ -34,10 +34,13 @@ def measure(setup, stmt, timeout=60):
             except OSError:
                 d = b""
             if not d:
-                result = "EOF"; break
+                result = "FINISHED-BEFORE-SIGNAL" if t_sig is None and b"DONE" in buf else "EOF"; break
             buf += d
         if t_go is None and b"GO\n" in buf.replace(b"\r", b""):
             t_go = time.time()
+        if t_go and b"Error" in buf.split(b"GO", 1)[-1] and b"terminated" not in buf:
+            line = [l for l in buf.decode(errors="replace").splitlines() if "Error" in l][-1:]
+            result = f"ERROR {line[0].strip()[:60] if line else ''}"; break
         if t_go and DELAY < 0 and b"DONE" in buf:
             result = f"ran {(time.time() - t_go) * 1000:.0f} ms"; break
         if t_go and t_sig is None and DELAY >= 0 and time.time() - t_go >= DELAY:

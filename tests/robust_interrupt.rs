@@ -1,7 +1,8 @@
 //! Issue 26: Ctrl-C stops long builtins at the prompt, whatever loop they spend their time
 //! in: faer factorizations (run detached and abandoned), the matrix product (a block of
 //! columns at a time), element loops (formatting, convolution, primality), calls of a
-//! function per element, display. Each case runs a statement that takes many seconds
+//! function per element, display, text functions over long texts and big cells, lanes
+//! along rows, a save (which leaves no file behind). Each case runs a statement that takes many seconds
 //! unless interrupted, presses Ctrl-C after 300 ms and checks that the statement stopped:
 //! MATLAB's message, the result variable never assigned, the inputs intact, the session
 //! usable. (Before, each ran to its end: `y` was assigned and the message never came.)
@@ -107,6 +108,68 @@ fn ctrl_c_stops_primality_tests() {
 #[test]
 fn ctrl_c_stops_num2str_of_many_values() {
     interrupted("p9", "x = rand(1e7, 1)", "num2str(x)");
+}
+
+#[test]
+fn ctrl_c_stops_a_regexprep_over_a_long_text() {
+    // 2e7 matches, replaced one by one (it ran to its end: the match loop never looked)
+    interrupted(
+        "p10",
+        "x = repmat('ab ', 1, 2e7)",
+        "regexprep(x, 'a', 'xy')",
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_deviation_along_rows() {
+    // lanes along the second dimension, each gathered with a stride (a complex copy of the
+    // whole matrix came first, unwatched)
+    interrupted("p11", "x = rand(8000)", "std(x, 0, 2)");
+}
+
+#[test]
+fn ctrl_c_stops_text_functions_over_a_big_cell() {
+    // one call per element of a cell of 4e6 texts (the loop over the cell never looked)
+    interrupted(
+        "p12",
+        "x = cellstr(char(randi([97 122], 4e6, 8)))",
+        "strrep(upper(x), 'A', 'bc')",
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_save_and_leaves_no_file() {
+    // The variable is built into bytes, compressed and written: each stage looks at Ctrl-C
+    // as its progress goes (it saved to the end), and the temporary file is removed on the
+    // way out, so neither the file nor a part of it is left.
+    let dir = std::env::temp_dir().join(format!("matfuse-robust-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("big.mat");
+    let mut p = spawn("p13");
+    p.send_line("x = rand(6e7, 1); disp('MADE')").expect("send");
+    expect(&mut p, "\nMADE");
+    p.send_line(&format!(
+        "disp('START'); save('{}', 'x'); disp('FINISHED')",
+        file.display()
+    ))
+    .expect("send");
+    expect(&mut p, "\nSTART");
+    std::thread::sleep(Duration::from_millis(300));
+    p.send_control('c').expect("send ctrl-c");
+    let before = expect(&mut p, "Operation terminated by user");
+    assert!(!before.contains("FINISHED"), "{before}");
+    p.send_line("fprintf('KEPT%d\\n', numel(x))").expect("send");
+    expect(&mut p, "KEPT60000000");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    p.send_line("exit").expect("send");
+    p.exp_eof().expect("exit leaves");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

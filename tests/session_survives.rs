@@ -244,6 +244,18 @@ fn a_history_file_that_is_not_utf8_is_read_and_still_saved() {
     );
 }
 
+#[test]
+fn a_first_session_without_a_history_file_says_nothing_of_it() {
+    // the history file is made when the first session ends; its absence was reported as
+    // "cannot read the history file ...; history will not be saved" (and it was saved)
+    let d = temp_dir("firsthistory");
+    let h = d.join("history");
+    let s = prompt_session(&[b"first = 3\n", b"exit\n"], &h);
+    assert!(!s.contains("cannot read"), "{s}");
+    let saved = std::fs::read_to_string(&h).expect("history saved");
+    assert!(saved.contains("first = 3"), "{saved}");
+}
+
 // ---- memory ---------------------------------------------------------------------------
 
 #[test]
@@ -406,4 +418,19 @@ fn roots_of_a_matrix_is_matlabs_error_not_a_long_eigenproblem() {
     assert_eq!(id, "MATLAB:roots:NonVectorInput");
     assert_eq!(msg, "Input must be a vector.");
     assert_eq!(out("disp(roots([1 -3 2])')"), "     2     1\n");
+}
+
+#[test]
+fn invhilb_is_matlabs_recurrence() {
+    // fuzz_long (seed 2026) found `invhilb(1e3)`: a product of binomials per element, n^3
+    // steps, 13 s the watchdog had to stop; MATLAB's recurrence is n^2 (values from Octave)
+    assert_eq!(
+        out("x = invhilb(12); fprintf('%.17g %.17g %.17g\\n', x(5,7), x(12,12), x(1,12))"),
+        "67432408243200 11445589052352 -16224936\n"
+    );
+    assert_eq!(
+        out("disp(invhilb(3))"),
+        "     9   -36    30\n   -36   192  -180\n    30  -180   180\n"
+    );
+    assert_eq!(num("x = invhilb(1e3); n = numel(x);", "n"), 1e6);
 }

@@ -112,8 +112,13 @@ fn eye(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let class = sa.class.unwrap_or(Class::Double);
     let (r, c) = (sa.shape.rows(), sa.shape.dim(1));
+    crate::values::limits::check_work(&[r, c], 8 + class.elem_bytes())?;
     let mut v = vec![0.0; r * c];
+    // each 1 on the diagonal is the first touch of its column's pages (the kernel zeroes
+    // them then: 3.2 GB of them for eye(2e4), seconds): Ctrl-C is looked at as they go
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for k in 0..r.min(c) {
+        tick.add(r);
         v[k + k * r] = 1.0;
     }
     one(Tensor::new(Shape::matrix(r, c), Data::from_f64(class, v)))

@@ -116,6 +116,7 @@ fn fields_of(
 fn join_rows(m: usize, n: usize, fields: &[String], delim: &str, newline: &str) -> String {
     let mut s = String::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
     for i in 0..m {
+        crate::interp::interrupt::poll();
         for j in 0..n {
             if j > 0 {
                 s.push_str(delim);
@@ -245,6 +246,7 @@ fn write_delimited(
     }
     let lead = delim.repeat(c0);
     for i in 0..rows {
+        crate::interp::interrupt::poll();
         text.push_str(&lead);
         for j in 0..cols {
             if j > 0 {

@@ -122,17 +122,27 @@ fn variance(a: A) -> MResult<Tensor> {
             });
         }
     }
-    let z = t.to_c64().into_owned();
+    // complex values as they are; real ones read in place (a complex copy of 3.6e7 values
+    // was half a gigabyte and a second before the first look at Ctrl-C)
+    let z = complex.then(|| t.to_c64());
+    let x = (!complex).then(|| t.to_f64());
+    let at = |p: usize| match (&z, &x) {
+        (Some(z), _) => z[p],
+        (None, Some(x)) => num_complex::Complex64::new(x[p], 0.0),
+        (None, None) => num_complex::Complex64::new(f64::NAN, 0.0),
+    };
     let mut out = Vec::with_capacity(inner * outer);
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
+            tick.add(len);
             let mut lane: Vec<(num_complex::Complex64, f64)> = (0..len)
                 .map(|k| {
                     let wk = match &w {
                         W::Vec(ws) => ws[k],
                         _ => 1.0,
                     };
-                    (z[i + k * inner + o * inner * len], wk)
+                    (at(i + k * inner + o * inner * len), wk)
                 })
                 .collect();
             if omitnan {
@@ -167,7 +177,6 @@ fn variance(a: A) -> MResult<Tensor> {
             out.push(v);
         }
     }
-    let _ = complex;
     let res = Tensor::new(t.shape.with_dim(d, 1), Data::from_f64(cls, out));
     Ok(match out_shape {
         Some(s) if s.numel() == res.numel() => res.reshaped(s),

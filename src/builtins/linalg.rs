@@ -406,10 +406,14 @@ fn roots(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 fn polyval(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let p = a[0].tensor()?.to_f64().into_owned();
     let x = a[1].tensor()?;
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let r: Vec<f64> = x
         .to_f64()
         .iter()
-        .map(|&v| p.iter().fold(0.0, |acc, &c| acc * v + c))
+        .map(|&v| {
+            tick.add(p.len());
+            p.iter().fold(0.0, |acc, &c| acc * v + c)
+        })
         .collect();
     one(Tensor::f64(x.shape.clone(), r))
 }

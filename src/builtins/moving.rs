@@ -70,10 +70,13 @@ fn moving(a: A, kind: Mov) -> MResult<Value> {
     let d = dim.unwrap_or_else(|| default_dim(&t.shape));
     let len = t.shape.dim(d);
     let out = lanes_map(&t, Some(d), len, |lane| {
+        // a window per element (each copied): Ctrl-C is looked at as they go
+        let mut tick = crate::interp::interrupt::Ticker::new();
         (0..lane.len())
             .map(|k| {
                 let lo = k.saturating_sub(before);
                 let hi = k.saturating_add(after).min(lane.len() - 1);
+                tick.add(hi + 1 - lo.min(hi));
                 let mut w: Vec<f64> = lane[lo..=hi].to_vec();
                 if omitnan {
                     w.retain(|x| !x.is_nan());

@@ -108,15 +108,15 @@ fn norm(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             .fold(0.0, f64::max),
         "fro" => abs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         "2" => {
+            // the SVD runs detached, so Ctrl-C need not wait for it
             let s = if t.is_complex() {
-                linalg::to_cmat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
+                let m = linalg::to_cmat(&t);
+                crate::interp::interrupt::detached(move || m.singular_values().map_err(|_| ()))
             } else {
-                linalg::to_mat(&t)
-                    .singular_values()
-                    .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?
-            };
+                let m = linalg::to_mat(&t);
+                crate::interp::interrupt::detached(move || m.singular_values().map_err(|_| ()))
+            }
+            .map_err(|_| MError::new("MATLAB:norm:svdFailed", "SVD did not converge."))?;
             s.first().copied().unwrap_or(0.0)
         }
         _ => {
@@ -175,20 +175,21 @@ fn kron(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     );
     crate::values::limits::check_dims(&[xr.saturating_mul(yr), xc.saturating_mul(yc)], 16)?;
     let (r, c) = (xr * yr, xc * yc);
-    // every product p(i,j)*q(k,l) lands at ((i*yr+k), (j*yc+l))
-    fn blocks<T: Copy + Default + std::ops::Mul<Output = T>>(
+    // every product p(i,j)*q(k,l) lands at ((i*yr+k), (j*yc+l)): written column by column
+    // of the result (in memory order), with a look at Ctrl-C per column
+    fn blocks<T: Copy + std::ops::Mul<Output = T>>(
         p: &[T],
         q: &[T],
         (xr, xc, yr, yc): (usize, usize, usize, usize),
     ) -> Vec<T> {
-        let r = xr * yr;
-        let mut out = vec![T::default(); r * xc * yc];
-        for i in 0..xr {
-            for j in 0..xc {
-                for k in 0..yr {
-                    for l in 0..yc {
-                        out[(i * yr + k) + (j * yc + l) * r] = p[i + j * xr] * q[k + l * yr];
-                    }
+        let mut out = Vec::with_capacity(xr * yr * xc * yc);
+        let mut tick = crate::interp::interrupt::Ticker::new();
+        for j in 0..xc {
+            for l in 0..yc {
+                tick.add(xr * yr);
+                let qcol = &q[l * yr..(l + 1) * yr];
+                for &pij in &p[j * xr..(j + 1) * xr] {
+                    out.extend(qcol.iter().map(|&qkl| pij * qkl));
                 }
             }
         }

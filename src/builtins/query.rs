@@ -354,7 +354,9 @@ fn ind2sub(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let total: usize = ext.iter().product();
     let mut outs: Vec<Vec<f64>> = vec![Vec::with_capacity(idx.numel()); k];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for &x in idx.to_f64().iter() {
+        tick.add(k);
         if x < 1.0 || x.fract() != 0.0 || x as usize > total {
             return Err(MError::new(
                 "MATLAB:ind2sub:IndexOutOfRange",

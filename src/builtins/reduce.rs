@@ -443,11 +443,13 @@ fn cum_extreme(a: A, is_max: bool) -> R {
     let t = r.shaped();
     let d = r.dim.unwrap_or_else(|| red::default_dim(&t.shape));
     let (inner, len, outer) = lanes(&t.shape, d);
-    let mut x = t.to_f64().into_owned();
+    let mut x = crate::interp::interrupt::copied(&t.to_f64());
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
             let mut acc = f64::NAN;
             for k in 0..len {
+                tick.tick();
                 let p = i + k * inner + o * inner * len;
                 if acc.is_nan() || (is_max && x[p] > acc) || (!is_max && x[p] < acc) {
                     if !x[p].is_nan() {

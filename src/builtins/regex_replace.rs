@@ -191,12 +191,14 @@ fn replace_text(
     rules: &[(Regex, Vec<RepPart>)],
     o: &RepOpts,
 ) -> MResult<String> {
+    crate::interp::interrupt::poll();
     let mut cur = text.to_string();
     for (re, parts) in rules {
         let mut out = String::new();
         let mut last = 0;
         let mut count = 0;
         for m in re.captures_iter(cur.as_str()) {
+            crate::interp::interrupt::poll();
             let m = m.map_err(|e| MError::new("MATLAB:regexprep:engine", e.to_string()))?;
             let Some(whole) = m.get(0) else { continue };
             if whole.start() == whole.end() && !o.empty_match {

@@ -112,6 +112,7 @@ fn text_list(c: &CellArray) -> MResult<Vec<String>> {
     c.data
         .iter()
         .map(|v| {
+            crate::interp::interrupt::poll();
             v.text().map_err(|_| {
                 MError::new(
                     "MATLAB:sort:InputType",
@@ -126,7 +127,13 @@ fn text_list(c: &CellArray) -> MResult<Vec<String>> {
 pub(super) fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
     let elems: Vec<Key> = match v {
         Value::Cell(c) => text_list(c)?.into_iter().map(Key::Text).collect(),
-        Value::Str(s) => s.data.iter().cloned().map(Key::Text).collect(),
+        Value::Str(s) => s
+            .data
+            .iter()
+            .inspect(|_| crate::interp::interrupt::poll())
+            .cloned()
+            .map(Key::Text)
+            .collect(),
         v if v.is_numeric_like() => {
             let t = v.tensor()?;
             let mut tick = crate::interp::interrupt::Ticker::new();
@@ -170,8 +177,12 @@ pub(super) fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
         return Err(bad_arg("unique", "'rows' needs a 2-D matrix."));
     }
     let (r, c) = (s.rows(), s.cols());
+    let mut tick = crate::interp::interrupt::Ticker::new();
     Ok((0..r)
-        .map(|i| Key::Row((0..c).map(|j| elems[i + j * r].clone()).collect()))
+        .map(|i| {
+            tick.add(c);
+            Key::Row((0..c).map(|j| elems[i + j * r].clone()).collect())
+        })
         .collect())
 }
 
@@ -179,6 +190,7 @@ pub(super) fn keys_of(v: &Value, rows: bool) -> MResult<Vec<Key>> {
 fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
     let flat: Vec<Key> = keys
         .iter()
+        .inspect(|_| crate::interp::interrupt::poll())
         .flat_map(|k| match k {
             Key::Row(v) => v.clone(),
             other => vec![other.clone()],
@@ -202,6 +214,7 @@ fn from_keys(like: &Value, keys: &[Key], shape: Shape) -> Value {
             shape,
             flat.into_iter()
                 .map(|k| {
+                    crate::interp::interrupt::poll();
                     if let Key::Text(s) = k {
                         Value::str(&s)
                     } else {

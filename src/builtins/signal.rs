@@ -88,7 +88,9 @@ fn filter(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             8 => transposed::<8>(&bc, &ac, &mut z, lane),
             _ => {
                 let mut out = Vec::with_capacity(lane.len());
+                let mut tick = crate::interp::interrupt::Ticker::new();
                 for &xn in lane.iter() {
+                    tick.add(order);
                     let yn = bc[0] * xn + z[0];
                     for k in 1..order {
                         z[k - 1] = bc[k] * xn + z[k] - ac[k] * yn;
@@ -138,7 +140,9 @@ fn transposed<const N: usize>(b: &[f64], a: &[f64], z: &mut [f64], x: &[f64]) ->
     }
     let fir = an.iter().skip(1).all(|&c| c == 0.0);
     let mut out = Vec::with_capacity(x.len());
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for &xn in x {
+        tick.tick();
         let yn = bn[0] * xn + zn[0];
         if fir {
             for k in 1..N {
@@ -459,8 +463,12 @@ fn trapz_step(x: &Option<Vec<f64>>, k: usize) -> f64 {
 fn trapz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let (x, y, d) = trapz_args(a, "trapz")?;
     one(lanes_map(&y, Some(d), 1, |lane| {
+        let mut tick = crate::interp::interrupt::Ticker::new();
         let s = (1..lane.len())
-            .map(|k| trapz_step(&x, k - 1) * (lane[k] + lane[k - 1]) / 2.0)
+            .map(|k| {
+                tick.tick();
+                trapz_step(&x, k - 1) * (lane[k] + lane[k - 1]) / 2.0
+            })
             .sum();
         vec![s]
     }))
@@ -530,10 +538,12 @@ fn discretize(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         ));
     }
     let last = edges.len() - 1;
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let out: Vec<f64> = x
         .to_f64()
         .iter()
         .map(|&v| {
+            tick.tick();
             if v.is_nan() || v < edges[0] || v > edges[last] {
                 return f64::NAN;
             }

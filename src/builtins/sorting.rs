@@ -175,8 +175,10 @@ fn sortrows(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         Ordering::Equal
     });
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let positions: Vec<usize> = (0..c)
         .flat_map(|j| idx.iter().map(move |&i| i + j * r))
+        .inspect(|_| tick.tick())
         .collect();
     let sorted = crate::values::ops::shape_ops::gather_value(v, &positions, shape)?;
     let mut out = vec![sorted];

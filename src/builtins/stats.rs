@@ -54,10 +54,14 @@ fn covariance(cols: &[Vec<f64>], normalize_n: bool) -> Vec<f64> {
         (n - 1) as f64
     };
     let mut out = vec![0.0; k * k];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for i in 0..k {
         for j in 0..k {
             let s: f64 = (0..n)
-                .map(|t| (cols[i][t] - means[i]) * (cols[j][t] - means[j]))
+                .map(|t| {
+                    tick.tick();
+                    (cols[i][t] - means[i]) * (cols[j][t] - means[j])
+                })
                 .sum();
             out[i + j * k] = s / denom;
         }
@@ -73,7 +77,8 @@ fn cov(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             if yt.numel() != x.numel() {
                 return Err(bad_arg("cov", "The lengths of X and Y must match."));
             }
-            (vec![x.to_f64().into_owned(), yt.to_f64().into_owned()], 2)
+            let copy = |t: &Tensor| crate::interp::interrupt::copied(&t.to_f64());
+            (vec![copy(&x), copy(&yt)], 2)
         }
         _ => (columns(&x), 1),
     };
@@ -137,10 +142,15 @@ pub(super) fn lanes_map(
     let (inner, len, outer) = lanes(&t.shape, d);
     let x = t.to_f64();
     let mut out = vec![0.0; inner * m * outer];
+    // Ctrl-C is looked at while a lane is copied (the work on it looks for itself)
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
             let mut lane: Vec<f64> = (0..len)
-                .map(|k| x[i + k * inner + o * inner * len])
+                .map(|k| {
+                    tick.tick();
+                    x[i + k * inner + o * inner * len]
+                })
                 .collect();
             let r = f(&mut lane);
             for (k, v) in r.into_iter().enumerate().take(m) {
@@ -189,12 +199,15 @@ fn quantiles(a: &A, scale: f64) -> MResult<Value> {
     };
     let t = if dim.is_none() && t.shape.is_vector() {
         let n = t.numel();
-        t.into_owned().reshaped(Shape::col(n))
+        Tensor::owned(t).reshaped(Shape::col(n))
     } else {
-        t.into_owned()
+        Tensor::owned(t)
     };
     let out = lanes_map(&t, dim, ps.len(), |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         lane.sort_by(|a, b| {
             crate::interp::interrupt::poll();
             a.total_cmp(b)
@@ -243,7 +256,10 @@ fn mad(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => None,
     };
     one(lanes_map(&t, dim, 1, |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         let c = if use_median {
             median_of(&mut lane.clone())
         } else {
@@ -265,7 +281,10 @@ fn iqr(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => None,
     };
     one(lanes_map(&t, dim, 1, |lane| {
-        lane.retain(|x| !x.is_nan());
+        lane.retain(|x| {
+            crate::interp::interrupt::poll();
+            !x.is_nan()
+        });
         lane.sort_by(|a, b| {
             crate::interp::interrupt::poll();
             a.total_cmp(b)
@@ -292,8 +311,10 @@ fn rescale(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         _ => (0.0, 1.0),
     };
     let x = t.to_f64();
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let (mn, mx) = x
         .iter()
+        .inspect(|_| tick.tick())
         .filter(|v| !v.is_nan())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
             (a.min(v), b.max(v))
@@ -301,6 +322,7 @@ fn rescale(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let r: Vec<f64> = x
         .iter()
         .map(|&v| {
+            tick.tick();
             if mx == mn {
                 l
             } else {
@@ -320,15 +342,36 @@ fn normalize(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let d = dim.unwrap_or_else(|| default_dim(&t.shape));
     let (inner, len, outer) = lanes(&t.shape, d);
     let x = t.to_f64();
-    let mut out = x.to_vec();
+    let mut out = crate::interp::interrupt::copied(&x);
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
-            let idx: Vec<usize> = (0..len).map(|k| i + k * inner + o * inner * len).collect();
+            let idx: Vec<usize> = (0..len)
+                .map(|k| {
+                    tick.tick();
+                    i + k * inner + o * inner * len
+                })
+                .collect();
             let n = len as f64;
-            let mean = idx.iter().map(|&p| x[p]).sum::<f64>() / n;
-            let sd = (idx.iter().map(|&p| (x[p] - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0))
-                .sqrt();
+            let mean = idx
+                .iter()
+                .map(|&p| {
+                    tick.tick();
+                    x[p]
+                })
+                .sum::<f64>()
+                / n;
+            let sd = (idx
+                .iter()
+                .map(|&p| {
+                    tick.tick();
+                    (x[p] - mean).powi(2)
+                })
+                .sum::<f64>()
+                / (n - 1.0).max(1.0))
+            .sqrt();
             for &p in &idx {
+                tick.tick();
                 out[p] = (x[p] - mean) / sd;
             }
         }
@@ -420,9 +463,9 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let vector = t.shape.is_vector();
     let work = if vector {
         let n = t.numel();
-        t.into_owned().reshaped(Shape::col(n))
+        Tensor::owned(t).reshaped(Shape::col(n))
     } else {
-        t.into_owned()
+        Tensor::owned(t)
     };
     let dim = match a.get(2) {
         Some(v) => Some(dim_arg(v)?),
@@ -430,7 +473,9 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     };
     let counts = lanes_map(&work, dim, ne, |lane| {
         let mut c = vec![0.0; ne];
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for &v in lane.iter() {
+            tick.tick();
             if let Some(k) = bin(v) {
                 c[k] += 1.0;
             }
@@ -445,10 +490,14 @@ fn histc(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let mut out = vec![Value::from(counts)];
     if nargout > 1 {
         let x = a[0].tensor()?;
+        let mut tick = crate::interp::interrupt::Ticker::new();
         let idx: Vec<f64> = x
             .to_f64()
             .iter()
-            .map(|&v| bin(v).map(|k| (k + 1) as f64).unwrap_or(0.0))
+            .map(|&v| {
+                tick.tick();
+                bin(v).map(|k| (k + 1) as f64).unwrap_or(0.0)
+            })
             .collect();
         out.push(Value::from(Tensor::f64(x.shape.clone(), idx)));
     }

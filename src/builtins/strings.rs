@@ -59,7 +59,10 @@ pub(super) fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MRe
                 .data
                 .iter()
                 .map(|e| match e {
-                    e if e.is_char() || e.is_string() => map_text(e, name, f),
+                    e if e.is_char() || e.is_string() => {
+                        crate::interp::interrupt::poll();
+                        map_text(e, name, f)
+                    }
                     _ => Err(MError::new(
                         format!("MATLAB:{name}:InputClass"),
                         "Cell elements must be character vectors.",
@@ -70,7 +73,13 @@ pub(super) fn map_text(v: &Value, name: &str, f: &dyn Fn(&str) -> String) -> MRe
         }
         Value::Str(s) => Ok(Value::from(StrArray::new(
             s.shape.clone(),
-            s.data.iter().map(|x| f(x)).collect(),
+            s.data
+                .iter()
+                .map(|x| {
+                    crate::interp::interrupt::poll();
+                    f(x)
+                })
+                .collect(),
         ))),
         _ => Err(MError::new(
             format!("MATLAB:{name}:InputClass"),
@@ -151,6 +160,7 @@ pub fn texts(v: &Value, name: &str) -> MResult<(Vec<String>, Shape, bool)> {
         Value::Cell(c) => {
             let mut out = Vec::with_capacity(c.data.len());
             for e in &c.data {
+                crate::interp::interrupt::poll();
                 out.push(e.text().map_err(|_| {
                     bad_arg(
                         name,
@@ -160,7 +170,15 @@ pub fn texts(v: &Value, name: &str) -> MResult<(Vec<String>, Shape, bool)> {
             }
             Ok((out, c.shape.clone(), true))
         }
-        Value::Str(s) => Ok((s.data.clone(), s.shape.clone(), true)),
+        Value::Str(s) => Ok((
+            s.data
+                .iter()
+                .inspect(|_| crate::interp::interrupt::poll())
+                .cloned()
+                .collect(),
+            s.shape.clone(),
+            true,
+        )),
         other => Err(bad_arg(
             name,
             format!("Expected text, got {}.", other.class_name()),
@@ -195,6 +213,7 @@ fn strcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         let mut out = vec![String::new(); n];
         for (l, _, _) in &lists {
             for (k, o) in out.iter_mut().enumerate() {
+                crate::interp::interrupt::poll();
                 o.push_str(if l.len() == 1 {
                     &l[0]
                 } else {
@@ -207,7 +226,12 @@ fn strcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         }
         return one(CellArray::new(
             shape,
-            out.iter().map(|s| Value::str(s)).collect(),
+            out.iter()
+                .map(|s| {
+                    crate::interp::interrupt::poll();
+                    Value::str(s)
+                })
+                .collect(),
         ));
     }
     // character arrays: trailing blank columns go, rows join side by side, and a one-row
@@ -351,7 +375,9 @@ fn replace_overlapping(s: &str, old: &str, new: &str) -> String {
     let (s, old): (Vec<char>, Vec<char>) = (s.chars().collect(), old.chars().collect());
     let mut covered_until = 0;
     let mut out = String::with_capacity(s.len());
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for i in 0..s.len() {
+        tick.tick();
         if s[i..].starts_with(&old) {
             out.push_str(new);
             covered_until = i + old.len();
@@ -388,7 +414,12 @@ fn text_pred(a: &A, name: &str, f: &dyn Fn(&str, &str) -> bool) -> MResult<Value
             let (list, shape, _) = texts(&a[0], name)?;
             Ok(Value::from(Tensor::bools(
                 shape,
-                list.iter().map(|s| test(s)).collect(),
+                list.iter()
+                    .map(|s| {
+                        crate::interp::interrupt::poll();
+                        test(s)
+                    })
+                    .collect(),
             )))
         }
         v => Ok(Value::Bool(test(&text_arg(v, name)?))),

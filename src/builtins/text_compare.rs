@@ -38,6 +38,7 @@ fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool, whole: bool) ->
                 c.data
                     .iter()
                     .map(|e| {
+                        crate::interp::interrupt::poll();
                         if e.is_char() || e.is_string() {
                             e.text().ok()
                         } else {
@@ -47,9 +48,15 @@ fn compare(a: &Value, b: &Value, f: &dyn Fn(&str, &str) -> bool, whole: bool) ->
                     .collect(),
                 c.shape.clone(),
             )),
-            Value::Str(s) if s.data.len() != 1 => {
-                Some((s.data.iter().cloned().map(Some).collect(), s.shape.clone()))
-            }
+            Value::Str(s) if s.data.len() != 1 => Some((
+                s.data
+                    .iter()
+                    .inspect(|_| crate::interp::interrupt::poll())
+                    .cloned()
+                    .map(Some)
+                    .collect(),
+                s.shape.clone(),
+            )),
             _ => None,
         }
     };

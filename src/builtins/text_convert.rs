@@ -315,6 +315,7 @@ fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
     }
     let mut rows = Vec::new();
     for &x in &vals {
+        crate::interp::interrupt::poll();
         let s = if x < 0.0 {
             let v = (x as i128 + (1i128 << bits)) as u128;
             radix_digits(v, 0, radix)
@@ -332,7 +333,10 @@ fn radix_text(a: &A, radix: u32, name: &str) -> MResult<Value> {
     crate::values::limits::check_dims(&[rows.len(), w], 3)?;
     let rows: Vec<String> = rows
         .iter()
-        .map(|r| format!("{}{r}", "0".repeat(w - r.len())))
+        .map(|r| {
+            crate::interp::interrupt::poll();
+            format!("{}{r}", "0".repeat(w - r.len()))
+        })
         .collect();
     Ok(super::types::char_matrix(&rows))
 }

@@ -128,11 +128,18 @@ pub fn to_logical(v: &Value) -> MResult<Value> {
 
 /// Rows of text padded with spaces to a char matrix.
 pub fn char_matrix(rows: &[String]) -> Value {
-    let rows: Vec<Vec<u16>> = rows.iter().map(|r| r.encode_utf16().collect()).collect();
+    let rows: Vec<Vec<u16>> = rows
+        .iter()
+        .map(|r| {
+            crate::interp::interrupt::poll();
+            r.encode_utf16().collect()
+        })
+        .collect();
     let w = rows.iter().map(|r| r.len()).max().unwrap_or(0);
     let n = rows.len();
     let mut data = vec![b' ' as u16; n * w];
     for (i, r) in rows.iter().enumerate() {
+        crate::interp::interrupt::poll();
         for (j, &c) in r.iter().enumerate() {
             data[i + j * n] = c;
         }
@@ -151,6 +158,7 @@ fn text_rows(v: &Value) -> MResult<Vec<String>> {
         Value::Cell(c) => {
             let mut out = Vec::new();
             for e in &c.data {
+                crate::interp::interrupt::poll();
                 out.extend(text_rows(e)?);
             }
             out
@@ -227,17 +235,26 @@ fn cast_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 
 fn bytes_of(t: &Tensor) -> Vec<u8> {
     let mut out = Vec::new();
+    let mut tick = crate::interp::interrupt::Ticker::new();
+    macro_rules! le {
+        ($v:expr) => {
+            $v.iter().for_each(|x| {
+                tick.tick();
+                out.extend(x.to_le_bytes())
+            })
+        };
+    }
     match &t.data {
-        Data::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        Data::F64(v) => le!(v),
+        Data::F32(v) => le!(v),
+        Data::I8(v) => le!(v),
+        Data::I16(v) => le!(v),
+        Data::I32(v) => le!(v),
+        Data::I64(v) => le!(v),
         Data::U8(v) => out.extend(v.iter()),
-        Data::U16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::U32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        Data::U64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        Data::U16(v) => le!(v),
+        Data::U32(v) => le!(v),
+        Data::U64(v) => le!(v),
         _ => {}
     }
     out
@@ -264,11 +281,15 @@ fn typecast_f(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         ));
     }
     let n = bytes.len() / w;
+    let mut tick = crate::interp::interrupt::Ticker::new();
     macro_rules! rd {
         ($t:ty) => {
             bytes
                 .chunks(w)
-                .map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or_default()))
+                .map(|c| {
+                    tick.tick();
+                    <$t>::from_le_bytes(c.try_into().unwrap_or_default())
+                })
                 .collect()
         };
     }

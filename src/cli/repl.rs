@@ -103,7 +103,11 @@ fn prompt(interp: &mut Interp, record: Option<PathBuf>) -> i32 {
         if let Some(dir) = h.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        if let Err(e) = rl.load_history(h) {
+        // a missing file is a first session's: it is made when the session ends
+        if let Err(e) = rl
+            .load_history(h)
+            .or_else(|e| if h.exists() { Err(e) } else { Ok(()) })
+        {
             if !editor::repair_history(h) || rl.load_history(h).is_err() {
                 eprintln!(
                     "matfuse: cannot read the history file {} ({e}); history will not be saved",

@@ -169,6 +169,16 @@ impl Ticker {
             poll_now();
         }
     }
+    /// Counts `n` elements at once (a lane, a row, a block), with a look at the flag once
+    /// TICK of them have gone by.
+    #[inline]
+    pub fn add(&mut self, n: usize) {
+        self.0 = self.0.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        if self.0 >= Self::TICK {
+            self.0 = 0;
+            poll_now();
+        }
+    }
 }
 
 /// An owned copy of `v`, made a chunk at a time with a look at the flag between chunks.

@@ -9,6 +9,16 @@ use std::path::{Path, PathBuf};
 /// `written` the fraction done.
 pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
     let tmp = temp_beside(path);
+    // `written` may unwind (Ctrl-C): the temporary file goes then as well
+    struct Leftover<'a>(&'a Path, bool);
+    impl Drop for Leftover<'_> {
+        fn drop(&mut self) {
+            if self.1 {
+                let _ = std::fs::remove_file(self.0);
+            }
+        }
+    }
+    let mut leftover = Leftover(&tmp, true);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         let mut done = 0;
@@ -21,9 +31,8 @@ pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io
         drop(f);
         std::fs::rename(&tmp, path)
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    leftover.1 = result.is_err();
+    drop(leftover);
     result
 }
 

@@ -273,6 +273,8 @@ pub fn column_major(rows: &[Vec<f64>], ncols: usize, fill: f64) -> Vec<f64> {
 /// A number as writematrix writes it: up to 15 significant digits (MATLAB's longG), NaN as
 /// an empty field.
 pub fn number_text(x: f64, digits: usize, nan_empty: bool) -> String {
+    // called once per field: Ctrl-C is looked at every so many of them
+    crate::interp::interrupt::poll();
     if x.is_nan() {
         return if nan_empty {
             String::new()
@@ -291,6 +293,7 @@ pub fn number_text(x: f64, digits: usize, nan_empty: bool) -> String {
 
 /// A number with `digits` significant digits (C's %g), as dlmwrite and csvwrite write it.
 pub fn number_text_g(x: f64, digits: usize) -> String {
+    crate::interp::interrupt::poll();
     if x.is_nan() {
         return "NaN".into();
     }

@@ -34,7 +34,9 @@ impl Progress {
         }
     }
     /// Reports the fraction done (0 to 1); shows it once the work has run past a second.
+    /// Ctrl-C stops the work here (it unwinds to the builtin call).
     pub fn at(&mut self, fraction: f64) {
+        crate::interp::interrupt::poll_now();
         if !self.tty || self.start.elapsed() < AFTER {
             return;
         }

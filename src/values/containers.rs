@@ -38,10 +38,15 @@ impl CellArray {
     /// A cell of the given shape filled with `[]`, as `cell(m, n)` makes.
     pub fn empties(shape: Shape) -> CellArray {
         let n = shape.numel();
-        CellArray {
-            shape,
-            data: vec![Value::empty(); n],
+        // each empty is an allocation: made a chunk at a time with a look at Ctrl-C between
+        // chunks (cell(1e8, 1) was seconds)
+        let mut data = Vec::with_capacity(n);
+        while data.len() < n {
+            crate::interp::interrupt::poll_now();
+            let k = (n - data.len()).min(crate::interp::interrupt::CHUNK);
+            data.extend(std::iter::repeat_with(Value::empty).take(k));
         }
+        CellArray { shape, data }
     }
     pub fn row(data: Vec<Value>) -> CellArray {
         CellArray {

@@ -26,7 +26,14 @@ pub fn number_text(x: f64) -> String {
 /// Converts a value to a string array (chars become one string per row).
 pub fn to_string_array(v: &Value) -> MResult<StrArray> {
     match v {
-        Value::Str(s) => Ok((**s).clone()),
+        Value::Str(s) => Ok(StrArray::new(
+            s.shape.clone(),
+            s.data
+                .iter()
+                .inspect(|_| crate::interp::interrupt::poll())
+                .cloned()
+                .collect(),
+        )),
         Value::Tensor(t) if t.class() == super::class::Class::Char => {
             if t.shape.rows() <= 1 {
                 Ok(StrArray::scalar(t.to_text()))

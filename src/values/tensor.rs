@@ -175,7 +175,9 @@ impl Tensor {
         Tensor::new(shape, Data::zeros(class, n))
     }
     pub fn char_row(s: &str) -> Tensor {
-        let v: Vec<u16> = s.encode_utf16().collect();
+        // Ctrl-C is looked at every so many units (text of 4e7 characters is 100 ms)
+        let mut tick = crate::interp::interrupt::Ticker::new();
+        let v: Vec<u16> = s.encode_utf16().inspect(|_| tick.tick()).collect();
         Tensor::new(Shape::row(v.len()), Data::Char(v))
     }
     pub fn class(&self) -> Class {
@@ -204,13 +206,28 @@ impl Tensor {
     pub fn to_f64(&self) -> Cow<'_, [f64]> {
         match &self.data {
             Data::F64(v) => Cow::Borrowed(v),
-            d => Cow::Owned(with_data!(d, v => v.iter().map(|x| x.to_f64()).collect())),
+            // a chunk at a time, with a look at Ctrl-C between chunks
+            d => Cow::Owned(with_data!(d, v => {
+                let mut out = Vec::with_capacity(v.len());
+                for part in v.chunks(crate::interp::interrupt::CHUNK) {
+                    crate::interp::interrupt::poll_now();
+                    out.extend(part.iter().map(|x| x.to_f64()));
+                }
+                out
+            })),
         }
     }
     pub fn to_c64(&self) -> Cow<'_, [Complex64]> {
         match &self.data {
             Data::C64(v) => Cow::Borrowed(v),
-            d => Cow::Owned(with_data!(d, v => v.iter().map(|x| x.to_c64()).collect())),
+            d => Cow::Owned(with_data!(d, v => {
+                let mut out = Vec::with_capacity(v.len());
+                for part in v.chunks(crate::interp::interrupt::CHUNK) {
+                    crate::interp::interrupt::poll_now();
+                    out.extend(part.iter().map(|x| x.to_c64()));
+                }
+                out
+            })),
         }
     }
     pub fn get_f64(&self, i: usize) -> f64 {
@@ -225,7 +242,16 @@ impl Tensor {
     /// Characters of a char array in column-major order, as a Rust string.
     pub fn to_text(&self) -> String {
         match &self.data {
-            Data::Char(v) => String::from_utf16_lossy(v),
+            Data::Char(v) if v.len() <= crate::interp::interrupt::CHUNK => {
+                String::from_utf16_lossy(v)
+            }
+            Data::Char(v) => {
+                let mut tick = crate::interp::interrupt::Ticker::new();
+                char::decode_utf16(v.iter().copied())
+                    .inspect(|_| tick.tick())
+                    .map(|c| c.unwrap_or('\u{FFFD}'))
+                    .collect()
+            }
             d => with_data!(d, v => v
                 .iter()
                 .map(|x| char::from_u32(x.to_f64() as u32).unwrap_or('\u{FFFD}'))
@@ -247,6 +273,7 @@ impl Tensor {
         let cols = units.len() / rows;
         (0..rows)
             .map(|r| {
+                crate::interp::interrupt::poll();
                 let row: Vec<u16> = (0..cols)
                     .filter_map(|c| units.get(r + c * rows).copied())
                     .collect();
@@ -278,9 +305,20 @@ impl Tensor {
             ),
             (Data::I64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
             (Data::U64(v), c) if c.is_int() => Data::from_i128(c, v.iter().map(|&x| x as i128)),
-            _ => Data::from_f64(class, self.to_f64().into_owned()),
+            _ => Data::from_f64(class, crate::interp::interrupt::copied(&self.to_f64())),
         };
         Tensor::new(self.shape.clone(), data)
+    }
+    /// An owned tensor from a borrowed or owned one; a borrowed one is copied a chunk at a
+    /// time with a look at Ctrl-C between chunks.
+    pub fn owned(t: Cow<'_, Tensor>) -> Tensor {
+        match t {
+            Cow::Owned(t) => t,
+            Cow::Borrowed(t) => Tensor::new(
+                t.shape.clone(),
+                map_data!(&t.data, v => crate::interp::interrupt::copied(v)),
+            ),
+        }
     }
     /// Elements at the given linear positions (all must be in range), in a new shape.
     pub fn gather(&self, idx: &[usize], shape: Shape) -> Tensor {
@@ -413,7 +451,16 @@ impl Data {
         macro_rules! go {
             ($($v:ident),*) => {
                 match (self, src) {
-                    $( (Data::$v(d), Data::$v(s)) => { for (k, &p) in pos.iter().enumerate() { d[p] = s[k]; } } )*
+                    $( (Data::$v(d), Data::$v(s)) => {
+                        // a look at Ctrl-C every 64 writes: scattered writes into a fresh
+                        // array fault a page each (diag of 2e4 values zeroed 3.2 GB)
+                        for (c, part) in pos.chunks(64).enumerate() {
+                            crate::interp::interrupt::poll_now();
+                            for (j, &p) in part.iter().enumerate() {
+                                d[p] = s[c * 64 + j];
+                            }
+                        }
+                    } )*
                     _ => {}
                 }
             };

@@ -196,8 +196,10 @@ fn histogram_fn(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
 
 fn hist(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let y = vector(&a[0], "hist")?;
+    let mut tick = crate::interp::interrupt::Ticker::new();
     let (lo, hi) = y
         .iter()
+        .inspect(|_| tick.tick())
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
             (a.min(*v), b.max(*v))

@@ -49,6 +49,8 @@ impl Decoded {
 }
 
 fn convert(j: &J, depth: usize) -> MResult<Decoded> {
+    // once per value: Ctrl-C is looked at every so many of them
+    crate::interp::interrupt::poll();
     if depth > 500 {
         return Err(MError::new(
             "MATLAB:json:NestingTooDeep",

@@ -150,6 +150,8 @@ fn element(t: &Tensor, class: Class, k: usize, o: &EncodeOptions) -> Json {
 }
 
 fn number(x: f64, o: &EncodeOptions) -> Json {
+    // once per number: Ctrl-C is looked at every so many of them
+    crate::interp::interrupt::poll();
     if x.is_finite() {
         return Json::Number(format_number(x));
     }
@@ -242,6 +244,7 @@ fn write(j: &Json, pretty: bool, indent: usize, out: &mut String) {
             }
             out.push('[');
             for (k, it) in items.iter().enumerate() {
+                crate::interp::interrupt::poll();
                 if k > 0 {
                     out.push(',');
                 }

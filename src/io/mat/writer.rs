@@ -139,7 +139,9 @@ fn le_bytes(d: &Data) -> Vec<u8> {
     }
     with_data!(d, v => {
         let mut out = Vec::with_capacity(v.len() * std::mem::size_of_val(v.first().unwrap_or(&Default::default())));
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for x in v.iter() {
+            tick.tick();
             x.put(&mut out);
         }
         out

@@ -111,6 +111,7 @@ pub fn scan(s: &[u8], specs: &[Spec], o: &Options, repeat: Option<usize>) -> Out
     let mut failure = None;
     let mut rows = 0;
     'rows: while repeat.is_none_or(|n| rows < n) {
+        crate::interp::interrupt::poll();
         lx.skip_blank(true);
         if lx.pos >= s.len() {
             break;

@@ -21,17 +21,38 @@ pub fn map2<T: Copy, U: Copy, R>(
     out: &Shape,
     f: impl Fn(T, U) -> R,
 ) -> Vec<R> {
+    use crate::interp::interrupt::{CHUNK, Ticker, poll_now};
+    // A chunk at a time with a look at Ctrl-C between chunks (straight loops inside them).
     if sa == sb {
-        a.iter().zip(b.iter()).map(|(&x, &y)| f(x, y)).collect()
+        let mut r = Vec::with_capacity(a.len());
+        for (ca, cb) in a.chunks(CHUNK).zip(b.chunks(CHUNK)) {
+            poll_now();
+            r.extend(ca.iter().zip(cb).map(|(&x, &y)| f(x, y)));
+        }
+        r
     } else if a.len() == 1 && out == sb {
         let x = a[0];
-        b.iter().map(|&y| f(x, y)).collect()
+        let mut r = Vec::with_capacity(b.len());
+        for cb in b.chunks(CHUNK) {
+            poll_now();
+            r.extend(cb.iter().map(|&y| f(x, y)));
+        }
+        r
     } else if b.len() == 1 && out == sa {
         let y = b[0];
-        a.iter().map(|&x| f(x, y)).collect()
+        let mut r = Vec::with_capacity(a.len());
+        for ca in a.chunks(CHUNK) {
+            poll_now();
+            r.extend(ca.iter().map(|&x| f(x, y)));
+        }
+        r
     } else {
+        let mut tick = Ticker::new();
         BroadcastIter::new(out, sa, sb)
-            .map(|(i, j)| f(a[i], b[j]))
+            .map(|(i, j)| {
+                tick.tick();
+                f(a[i], b[j])
+            })
             .collect()
     }
 }
@@ -185,14 +206,30 @@ pub(super) fn check_nan_logical(t: &Tensor) -> MResult<()> {
 
 /// Drops an all-zero imaginary part, as MATLAB does with the results of arithmetic.
 pub fn demote_complex(t: Tensor) -> Tensor {
-    match &t.data {
-        Data::C64(v) if v.iter().all(|z| z.im == 0.0) => {
-            Tensor::new(t.shape, Data::F64(v.iter().map(|z| z.re).collect()))
+    use crate::interp::interrupt::{CHUNK, poll_now};
+    // a chunk at a time, with a look at Ctrl-C between chunks
+    fn real<C: Copy, R>(v: &[C], im: impl Fn(C) -> bool, re: impl Fn(C) -> R) -> Option<Vec<R>> {
+        for part in v.chunks(CHUNK) {
+            poll_now();
+            if !part.iter().all(|&z| im(z)) {
+                return None;
+            }
         }
-        Data::C32(v) if v.iter().all(|z| z.im == 0.0) => {
-            Tensor::new(t.shape, Data::F32(v.iter().map(|z| z.re).collect()))
+        let mut out = Vec::with_capacity(v.len());
+        for part in v.chunks(CHUNK) {
+            poll_now();
+            out.extend(part.iter().map(|&z| re(z)));
         }
-        _ => t,
+        Some(out)
+    }
+    let demoted = match &t.data {
+        Data::C64(v) => real(v, |z| z.im == 0.0, |z| z.re).map(Data::F64),
+        Data::C32(v) => real(v, |z| z.im == 0.0, |z| z.re).map(Data::F32),
+        _ => None,
+    };
+    match demoted {
+        Some(d) => Tensor::new(t.shape, d),
+        None => t,
     }
 }
 

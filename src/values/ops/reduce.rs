@@ -110,8 +110,10 @@ pub fn reduce_shaped(
     }
     if matches!(op, Red::Any | Red::All) {
         let mut r = Vec::with_capacity(n);
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for o in 0..outer {
             for i in 0..inner {
+                tick.add(len);
                 let mut acc = op == Red::All;
                 for k in 0..len {
                     let p = i + k * inner + o * inner * len;
@@ -135,8 +137,10 @@ pub fn reduce_shaped(
     if t.is_complex() {
         let z = t.to_c64();
         let mut r = Vec::with_capacity(n);
+        let mut tick = crate::interp::interrupt::Ticker::new();
         for o in 0..outer {
             for i in 0..inner {
+                tick.add(len);
                 let lane = (0..len).map(|k| z[i + k * inner + o * inner * len]);
                 r.push(match op {
                     Red::Sum => lane
@@ -179,8 +183,10 @@ pub fn reduce_shaped(
     }
     let x = t.to_f64();
     let mut r = Vec::with_capacity(n);
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for o in 0..outer {
         for i in 0..inner {
+            tick.add(len);
             let base = i + o * inner * len;
             let lane = (0..len).map(|k| x[base + k * inner]);
             r.push(match op {

@@ -29,7 +29,9 @@ pub fn permute_plan(shape: &Shape, order: &[usize]) -> (Vec<usize>, Shape) {
         return (pos, out_shape);
     }
     let mut ctr = vec![0usize; order.len()];
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for _ in 0..n {
+        tick.tick();
         let mut p = 0;
         for (k, &d) in order.iter().enumerate() {
             p += ctr[k] * in_strides.get(d).copied().unwrap_or(0);
