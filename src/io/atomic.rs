@@ -8,9 +8,28 @@ use std::path::{Path, PathBuf};
 /// Writes `bytes` to `path` through a temporary file beside it, 4 MiB at a time, telling
 /// `written` the fraction done.
 pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
+    // a link is written through, as an in-place write would (the rename would replace the link)
+    let real;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            real = std::fs::canonicalize(path)?;
+            real.as_path()
+        }
+        _ => path,
+    };
+    // an existing file the user may not write stays as it is: the rename alone would replace
+    // it, since only the folder's permission counts for a rename
+    let old = std::fs::metadata(path).ok();
+    if old.is_some() {
+        std::fs::OpenOptions::new().write(true).open(path)?;
+    }
     let tmp = temp_beside(path);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
+        if let Some(m) = &old {
+            // the new file keeps the old one's permissions
+            f.set_permissions(m.permissions())?;
+        }
         let mut done = 0;
         for chunk in bytes.chunks(4 << 20) {
             f.write_all(chunk)?;
