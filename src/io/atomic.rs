@@ -9,14 +9,8 @@ use std::path::{Path, PathBuf};
 /// `written` the fraction done.
 pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
     // a link is written through, as an in-place write would (the rename would replace the link)
-    let real;
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            real = std::fs::canonicalize(path)?;
-            real.as_path()
-        }
-        _ => path,
-    };
+    let real = through_links(path);
+    let path = real.as_path();
     // an existing file the user may not write stays as it is: the rename alone would replace
     // it, since only the folder's permission counts for a rename
     let old = std::fs::metadata(path).ok();
@@ -44,6 +38,24 @@ pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The file a chain of links ends at (the target need not exist yet, as when a write
+/// through a dangling link creates it); `path` itself where it is no link.
+fn through_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    // as many links as the kernel follows
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
+                Ok(t) if t.is_absolute() => p = t,
+                Ok(t) => p = p.parent().map(|d| d.join(&t)).unwrap_or(t),
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    p
 }
 
 /// A name in `path`'s folder that no other writer uses (process id and a counter).
