@@ -967,3 +967,30 @@ fn time_zones_keep_instants() {
         "MATLAB:datetime:IncompatibleTZ"
     );
 }
+
+/// duration from text: hh:mm:ss and dd:hh:mm:ss by default, or an InputFormat.
+#[test]
+fn durations_from_text() {
+    check_all(&[
+        (
+            "d = duration('01:30:00')",
+            "\nd = \n\n  duration\n\n   01:30:00\n\n",
+        ),
+        (
+            "d = duration({'00:00:01.5'; '-1:02:03:04'}); disp(milliseconds(d)')",
+            "        1500   -93784000\n",
+        ),
+        (
+            "d = duration([\"12:30\" \"\"], 'InputFormat', 'mm:ss'); disp(seconds(d))",
+            "   750   NaN\n",
+        ),
+        (
+            "d = duration('1:30', 'InputFormat', 'hh:mm', 'Format', 'm')",
+            "\nd = \n\n  duration\n\n   90 min\n\n",
+        ),
+    ]);
+    let (id, _) = err("duration('half past one')");
+    assert_eq!(id, "MATLAB:duration:ParseErr");
+    let (id, _) = err("duration('1:30', 'InputFormat', 'yy:mm')");
+    assert_eq!(id, "MATLAB:duration:InvalidInputFormat");
+}

@@ -234,6 +234,50 @@ fn encodings_change_the_bytes() {
     assert_eq!(text(&var(&code, "w3")), "café");
 }
 
+/// The other encodings MATLAB lists for fopen (through encoding_rs): windows-1252 is not
+/// ISO-8859-1 (the euro sign is byte 128), multi-byte Shift_JIS and GBK read back, and a
+/// character an encoding lacks is written as '?'.
+#[test]
+fn legacy_encodings_write_and_read_their_own_bytes() {
+    let s = Scratch::new("enc2");
+    let code = format!(
+        "{} f = fullfile(d, 'e.txt');
+         fid = fopen(f, 'w', 'n', 'windows-1252'); fprintf(fid, '%s\\n', ['5' char(8364)]); [~, ~, ~, e1] = fopen(fid); fclose(fid);
+         fid = fopen(f); b1 = fread(fid)'; fclose(fid);
+         fid = fopen(f, 'r', 'n', 'windows-1252'); w1 = double(fgetl(fid)); fclose(fid);
+         fid = fopen(f, 'w', 'n', 'Shift_JIS'); fprintf(fid, '%s\\n%d', char([12354 12356]), 42); [~, ~, ~, e2] = fopen(fid); fclose(fid);
+         fid = fopen(f); b2 = fread(fid)'; fclose(fid);
+         fid = fopen(f, 'r', 'n', 'Shift_JIS'); w2 = double(fgetl(fid)); n2 = fscanf(fid, '%d'); fclose(fid);
+         fid = fopen(f, 'w', 'n', 'GBK'); fprintf(fid, '%s', char([20013 25991 955 9731])); fclose(fid);
+         fid = fopen(f, 'r', 'n', 'GBK'); w3 = double(fgetl(fid)); fclose(fid);
+         w4 = double(fileread(f, 'Encoding', 'GBK'));",
+        s.set_d()
+    );
+    assert_eq!(text(&var(&code, "e1")), "windows-1252");
+    assert_eq!(nums(&var(&code, "b1")), [53.0, 128.0, 10.0]);
+    assert_eq!(nums(&var(&code, "w1")), [53.0, 8364.0]);
+    assert_eq!(text(&var(&code, "e2")), "Shift_JIS");
+    assert_eq!(
+        nums(&var(&code, "b2")),
+        [130.0, 160.0, 130.0, 162.0, 10.0, 52.0, 50.0]
+    );
+    assert_eq!(nums(&var(&code, "w2")), [12354.0, 12356.0]);
+    assert_eq!(nums(&var(&code, "n2")), [42.0]);
+    // 中文 and λ are in GBK, the snowman is not
+    assert_eq!(nums(&var(&code, "w3")), [20013.0, 25991.0, 955.0, 63.0]);
+    assert_eq!(nums(&var(&code, "w4")), [20013.0, 25991.0, 955.0, 63.0]);
+    // UTF-16 stays unsupported, as in MATLAB's fopen: a warning, and UTF-8
+    let got = common::run(&format!(
+        "{} fid = fopen(fullfile(d, 'u.txt'), 'w', 'n', 'UTF-16'); [~, ~, ~, e] = fopen(fid); disp(e); fclose(fid);",
+        s.set_d()
+    ));
+    assert!(
+        got.contains("Warning: The encoding 'UTF-16' is not supported."),
+        "{got}"
+    );
+    assert!(got.ends_with("UTF-8\n"), "{got}");
+}
+
 #[test]
 fn fscanf_sizes_fill_column_by_column() {
     let s = Scratch::new("fscanf");

@@ -174,3 +174,45 @@ print(json.dumps({"x": [[1, 2, 3], [4, 5, 6]], "name": "caf\u00e9", "ok": [True,
     );
     assert_eq!(out(&code), "ALL OK\n");
 }
+
+/// jsondecode's name options: MakeValidName, ReplacementStyle and Prefix.
+#[test]
+fn decode_name_options() {
+    let text = r#"{"a-b":1,"1st":2,"for":3,"my key":4}"#;
+    let names = |opts: &str| out(&format!("disp(fieldnames(jsondecode('{text}'{opts}))')"));
+    assert_eq!(
+        names(""),
+        "    {'a_b'}    {'x1st'}    {'xFor'}    {'myKey'}\n"
+    );
+    assert_eq!(
+        names(", 'ReplacementStyle', 'hex'"),
+        "    {'a0x2Db'}    {'x1st'}    {'xFor'}    {'myKey'}\n"
+    );
+    assert_eq!(
+        names(", 'ReplacementStyle', 'delete', 'Prefix', 'p_'"),
+        "    {'ab'}    {'p_1st'}    {'p_For'}    {'myKey'}\n"
+    );
+    assert_eq!(
+        names(", 'MakeValidName', false"),
+        "    {'a-b'}    {'1st'}    {'for'}    {'my key'}\n"
+    );
+    let (id, _) = err(&format!("jsondecode('{text}', 'ReplacementStyle', 'dots')"));
+    assert_eq!(id, "MATLAB:jsondecode:invalidReplacementStyle");
+    let (id, _) = err(&format!("jsondecode('{text}', 'Prefix', '1')"));
+    assert_eq!(id, "MATLAB:jsondecode:invalidPrefix");
+    let (id, _) = err("jsondecode('1', 'Bogus', true)");
+    assert_eq!(id, "MATLAB:jsondecode:unknownOption");
+}
+
+/// datetime and duration arrays encode as their display texts, NaT as null.
+#[test]
+fn encode_dates_as_text() {
+    assert_eq!(
+        out("disp(jsonencode(datetime(2024, 3, 15, 10, 30, 0)))"),
+        "\"15-Mar-2024 10:30:00\"\n"
+    );
+    assert_eq!(
+        out("disp(jsonencode(struct('t', [datetime(2024, 1, 1) NaT], 'd', hours(1.5))))"),
+        "{\"t\":[\"01-Jan-2024\",null],\"d\":\"1.5 hr\"}\n"
+    );
+}

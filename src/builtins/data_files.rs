@@ -22,7 +22,7 @@ pub fn table() -> Vec<Builtin> {
         b("save", 0, -1, 0, "save, save file, save file a b x*, save(file, 'a', 'b'), save file -struct s [f1 f2], save ... -append | -v7 | -v6 | -ascii [-double] [-tabs] | -mat: write variables to a MAT-file (v7, compressed, by default; matlab.mat without a name; .mat added to a name without an extension).", save),
         b("load", 0, -1, 1, "load, load file, load file a b x*, S = load(file, ...), load file -ascii | -mat: read variables of a MAT-file (or a numeric text file) into the workspace, or into a struct S.", load),
         b("jsonencode", 1, -1, 1, "jsonencode(v), jsonencode(v, 'PrettyPrint', true, 'ConvertInfAndNaN', false): JSON text of a value.", jsonencode),
-        b("jsondecode", 1, 1, 1, "jsondecode(txt): the value JSON text describes (objects as structs, arrays as arrays, cells or struct arrays).", jsondecode),
+        b("jsondecode", 1, -1, 1, "jsondecode(txt), jsondecode(txt, 'MakeValidName', tf, 'ReplacementStyle', 'underscore'|'delete'|'hex', 'Prefix', 'x'): the value JSON text describes (objects as structs, arrays as arrays, cells or struct arrays).", jsondecode),
     ]
 }
 
@@ -359,5 +359,55 @@ fn jsondecode(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
             "JSON text must be a character vector or string scalar.",
         )
     })?;
-    one(json::decode(&text)?)
+    let mut rule = json::names::NameRule::default();
+    for pair in a[1..].chunks(2) {
+        let name = text_arg(&pair[0], "jsondecode")?;
+        let Some(val) = pair.get(1) else {
+            return Err(MError::new(
+                "MATLAB:jsondecode:missingValue",
+                format!("Option '{name}' has no value."),
+            ));
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "makevalidname" => rule.make_valid = val.truthy()?,
+            "replacementstyle" => {
+                use json::names::Replacement;
+                let style = text_arg(val, "jsondecode")?;
+                rule.replacement = match style.to_ascii_lowercase().as_str() {
+                    "underscore" => Replacement::Underscore,
+                    "delete" => Replacement::Delete,
+                    "hex" => Replacement::Hex,
+                    _ => {
+                        return Err(MError::new(
+                            "MATLAB:jsondecode:invalidReplacementStyle",
+                            format!(
+                                "'{style}' is not a valid ReplacementStyle. Use 'underscore', 'delete' or 'hex'."
+                            ),
+                        ));
+                    }
+                };
+            }
+            "prefix" => {
+                let p = text_arg(val, "jsondecode")?;
+                if !crate::builtins::is_valid_field_name(&p) {
+                    return Err(MError::new(
+                        "MATLAB:jsondecode:invalidPrefix",
+                        format!(
+                            "Prefix '{p}' must start with a letter and hold only letters, digits and underscores."
+                        ),
+                    ));
+                }
+                rule.prefix = p;
+            }
+            _ => {
+                return Err(MError::new(
+                    "MATLAB:jsondecode:unknownOption",
+                    format!(
+                        "'{name}' is not a recognized parameter. Valid names are 'MakeValidName', 'ReplacementStyle' and 'Prefix'."
+                    ),
+                ));
+            }
+        }
+    }
+    one(json::decode(&text, &rule)?)
 }

@@ -23,7 +23,7 @@ pub fn table() -> Vec<Builtin> {
     vec![
         b("datetime", 0, -1, 1, "datetime, datetime('now'|'today'|'tomorrow'|'yesterday'), datetime(Y,M,D[,H,MI,S[,MS]]), datetime(DateVectors), datetime(text, 'InputFormat', f), datetime(X, 'ConvertFrom', 'datenum'|'posixtime'|'excel'|'juliandate'|'yyyymmdd'), with 'Format', f and 'TimeZone', z ('UTC', 'local', '+02:00', IANA names such as 'Europe/Paris'; t.TimeZone = z moves a zoned array's clock, keeping its instants): points in time.", datetime),
         b("NaT", 0, -1, 1, "NaT, NaT(n), NaT(m, n): Not-a-Time datetimes.", nat),
-        b("duration", 1, -1, 1, "duration(H, MI, S[, MS]), duration(X) with X = [H MI S], 'Format', f: lengths of time.", duration),
+        b("duration", 1, -1, 1, "duration(H, MI, S[, MS]), duration(X) with X = [H MI S], duration(txt[, 'InputFormat', 'hh:mm:ss']), 'Format', f: lengths of time.", duration),
         b("years", 0, 1, 1, "years(X): a duration of X fixed-length years (365.2425 days); years(d): a duration in years.", years),
         b("days", 0, 1, 1, "days(X): a duration of X days; days(d): a duration in days.", days),
         b("hours", 0, 1, 1, "hours(X): a duration of X hours; hours(d): a duration in hours.", hours),
@@ -367,6 +367,15 @@ fn duration(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
         None => dates::DEFAULT_DURATION.to_string(),
     };
     if let [v] = pos {
+        if v.is_char() || matches!(v, Value::Str(_) | Value::Cell(_)) {
+            let infmt = match opt(&opts, "InputFormat") {
+                Some(f) => Some(text_arg(f, "duration")?),
+                None => None,
+            };
+            return one(
+                dates::span_text::durations_from_text(v, infmt.as_deref(), &format)?.into_value(),
+            );
+        }
         if let Some(t) = time_of(v) {
             if t.kind == Kind::Duration {
                 let mut t = t.clone();

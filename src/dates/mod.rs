@@ -11,6 +11,7 @@ pub mod civil;
 pub mod display;
 pub mod format;
 pub mod parse;
+pub mod span_text;
 pub mod zone;
 
 use crate::interp::error::MError;

@@ -8,6 +8,15 @@ use std::path::{Path, PathBuf};
 /// Writes `bytes` to `path` through a temporary file beside it, 4 MiB at a time, telling
 /// `written` the fraction done.
 pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io::Result<()> {
+    // a link is written through, as an in-place write would (the rename would replace the link)
+    let real = through_links(path);
+    let path = real.as_path();
+    // an existing file the user may not write stays as it is: the rename alone would replace
+    // it, since only the folder's permission counts for a rename
+    let old = std::fs::metadata(path).ok();
+    if old.is_some() {
+        std::fs::OpenOptions::new().write(true).open(path)?;
+    }
     let tmp = temp_beside(path);
     // `written` may unwind (Ctrl-C): the temporary file goes then as well
     struct Leftover<'a>(&'a Path, bool);
@@ -21,6 +30,10 @@ pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io
     let mut leftover = Leftover(&tmp, true);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
+        if let Some(m) = &old {
+            // the new file keeps the old one's permissions
+            f.set_permissions(m.permissions())?;
+        }
         let mut done = 0;
         for chunk in bytes.chunks(4 << 20) {
             f.write_all(chunk)?;
@@ -34,6 +47,24 @@ pub fn write(path: &Path, bytes: &[u8], written: &mut dyn FnMut(f64)) -> std::io
     leftover.1 = result.is_err();
     drop(leftover);
     result
+}
+
+/// The file a chain of links ends at (the target need not exist yet, as when a write
+/// through a dangling link creates it); `path` itself where it is no link.
+fn through_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    // as many links as the kernel follows
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
+                Ok(t) if t.is_absolute() => p = t,
+                Ok(t) => p = p.parent().map(|d| d.join(&t)).unwrap_or(t),
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    p
 }
 
 /// A name in `path`'s folder that no other writer uses (process id and a counter).

@@ -18,19 +18,25 @@ pub enum Encoding {
     Latin1,
     /// US-ASCII: one byte per character; codes past 127 are written as '?'.
     Ascii,
+    /// Another ASCII-compatible encoding MATLAB lists for fopen (windows-1252, Shift_JIS,
+    /// GBK, Big5, EUC-KR, ISO-8859-2, KOI8-R, ...), through encoding_rs. Lines still end at
+    /// byte 10, which these encodings never use inside a character.
+    Other(&'static encoding_rs::Encoding),
 }
 
 impl Encoding {
-    /// The encoding a name given to fopen means (None: not one matfuse knows).
+    /// The encoding a name given to fopen means (None: not one matfuse knows). UTF-16 and
+    /// UTF-32 are not among them, as in MATLAB's fopen.
     pub fn from_name(name: &str) -> Option<Encoding> {
         let n = name.to_ascii_lowercase().replace('_', "-");
         match n.as_str() {
             "" | "utf-8" | "utf8" | "system" => Some(Encoding::Utf8),
-            "iso-8859-1" | "latin1" | "latin-1" | "iso8859-1" | "windows-1252" | "cp1252" => {
-                Some(Encoding::Latin1)
-            }
+            "iso-8859-1" | "latin1" | "latin-1" | "iso8859-1" => Some(Encoding::Latin1),
             "us-ascii" | "ascii" => Some(Encoding::Ascii),
-            _ => None,
+            _ => {
+                let e = encoding_rs::Encoding::for_label_no_replacement(name.trim().as_bytes())?;
+                (e.is_ascii_compatible() && e != encoding_rs::UTF_8).then_some(Encoding::Other(e))
+            }
         }
     }
     /// MATLAB's standard name for the encoding.
@@ -39,6 +45,7 @@ impl Encoding {
             Encoding::Utf8 => "UTF-8",
             Encoding::Latin1 => "ISO-8859-1",
             Encoding::Ascii => "US-ASCII",
+            Encoding::Other(e) => e.name(),
         }
     }
     /// Text bytes as UTF-16 characters.
@@ -46,6 +53,11 @@ impl Encoding {
         match self {
             Encoding::Utf8 => String::from_utf8_lossy(bytes).encode_utf16().collect(),
             Encoding::Latin1 | Encoding::Ascii => bytes.iter().map(|&b| b as u16).collect(),
+            Encoding::Other(e) => e
+                .decode_without_bom_handling(bytes)
+                .0
+                .encode_utf16()
+                .collect(),
         }
     }
     /// Text bytes as a Rust string.
@@ -53,6 +65,7 @@ impl Encoding {
         match self {
             Encoding::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
             Encoding::Latin1 | Encoding::Ascii => bytes.iter().map(|&b| b as char).collect(),
+            Encoding::Other(e) => e.decode_without_bom_handling(bytes).0.into_owned(),
         }
     }
     /// A string as the file's bytes; characters the encoding lacks become '?'.
@@ -61,10 +74,36 @@ impl Encoding {
             Encoding::Utf8 => return s.as_bytes().to_vec(),
             Encoding::Latin1 => 0xff,
             Encoding::Ascii => 0x7f,
+            Encoding::Other(e) => return encode_other(e, s),
         };
         s.chars()
             .map(|c| if (c as u32) <= limit { c as u8 } else { b'?' })
             .collect()
+    }
+}
+
+/// `s` in an encoding_rs encoding, '?' for what it cannot write (encoding_rs's own
+/// replacement is an HTML character reference).
+fn encode_other(e: &'static encoding_rs::Encoding, s: &str) -> Vec<u8> {
+    use encoding_rs::EncoderResult;
+    let mut enc = e.new_encoder();
+    let mut out = Vec::with_capacity(s.len() + 16);
+    let mut rest = s;
+    loop {
+        let room = enc
+            .max_buffer_length_from_utf8_without_replacement(rest.len())
+            .unwrap_or(rest.len() * 4 + 16);
+        let start = out.len();
+        out.resize(start + room, 0);
+        let (result, read, written) =
+            enc.encode_from_utf8_without_replacement(rest, &mut out[start..], true);
+        out.truncate(start + written);
+        rest = &rest[read..];
+        match result {
+            EncoderResult::InputEmpty => return out,
+            EncoderResult::Unmappable(_) => out.push(b'?'),
+            EncoderResult::OutputFull => {}
+        }
     }
 }
 

@@ -9,9 +9,14 @@ pub struct Progress {
     start: Instant,
     last_shown: Option<Instant>,
     tty: bool,
+    after: Duration,
 }
 
-const AFTER: Duration = Duration::from_secs(1);
+/// How long work runs before its progress shows: a second, or `MATFUSE_PROGRESS_AFTER_MS`
+/// (for tests, which cannot wait for a save that long).
+fn after() -> Duration {
+    Duration::from_millis(crate::settings::parsed("MATFUSE_PROGRESS_AFTER_MS").unwrap_or(1000))
+}
 const EVERY: Duration = Duration::from_millis(100);
 
 impl Progress {
@@ -22,6 +27,7 @@ impl Progress {
             start: Instant::now(),
             last_shown: None,
             tty: std::io::stderr().is_terminal(),
+            after: after(),
         }
     }
     /// A progress that never shows (for work inside another's).
@@ -31,13 +37,14 @@ impl Progress {
             start: Instant::now(),
             last_shown: None,
             tty: false,
+            after: after(),
         }
     }
     /// Reports the fraction done (0 to 1); shows it once the work has run past a second.
     /// Ctrl-C stops the work here (it unwinds to the builtin call).
     pub fn at(&mut self, fraction: f64) {
         crate::interp::interrupt::poll_now();
-        if !self.tty || self.start.elapsed() < AFTER {
+        if !self.tty || self.start.elapsed() < self.after {
             return;
         }
         if self.last_shown.is_some_and(|t| t.elapsed() < EVERY) {

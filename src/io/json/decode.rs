@@ -4,7 +4,7 @@
 //! (the outer array along the first dimension), arrays of strings cells of char, arrays of
 //! objects with the same keys struct arrays, and any other array an N×1 cell.
 
-use super::names::{make_valid_name, unique};
+use super::names::{NameRule, make_valid_name_by, unique};
 use crate::interp::error::{MError, MResult};
 use crate::values::containers::{CellArray, StructArray};
 use crate::values::shape::Shape;
@@ -12,7 +12,7 @@ use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
 use serde_json::Value as J;
 
-pub fn decode(text: &str) -> MResult<Value> {
+pub fn decode(text: &str, names: &NameRule) -> MResult<Value> {
     let j: J = serde_json::from_str(text).map_err(|e| {
         MError::new(
             "MATLAB:json:ExpectedValue",
@@ -24,7 +24,7 @@ pub fn decode(text: &str) -> MResult<Value> {
             ),
         )
     })?;
-    Ok(convert(&j, 0)?.value)
+    Ok(convert(&j, 0, names)?.value)
 }
 
 fn describe(e: &serde_json::Error) -> String {
@@ -48,7 +48,7 @@ impl Decoded {
     }
 }
 
-fn convert(j: &J, depth: usize) -> MResult<Decoded> {
+fn convert(j: &J, depth: usize, o: &NameRule) -> MResult<Decoded> {
     // once per value: Ctrl-C is looked at every so many of them
     crate::interp::interrupt::poll();
     if depth > 500 {
@@ -62,8 +62,8 @@ fn convert(j: &J, depth: usize) -> MResult<Decoded> {
         J::Bool(b) => Decoded::plain(Value::Bool(*b)),
         J::Number(n) => Decoded::plain(Value::Num(n.as_f64().unwrap_or(f64::NAN))),
         J::String(s) => Decoded::plain(text(s)),
-        J::Object(m) => Decoded::plain(Value::from(object(m, depth)?)),
-        J::Array(items) => array(items, depth)?,
+        J::Object(m) => Decoded::plain(Value::from(object(m, depth, o)?)),
+        J::Array(items) => array(items, depth, o)?,
     })
 }
 
@@ -78,17 +78,17 @@ fn text(s: &str) -> Value {
     }
 }
 
-fn object(m: &serde_json::Map<String, J>, depth: usize) -> MResult<StructArray> {
+fn object(m: &serde_json::Map<String, J>, depth: usize, o: &NameRule) -> MResult<StructArray> {
     let mut s = StructArray::scalar();
     for (k, v) in m {
-        let name = unique(make_valid_name(k), &s.fields);
-        let v = convert(v, depth + 1)?.value;
+        let name = unique(make_valid_name_by(k, o), &s.fields);
+        let v = convert(v, depth + 1, o)?.value;
         s.set(0, &name, v);
     }
     Ok(s)
 }
 
-fn array(items: &[J], depth: usize) -> MResult<Decoded> {
+fn array(items: &[J], depth: usize, o: &NameRule) -> MResult<Decoded> {
     let n = items.len();
     if n == 0 {
         return Ok(Decoded {
@@ -125,7 +125,7 @@ fn array(items: &[J], depth: usize) -> MResult<Decoded> {
         let structs = items
             .iter()
             .filter_map(|x| x.as_object())
-            .map(|m| object(m, depth + 1))
+            .map(|m| object(m, depth + 1, o))
             .collect::<MResult<Vec<_>>>()?;
         let same = structs
             .iter()
@@ -153,7 +153,7 @@ fn array(items: &[J], depth: usize) -> MResult<Decoded> {
     }
     let parts = items
         .iter()
-        .map(|x| convert(x, depth + 1))
+        .map(|x| convert(x, depth + 1, o))
         .collect::<MResult<Vec<_>>>()?;
     if let Some(stacked) = stack(&parts) {
         return Ok(stacked);

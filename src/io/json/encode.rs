@@ -94,6 +94,14 @@ fn to_json(v: &Value, o: &EncodeOptions, depth: usize) -> MResult<Json> {
                 }
                 Json::Object(fields)
             }
+            // datetime, duration and calendarDuration: their display texts (NaT as null)
+            Object::Time(t) => {
+                let texts = crate::dates::display::element_texts(t);
+                nest(&t.shape, &mut |k| match texts.get(k) {
+                    Some(x) if x != "NaT" => Json::Text(x.clone()),
+                    _ => Json::Null,
+                })
+            }
             other => return Err(unsupported(other.class_name())),
         },
         Value::Func(_) => return Err(unsupported("function_handle")),

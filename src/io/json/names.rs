@@ -4,8 +4,42 @@
 
 use crate::syntax::token::Kw;
 
+/// What jsondecode's `ReplacementStyle` does with a character a name may not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replacement {
+    /// `a-b` is `a_b` (the default)
+    Underscore,
+    /// `a-b` is `ab`
+    Delete,
+    /// `a-b` is `a0x2Db`
+    Hex,
+}
+
+/// jsondecode's `MakeValidName`, `ReplacementStyle` and `Prefix`.
+#[derive(Clone, Debug)]
+pub struct NameRule {
+    pub make_valid: bool,
+    pub replacement: Replacement,
+    pub prefix: String,
+}
+
+impl Default for NameRule {
+    fn default() -> NameRule {
+        NameRule {
+            make_valid: true,
+            replacement: Replacement::Underscore,
+            prefix: "x".into(),
+        }
+    }
+}
+
 pub fn make_valid_name(s: &str) -> String {
-    if is_valid(s) {
+    make_valid_name_by(s, &NameRule::default())
+}
+
+/// A JSON key as a field name by `rule` (keys kept as they are when `make_valid` is off).
+pub fn make_valid_name_by(s: &str, rule: &NameRule) -> String {
+    if is_valid(s) || (!rule.make_valid && !s.is_empty()) {
         return s.to_string();
     }
     let mut out = String::new();
@@ -21,11 +55,20 @@ pub fn make_valid_name(s: &str) -> String {
             c
         };
         after_space = false;
-        out.push(if c.is_ascii_alphanumeric() || c == '_' {
-            c
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
         } else {
-            '_'
-        });
+            match rule.replacement {
+                Replacement::Underscore => out.push('_'),
+                Replacement::Delete => {}
+                Replacement::Hex => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("0x{u:02X}"));
+                    }
+                }
+            }
+        }
     }
     if Kw::WORDS.contains(&out.as_str()) {
         let mut chars = out.chars();
@@ -34,9 +77,9 @@ pub fn make_valid_name(s: &str) -> String {
             .map(|c| c.to_ascii_uppercase())
             .into_iter()
             .collect();
-        out = format!("x{first}{}", chars.as_str());
+        out = format!("{}{first}{}", rule.prefix, chars.as_str());
     } else if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        out.insert(0, 'x');
+        out.insert_str(0, &rule.prefix);
     }
     out.truncate(63);
     out
@@ -71,5 +114,25 @@ mod tests {
         assert_eq!(v(""), "x");
         assert_eq!(v("_a"), "x_a");
         assert_eq!(v(&"a".repeat(70)).len(), 63);
+    }
+
+    #[test]
+    fn replacement_styles_and_prefixes() {
+        use super::{NameRule, Replacement, make_valid_name_by as by};
+        let rule = |replacement, prefix: &str| NameRule {
+            make_valid: true,
+            replacement,
+            prefix: prefix.into(),
+        };
+        assert_eq!(by("a-b", &rule(Replacement::Hex, "x")), "a0x2Db");
+        assert_eq!(by("a-b", &rule(Replacement::Delete, "x")), "ab");
+        assert_eq!(by("1a", &rule(Replacement::Underscore, "p_")), "p_1a");
+        assert_eq!(by("end", &rule(Replacement::Underscore, "my")), "myEnd");
+        let raw = NameRule {
+            make_valid: false,
+            ..NameRule::default()
+        };
+        assert_eq!(by("a b", &raw), "a b");
+        assert_eq!(by("", &raw), "x");
     }
 }
