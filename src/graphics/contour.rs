@@ -189,11 +189,14 @@ fn keyed_segments(g: &Grid, level: f64) -> Vec<[(EdgeKey, (f64, f64)); 2]> {
                 }
                 let odd = (0..3).find(|k| above[*k] == (n_above == 1)).unwrap_or(0);
                 let (o, q, r) = (odd, (odd + 1) % 3, (odd + 2) % 3);
-                let key = |u: usize, v: usize| (tri[u].min(tri[v]), tri[u].max(tri[v]));
-                out.push([
-                    (key(o, q), lerp(p[o], p[q], level)),
-                    (key(o, r), lerp(p[o], p[r], level)),
-                ]);
+                // the point from the edge's grid points in key order, so that the two
+                // triangles sharing an edge compute the same point to the bit
+                let end = |u: usize, v: usize| {
+                    let key = (tri[u].min(tri[v]), tri[u].max(tri[v]));
+                    let at = |q: usize| (g.x[q], g.y[q], g.z[q]);
+                    (key, lerp(at(key.0), at(key.1), level))
+                };
+                out.push([end(o, q), end(o, r)]);
             }
         }
     }

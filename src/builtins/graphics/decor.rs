@@ -464,6 +464,7 @@ fn axis(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
             "tight" => tight(&mut scene)?,
             "square" => {
                 let o = scene.obj_mut(ax)?;
+                o.put("PlotBoxAspectRatio", Value::row(vec![1.0, 1.0, 1.0]));
                 o.put("PlotBoxAspectRatioMode", Value::str("manual"));
                 o.put("DataAspectRatioMode", Value::str("auto"));
             }

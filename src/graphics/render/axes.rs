@@ -82,15 +82,21 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
         }
     }
     if a.text("PlotBoxAspectRatioMode") == "manual" {
-        // axis square: the plot box's sides equal, about its centre
-        let side = (x1 - x0).min(y1 - y0);
+        // axis square (PlotBoxAspectRatio [1 1 1]) or a set ratio: the largest box of that
+        // shape, about its centre
+        let r = a.nums("PlotBoxAspectRatio");
+        let ratio = match (r.first(), r.get(1)) {
+            (Some(w), Some(h)) if *w > 0.0 && *h > 0.0 => w / h,
+            _ => 1.0,
+        };
+        let (w, h) = (x1 - x0, y1 - y0);
+        let (nw, nh) = if w / h > ratio {
+            (h * ratio, h)
+        } else {
+            (w, w / ratio)
+        };
         let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        (x0, x1, y0, y1) = (
-            cx - side / 2.0,
-            cx + side / 2.0,
-            cy - side / 2.0,
-            cy + side / 2.0,
-        );
+        (x0, x1, y0, y1) = (cx - nw / 2.0, cx + nw / 2.0, cy - nh / 2.0, cy + nh / 2.0);
     }
     let xrev = a.text("XDir") == "reverse";
     let yrev = a.text("YDir") == "reverse";
