@@ -123,7 +123,12 @@ impl<DB: DrawingBackend> Pen<'_, DB> {
                 // angle the inner mitre lies far off and draws a spike (a surface's thin
                 // faces, a decimated noisy line), so the path is drawn in runs split there,
                 // with a round join
-                let runs = sharp_runs(&pts);
+                // (a one-pixel path is drawn as is: plotters does not widen it)
+                let runs = if width > 1 {
+                    sharp_runs(&pts)
+                } else {
+                    vec![pts]
+                };
                 for run in &runs {
                     let _ = self.area.draw(&PathElement::new(run.clone(), style));
                 }
