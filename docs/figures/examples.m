@@ -40,3 +40,14 @@ subplot(2, 2, 3); th = linspace(0, 2*pi, 300); polarplot(th, 1 + cos(3*th), 'Lin
 subplot(2, 2, 4); heatmap(magic(4)); title('heatmap')
 sgtitle('pie, quiver, polarplot, heatmap')
 print -dpng -r96 docs/figures/more_charts.png
+
+figure(6)
+t = tiledlayout(2, 3);
+nexttile([1 2]); x = linspace(0, 4*pi, 400); plot(x, sin(x) .* exp(-x/6), 'LineWidth', 1.5); grid on; grid minor; title('grid minor')
+nexttile; loglog(logspace(0, 3, 50), logspace(0, 3, 50).^-1.5); grid on; title('loglog')
+nexttile; stairs(0:8, [1 3 2 5 4 6 5 7 6]); title('stairs')
+nexttile; stem(1:8, sin(1:8), 'filled'); title('stem')
+nexttile; [M, c] = contour(peaks(40), 8); axis equal tight; title('contour')
+title(t, 'tiledlayout(2, 3) with a span')
+xlabel(t, 'shared x label'); ylabel(t, 'shared y label')
+print -dpng -r96 docs/figures/layout.png

@@ -84,6 +84,34 @@ fn hsv_to_rgb(h: f64, s: f64, v: f64) -> [f64; 3] {
     }
 }
 
+/// Row `i` (0-based) of MATLAB's `jet(m)`: ramps u = [(1:q)/q, ones(1, q-1), (q:-1:1)/q] with
+/// q = ceil(m/4), green's starting at row ceil(q/2) - (mod(m,4) == 1) + 1, red's q rows later,
+/// blue's q rows earlier (its ramp's tail), so that jet(256) starts at [0 0 0.5156] as there.
+fn jet_row(i: usize, m: usize) -> [f64; 3] {
+    let q = m.div_ceil(4).max(1) as i64;
+    let len = 3 * q - 1;
+    let u = |k: i64| -> f64 {
+        // k is 1-based into u
+        if k < 1 || k > len {
+            0.0
+        } else if k <= q {
+            k as f64 / q as f64
+        } else if k < 2 * q {
+            1.0
+        } else {
+            (len - k + 1) as f64 / q as f64
+        }
+    };
+    let row = i as i64 + 1;
+    let g0 = (q + 1) / 2 - i64::from(m % 4 == 1);
+    // green covers rows g0+1 .. g0+len (clipped to m), with u(1..)
+    let green = u(row - g0);
+    let red = u(row - g0 - q);
+    // blue: rows g0-q+1 .. g0-q+len (those below 1 dropped, the rest keeping u's tail)
+    let blue = u(row - (g0 - q));
+    [red, green, blue]
+}
+
 /// Row `i` of `n` of the named map.
 fn entry(name: &str, i: usize, n: usize) -> Option<[f64; 3]> {
     let t = if n > 1 {
@@ -95,10 +123,7 @@ fn entry(name: &str, i: usize, n: usize) -> Option<[f64; 3]> {
         "parula" => interp(&PARULA, t),
         "viridis" => interp(&VIRIDIS, t),
         "turbo" => interp(&TURBO, t),
-        "jet" => {
-            let f = |x: f64| (1.5 - (4.0 * t - x).abs()).clamp(0.0, 1.0);
-            [f(3.0), f(2.0), f(1.0)]
-        }
+        "jet" => jet_row(i, n),
         "hsv" => hsv_to_rgb(if n > 0 { i as f64 / n as f64 } else { 0.0 }, 1.0, 1.0),
         "hot" => [
             (t * 8.0 / 3.0).min(1.0),

@@ -165,3 +165,103 @@ pub fn bands(g: &Grid, levels: &[f64]) -> Vec<(f64, Vec<Vec<(f64, f64)>>)> {
     }
     out
 }
+
+/// A crossing point's grid edge: the two grid points' indices, smaller first.
+type EdgeKey = (usize, usize);
+
+/// The crossings of `level` as segments between grid edges (each end keyed by its edge, so
+/// that neighbouring segments join exactly).
+fn keyed_segments(g: &Grid, level: f64) -> Vec<[(EdgeKey, (f64, f64)); 2]> {
+    let mut out = Vec::new();
+    for i in 0..g.m.saturating_sub(1) {
+        for j in 0..g.n.saturating_sub(1) {
+            let k = |i: usize, j: usize| j * g.m + i;
+            let (a, b, c, d) = (k(i, j), k(i + 1, j), k(i + 1, j + 1), k(i, j + 1));
+            for tri in [[a, b, c], [a, c, d]] {
+                let p = tri.map(|q| (g.x[q], g.y[q], g.z[q]));
+                if p.iter().any(|q| !q.2.is_finite()) {
+                    continue;
+                }
+                let above: Vec<bool> = p.iter().map(|q| q.2 >= level).collect();
+                let n_above = above.iter().filter(|a| **a).count();
+                if n_above == 0 || n_above == 3 {
+                    continue;
+                }
+                let odd = (0..3).find(|k| above[*k] == (n_above == 1)).unwrap_or(0);
+                let (o, q, r) = (odd, (odd + 1) % 3, (odd + 2) % 3);
+                // the point from the edge's grid points in key order, so that the two
+                // triangles sharing an edge compute the same point to the bit
+                let end = |u: usize, v: usize| {
+                    let key = (tri[u].min(tri[v]), tri[u].max(tri[v]));
+                    let at = |q: usize| (g.x[q], g.y[q], g.z[q]);
+                    (key, lerp(at(key.0), at(key.1), level))
+                };
+                out.push([end(o, q), end(o, r)]);
+            }
+        }
+    }
+    out
+}
+
+/// The contour lines of one level, segments joined end to end into polylines.
+pub fn lines(g: &Grid, level: f64) -> Vec<Vec<(f64, f64)>> {
+    let segs = keyed_segments(g, level);
+    let mut at: std::collections::HashMap<EdgeKey, Vec<usize>> = Default::default();
+    for (s, seg) in segs.iter().enumerate() {
+        for end in seg {
+            at.entry(end.0).or_default().push(s);
+        }
+    }
+    let mut used = vec![false; segs.len()];
+    // the unused segment at edge `key` other than `from`, and its far end
+    let next = |used: &[bool], key: EdgeKey, from: usize| -> Option<(usize, usize)> {
+        let s = *at.get(&key)?.iter().find(|s| **s != from && !used[**s])?;
+        let far = if segs[s][0].0 == key { 1 } else { 0 };
+        Some((s, far))
+    };
+    let mut out = Vec::new();
+    for start in 0..segs.len() {
+        if used[start] {
+            continue;
+        }
+        used[start] = true;
+        // walk forward from end 1, then backward from end 0
+        let mut fwd = vec![segs[start][0].1, segs[start][1].1];
+        let (mut key, mut from) = (segs[start][1].0, start);
+        while let Some((s, far)) = next(&used, key, from) {
+            used[s] = true;
+            fwd.push(segs[s][far].1);
+            key = segs[s][far].0;
+            from = s;
+        }
+        let mut back = Vec::new();
+        let (mut key, mut from) = (segs[start][0].0, start);
+        while let Some((s, far)) = next(&used, key, from) {
+            used[s] = true;
+            back.push(segs[s][far].1);
+            key = segs[s][far].0;
+            from = s;
+        }
+        back.reverse();
+        back.extend(fwd);
+        out.push(back);
+    }
+    out
+}
+
+/// MATLAB's contour matrix: for each line a column `[level; count]` then its points'
+/// columns, levels in the order given; the values column-major (2 rows).
+pub fn contour_matrix(g: &Grid, levels: &[f64]) -> Vec<f64> {
+    let mut m = Vec::new();
+    for l in levels {
+        for line in lines(g, *l) {
+            m.push(*l);
+            m.push(line.len() as f64);
+            for (x, y) in line {
+                m.push(x);
+                m.push(y);
+            }
+        }
+    }
+    m
+}

@@ -3,6 +3,34 @@
 
 use super::defaults::AXES_POSITION;
 
+/// How a tiled layout's grid is chosen: fixed by `tiledlayout(m, n)`, or growing with each
+/// `nexttile` (`'flow'`: a near-square grid; `'vertical'`: one column; `'horizontal'`: one
+/// row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrangement {
+    Fixed,
+    Flow,
+    Vertical,
+    Horizontal,
+}
+
+impl Arrangement {
+    /// Rows and columns for `count` tiles (a fixed layout keeps `fixed`).
+    pub fn grid(self, count: usize, fixed: (usize, usize)) -> (usize, usize) {
+        let count = count.max(1);
+        match self {
+            Arrangement::Fixed => fixed,
+            Arrangement::Vertical => (count, 1),
+            Arrangement::Horizontal => (1, count),
+            Arrangement::Flow => {
+                // as many columns as rows or one more (a 4:3 figure is wider than tall)
+                let n = (count as f64).sqrt().ceil() as usize;
+                (count.div_ceil(n), n)
+            }
+        }
+    }
+}
+
 /// The normalised position of cell `k` (1-based, row by row) of an m×n grid, or of the
 /// rectangle spanning cells `k` to `k2`.
 pub fn cell(m: usize, n: usize, k: usize, k2: usize) -> [f64; 4] {

@@ -121,6 +121,18 @@ pub struct GObj {
     pub props: Vec<(&'static str, Value)>,
     /// Figure: the tiled layout's rows, columns and next tile. Axes: the subplot grid slot.
     pub grid: Option<(usize, usize, usize)>,
+    /// Figure: how a tiled layout grows (`tiledlayout('flow')`, ...).
+    pub arrangement: super::layout::Arrangement,
+    /// A figure's text: which of the layout's labels it is (sgtitle, xlabel(t), ylabel(t)).
+    pub role: FigureText,
+}
+
+/// The texts a figure (standing for its tiled layout) carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigureText {
+    Title,
+    XLabel,
+    YLabel,
 }
 
 impl GObj {
@@ -131,6 +143,8 @@ impl GObj {
             children: Vec::new(),
             props: super::defaults::props(kind),
             grid: None,
+            arrangement: super::layout::Arrangement::Fixed,
+            role: FigureText::Title,
         }
     }
     pub fn get(&self, name: &str) -> Option<&Value> {

@@ -116,6 +116,7 @@ enum Check {
     Real,
     Limits,
     Position(usize),
+    Ratio,
     OnOff,
     Choice(&'static [&'static str]),
     Text,
@@ -151,8 +152,11 @@ fn check_of(kind: Kind, name: &str) -> Check {
         "Position" if kind == Kind::Text => Check::Position(3),
         "Position" => Check::Position(4),
         "View" => Check::Position(2),
-        "Visible" | "Box" | "XGrid" | "YGrid" | "ZGrid" | "Fill" | "NumberTitle" | "Horizontal"
-        | "AutoScale" | "ShowArrowHead" => Check::OnOff,
+        "DataAspectRatio" | "PlotBoxAspectRatio" => Check::Ratio,
+        "Visible" | "Box" | "XGrid" | "YGrid" | "ZGrid" | "XMinorGrid" | "YMinorGrid"
+        | "ZMinorGrid" | "Fill" | "NumberTitle" | "Horizontal" | "AutoScale" | "ShowArrowHead" => {
+            Check::OnOff
+        }
         "LineStyle" => Check::Choice(&spec::LINE_STYLES),
         "XScale" | "YScale" => Check::Choice(&["linear", "log"]),
         "XDir" | "YDir" => Check::Choice(&["normal", "reverse"]),
@@ -294,6 +298,16 @@ pub fn set(scene: &mut Scene, id: Id, name: &str, v: &Value) -> MResult<()> {
             }
             Value::row(d)
         }
+        Check::Ratio => {
+            let d = numbers(&v, name)?;
+            if d.len() != 3 || d.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(invalid(
+                    name,
+                    "Value must be a 1x3 vector of positive finite numbers.",
+                ));
+            }
+            Value::row(d)
+        }
         Check::OnOff => {
             let t = match &v {
                 Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
@@ -372,7 +386,7 @@ pub fn set(scene: &mut Scene, id: Id, name: &str, v: &Value) -> MResult<()> {
                 slot.1 = Value::str("manual");
             }
         }
-        (_, "XTickLabel" | "YTickLabel") => {
+        (_, "XTickLabel" | "YTickLabel" | "DataAspectRatio" | "PlotBoxAspectRatio") => {
             let mode = format!("{name}Mode");
             if let Some(slot) = o.props.iter_mut().find(|(n, _)| *n == mode) {
                 slot.1 = Value::str("manual");

@@ -71,6 +71,43 @@ pub fn auto_ticks(lo: f64, hi: f64, pixels: f64, log: bool) -> Vec<f64> {
     (a..=b).map(|k| clean(k as f64 * step)).collect()
 }
 
+/// Minor positions for `grid minor` inside `lim`: a linear step's fifths (its halves for a
+/// step of 2 or 20 ...), or 2..9 times each decade on a log axis.
+pub fn minor(major: &[f64], lim: (f64, f64), log: bool) -> Vec<f64> {
+    let inside = |v: &f64| *v >= lim.0 && *v <= lim.1;
+    if log {
+        if !(lim.0 > 0.0) || !(lim.1 > lim.0) {
+            return Vec::new();
+        }
+        let (a, b) = (lim.0.log10().floor() as i64, lim.1.log10().ceil() as i64);
+        if b - a > 300 {
+            return Vec::new();
+        }
+        return (a..b)
+            .flat_map(|k| (2..10).map(move |m| m as f64 * 10f64.powi(k as i32)))
+            .filter(inside)
+            .collect();
+    }
+    let [t0, t1, ..] = major else {
+        return Vec::new();
+    };
+    let step = t1 - t0;
+    if !(step > 0.0) || !step.is_finite() {
+        return Vec::new();
+    }
+    let lead = step / 10f64.powf(step.log10().floor());
+    let parts = if (lead - 2.0).abs() < 1e-6 { 4.0 } else { 5.0 };
+    let fine = step / parts;
+    let (a, b) = ((lim.0 / fine).ceil() as i64, (lim.1 / fine).floor() as i64);
+    if b - a > 5000 {
+        return Vec::new();
+    }
+    (a..=b)
+        .map(|k| clean(k as f64 * fine))
+        .filter(|v| inside(v) && !major.iter().any(|m| (m - v).abs() < fine * 1e-6))
+        .collect()
+}
+
 /// The ticks an axes shows along `which` (b'X', b'Y' or b'Z').
 pub fn axes_ticks(scene: &Scene, ax: Id, which: u8) -> Vec<f64> {
     let Some(a) = scene.objs.get(&ax) else {

@@ -7,7 +7,7 @@ use super::{
     A, R, apply_pairs, bad, borrow, handles_out, leading_axes, matrix, plot_axes, scene_of,
 };
 use crate::builtins::{Builtin, b};
-use crate::graphics::model::{Id, Kind};
+use crate::graphics::model::{FigureText, Id, Kind};
 use crate::graphics::plots::pie;
 use crate::graphics::{Scene, handle, props, spec, ticks};
 use crate::interp::Interp;
@@ -367,19 +367,35 @@ pub(super) fn figure_title(
     text: &Value,
     pairs: &[Value],
 ) -> MResult<Id> {
-    let existing = scene
-        .obj(fig)?
-        .children
-        .iter()
-        .copied()
-        .find(|c| scene.kind(*c) == Some(Kind::Text));
+    figure_text(scene, fig, FigureText::Title, text, pairs)
+}
+
+/// One of the figure's own texts (its title, or a tiled layout's shared x or y label), made
+/// on first use.
+pub(super) fn figure_text(
+    scene: &mut Scene,
+    fig: Id,
+    role: FigureText,
+    text: &Value,
+    pairs: &[Value],
+) -> MResult<Id> {
+    let existing = scene.obj(fig)?.children.iter().copied().find(|c| {
+        scene
+            .objs
+            .get(c)
+            .is_some_and(|o| o.kind == Kind::Text && o.role == role)
+    });
     let t = match existing {
         Some(t) => t,
         None => {
             let t = scene.add(Kind::Text, Some(fig));
             let o = scene.obj_mut(t)?;
+            o.role = role;
             o.put("HorizontalAlignment", Value::str("center"));
             o.put("FontSize", Value::Num(11.0));
+            if role == FigureText::YLabel {
+                o.put("Rotation", Value::Num(90.0));
+            }
             t
         }
     };

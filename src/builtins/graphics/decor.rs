@@ -4,7 +4,7 @@
 
 use super::{A, R, apply_pairs, bad, borrow, handles_out, leading_axes, scene_of};
 use crate::builtins::{Builtin, b};
-use crate::graphics::model::{Id, Kind};
+use crate::graphics::model::{FigureText, Id, Kind};
 use crate::graphics::{Scene, limits, props};
 use crate::interp::Interp;
 use crate::interp::error::MResult;
@@ -44,10 +44,17 @@ fn target(scene: &mut Scene, a: &mut A) -> Id {
 fn label(i: &mut Interp, mut a: A, nargout: usize, which: &str) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
-    // title(t, ...) of a tiled layout (which the figure stands for): the figure's title
-    if which == "Title" && a.len() >= 2 {
+    // title(t, ...), xlabel(t, ...), ylabel(t, ...) of a tiled layout (which the figure
+    // stands for): the layout's own title and shared labels
+    let role = match which {
+        "Title" => Some(FigureText::Title),
+        "XLabel" => Some(FigureText::XLabel),
+        "YLabel" => Some(FigureText::YLabel),
+        _ => None,
+    };
+    if let (Some(role), true) = (role, a.len() >= 2) {
         if let Some(fig) = crate::graphics::handle::one_of(&scene, &a[0], Kind::Figure) {
-            let t = super::charts::figure_title(&mut scene, fig, &a[1], &a[2..])?;
+            let t = super::charts::figure_text(&mut scene, fig, role, &a[1], &a[2..])?;
             return handles_out(&scene, vec![t], nargout);
         }
     }
@@ -211,7 +218,7 @@ fn switch(a: &A, now: bool, fname: &str) -> MResult<bool> {
     match a.first() {
         None => Ok(!now),
         Some(v) => match v.text()?.to_ascii_lowercase().as_str() {
-            "on" | "minor" => Ok(true),
+            "on" => Ok(true),
             "off" => Ok(false),
             _ => Err(bad(fname, format!("Use {fname} on or {fname} off."))),
         },
@@ -222,15 +229,35 @@ fn grid(i: &mut Interp, _: &mut Frame, mut a: A, _: usize) -> R {
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let ax = target(&mut scene, &mut a);
+    // grid minor: the minor grid lines (and the major ones, as MATLAB draws both)
+    if let Some(w) = a.first().and_then(|v| v.text().ok()) {
+        if w.eq_ignore_ascii_case("minor") {
+            let now = scene.obj(ax)?.on("XMinorGrid");
+            let v = Value::str(if now { "off" } else { "on" });
+            let o = scene.obj_mut(ax)?;
+            for n in ["XMinorGrid", "YMinorGrid", "ZMinorGrid"] {
+                o.put(n, v.clone());
+            }
+            scene.touch(ax);
+            return Ok(vec![]);
+        }
+    }
     let now = scene.obj(ax)?.on("XGrid");
     let on = Value::str(if switch(&a, now, "grid")? {
         "on"
     } else {
         "off"
     });
+    let off = on.text()? == "off";
     let o = scene.obj_mut(ax)?;
     for n in ["XGrid", "YGrid", "ZGrid"] {
         o.put(n, on.clone());
+    }
+    // grid off removes the minor lines too
+    if off {
+        for n in ["XMinorGrid", "YMinorGrid", "ZMinorGrid"] {
+            o.put(n, on.clone());
+        }
     }
     scene.touch(ax);
     Ok(vec![])
@@ -423,18 +450,21 @@ fn axis(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
             Ok(())
         };
         match word.as_str() {
-            "equal" => scene
-                .obj_mut(ax)?
-                .put("DataAspectRatioMode", Value::str("manual")),
+            "equal" => {
+                let o = scene.obj_mut(ax)?;
+                o.put("DataAspectRatio", Value::row(vec![1.0, 1.0, 1.0]));
+                o.put("DataAspectRatioMode", Value::str("manual"));
+            }
             "image" => {
-                scene
-                    .obj_mut(ax)?
-                    .put("DataAspectRatioMode", Value::str("manual"));
+                let o = scene.obj_mut(ax)?;
+                o.put("DataAspectRatio", Value::row(vec![1.0, 1.0, 1.0]));
+                o.put("DataAspectRatioMode", Value::str("manual"));
                 tight(&mut scene)?;
             }
             "tight" => tight(&mut scene)?,
             "square" => {
                 let o = scene.obj_mut(ax)?;
+                o.put("PlotBoxAspectRatio", Value::row(vec![1.0, 1.0, 1.0]));
                 o.put("PlotBoxAspectRatioMode", Value::str("manual"));
                 o.put("DataAspectRatioMode", Value::str("auto"));
             }

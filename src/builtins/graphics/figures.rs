@@ -124,6 +124,7 @@ fn clf(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         }
         if let Ok(o) = scene.obj_mut(*f) {
             o.grid = None;
+            o.arrangement = layout::Arrangement::Fixed;
             o.put("CurrentAxes", Value::empty());
         }
         scene.touch(*f);
@@ -352,15 +353,42 @@ fn subplot(i: &mut Interp, _: &mut Frame, mut a: A, nargout: usize) -> R {
 }
 
 fn tiledlayout(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    use crate::graphics::layout::Arrangement;
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
-    let (m, n) = match (
+    let (m, n, arrangement, rest) = match (
         a.first().filter(|v| !v.is_text()),
         a.get(1).filter(|v| !v.is_text()),
     ) {
-        (Some(r), Some(c)) => (grid_count(r, "Rows")?, grid_count(c, "Columns")?),
-        _ => (1, 1),
+        (Some(r), Some(c)) => (
+            grid_count(r, "Rows")?,
+            grid_count(c, "Columns")?,
+            Arrangement::Fixed,
+            &a[2..],
+        ),
+        (Some(_), None) => {
+            return Err(bad(
+                "tiledlayout",
+                "Use tiledlayout(m, n) or tiledlayout('flow').",
+            ));
+        }
+        _ => {
+            let word = a.first().map(|v| v.text()).transpose()?;
+            let arr = match word.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => Some(Arrangement::Flow),
+                Some("flow") => Some(Arrangement::Flow),
+                Some("vertical") => Some(Arrangement::Vertical),
+                Some("horizontal") => Some(Arrangement::Horizontal),
+                Some(_) => None,
+            };
+            match arr {
+                Some(arr) => (0, 0, arr, a.get(1..).unwrap_or(&[])),
+                // tiledlayout('TileSpacing', ...) alone: a flow layout with options
+                None => (0, 0, Arrangement::Flow, &a[..]),
+            }
+        }
     };
+    layout_options(rest)?;
     let fig = scene.current_figure();
     let children = scene.obj(fig)?.children.clone();
     for c in children {
@@ -368,21 +396,93 @@ fn tiledlayout(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     }
     let o = scene.obj_mut(fig)?;
     o.grid = Some((m, n, 0));
+    o.arrangement = arrangement;
     o.put("CurrentAxes", Value::empty());
     scene.touch(fig);
     // the layout itself has no object here: the figure stands for it
     handles_out(&scene, vec![fig], nargout)
 }
 
+/// tiledlayout's name-value options: checked, and drawn with the default spacing.
+fn layout_options(rest: &[Value]) -> crate::interp::error::MResult<()> {
+    if rest.len() % 2 != 0 {
+        return Err(MError::new(
+            "MATLAB:tiledlayout:InvalidNameValue",
+            "Name-value arguments must come in pairs.",
+        ));
+    }
+    for p in rest.chunks(2) {
+        let name = p[0]
+            .text()
+            .map_err(|_| bad("tiledlayout", "Option names must be text."))?;
+        let value = p[1].text().map(|t| t.to_ascii_lowercase());
+        let ok = match name.to_ascii_lowercase().as_str() {
+            "tilespacing" => matches!(value.as_deref(), Ok("loose" | "compact" | "tight" | "none")),
+            "padding" => matches!(value.as_deref(), Ok("loose" | "compact" | "tight")),
+            "tileindexing" => matches!(value.as_deref(), Ok("rowmajor" | "columnmajor")),
+            _ => {
+                return Err(MError::new(
+                    "MATLAB:tiledlayout:InvalidNameValue",
+                    format!("'{name}' is not a recognized parameter."),
+                ));
+            }
+        };
+        if !ok {
+            return Err(MError::new(
+                "MATLAB:tiledlayout:InvalidNameValue",
+                format!("Invalid value for '{name}'."),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn nexttile(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
+    use crate::graphics::layout::Arrangement;
     let s = scene_of(i);
     let mut scene = borrow(&s)?;
     let fig = scene.current_figure();
-    let (m, n, next) = scene.obj(fig)?.grid.unwrap_or((1, 1, 0));
     if scene.obj(fig)?.grid.is_none() {
-        scene.obj_mut(fig)?.grid = Some((m, n, 0));
+        // nexttile without tiledlayout: a flow layout
+        let o = scene.obj_mut(fig)?;
+        o.grid = Some((0, 0, 0));
+        o.arrangement = Arrangement::Flow;
     }
-    let k = match a.first() {
+    let (fm, fn_, next) = scene.obj(fig)?.grid.unwrap_or((1, 1, 0));
+    let arrangement = scene.obj(fig)?.arrangement;
+    // nexttile, nexttile(k), nexttile(span), nexttile(k, span)
+    let (k_arg, span_arg) = match (a.first(), a.get(1)) {
+        (Some(v), None) if v.numel() == 2 => (None, Some(v)),
+        (Some(v), s) => (Some(v), s),
+        (None, _) => (None, None),
+    };
+    let span = match span_arg {
+        Some(v) => {
+            let d = super::matrix(v, "nexttile")?.2;
+            if d.len() != 2
+                || d.iter()
+                    .any(|x| !(*x >= 1.0) || x.fract() != 0.0 || *x > 100.0)
+            {
+                return Err(bad(
+                    "nexttile",
+                    "The span must be [rows columns] of positive integers.",
+                ));
+            }
+            (d[0] as usize, d[1] as usize)
+        }
+        None => (1, 1),
+    };
+    let grows = arrangement != Arrangement::Fixed;
+    let (m, n) = if grows {
+        let count = match k_arg {
+            Some(v) => v.scalar_f64().unwrap_or(0.0).max(next as f64) as usize,
+            None => next + 1,
+        };
+        arrangement.grid(count, (fm, fn_))
+    } else {
+        (fm, fn_)
+    };
+    let k = match k_arg {
         Some(v) => {
             let k = v.scalar_f64()?;
             if !(k >= 1.0) || k.fract() != 0.0 || k > (m * n) as f64 {
@@ -397,8 +497,28 @@ fn nexttile(i: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             next + 1
         }
     };
-    scene.obj_mut(fig)?.grid = Some((m, n, k.max(next)));
-    let ax = grid_axes(&mut scene, fig, (m, n, k), k);
+    let (row, col) = ((k - 1) / n, (k - 1) % n);
+    if row + span.0 > m || col + span.1 > n {
+        return Err(bad(
+            "nexttile",
+            "The tile's span does not fit in the layout.",
+        ));
+    }
+    let k2 = k + (span.0 - 1) * n + (span.1 - 1);
+    if grows && (m, n) != (fm, fn_) {
+        // the grid grew: the tiles there are move to their places in the new grid
+        let kids = scene.obj(fig)?.children.clone();
+        for c in kids {
+            if let Some(o) = scene.objs.get_mut(&c) {
+                if let (Kind::Axes, Some((_, _, t))) = (o.kind, o.grid) {
+                    o.grid = Some((m, n, t));
+                    o.put("Position", Value::row(layout::cell(m, n, t, t).to_vec()));
+                }
+            }
+        }
+    }
+    scene.obj_mut(fig)?.grid = Some((m, n, k2.max(next)));
+    let ax = grid_axes(&mut scene, fig, (m, n, k), k2);
     handles_out(&scene, vec![ax], nargout)
 }
 

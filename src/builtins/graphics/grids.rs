@@ -20,8 +20,8 @@ pub fn table() -> Vec<Builtin> {
         b("image", 1, -1, 1, "image(C), image(x, y, C): an image, C as colormap rows (or m×n×3 RGB).", image),
         b("imagesc", 1, -1, 1, "imagesc(C), imagesc(x, y, C), imagesc(..., clims): an image scaled to the colormap.", imagesc),
         b("imshow", 1, -1, 1, "imshow(I): an image with equal axes and no ticks (gray for a matrix, RGB for m×n×3).", imshow),
-        b("contour", 1, -1, 1, "contour(Z), contour(X, Y, Z), contour(..., n or levels): contour lines.", contour),
-        b("contourf", 1, -1, 1, "contourf(Z), contourf(X, Y, Z, n or levels): filled contours.", contourf),
+        b("contour", 1, -1, 2, "contour(Z), contour(X, Y, Z), contour(..., n or levels), [M, c] = contour(...): contour lines (M the contour matrix, c the Contour object).", contour),
+        b("contourf", 1, -1, 2, "contourf(Z), contourf(X, Y, Z, n or levels), [M, c] = contourf(...): filled contours.", contourf),
         b("surf", 1, -1, 1, "surf(Z), surf(X, Y, Z), surf(X, Y, Z, C): a shaded surface in a 3-D view.", surf),
         b("mesh", 1, -1, 1, "mesh(Z), mesh(X, Y, Z): a wireframe surface in a 3-D view.", mesh),
         b("pcolor", 1, -1, 1, "pcolor(C), pcolor(X, Y, C): a pseudocolour plot (a flat surface seen from above).", pcolor),
@@ -248,12 +248,36 @@ fn contours(i: &mut Interp, mut a: A, nargout: usize, filled: bool, fname: &str)
             }
             crate::graphics::contour::auto_levels(&zd, Some(n as usize))
         }
-        Some(l) => l.tensor()?.to_f64().into_owned(),
+        Some(l) => {
+            // [k k] is the one level k
+            let mut v = l.tensor()?.to_f64().into_owned();
+            v.dedup();
+            v
+        }
         None => crate::graphics::contour::auto_levels(&zd, None),
     };
-    scene.obj_mut(id)?.put("LevelList", Value::row(list));
+    scene
+        .obj_mut(id)?
+        .put("LevelList", Value::row(list.clone()));
     apply_pairs(&mut scene, &[id], &a[nums.max(k)..])?;
-    handles_out(&scene, vec![id], nargout)
+    if nargout == 0 {
+        return Ok(vec![]);
+    }
+    // M = contour(...) is the contour matrix; [M, c] adds the Contour object
+    let m = match crate::graphics::contour::Grid::of(scene.obj(id)?) {
+        Some(g) => crate::graphics::contour::contour_matrix(&g, &list),
+        None => Vec::new(),
+    };
+    let cols = m.len() / 2;
+    let m = Value::from(crate::values::tensor::Tensor::new(
+        crate::values::shape::Shape::matrix(2, cols),
+        crate::values::tensor::Data::F64(m),
+    ));
+    let mut out = vec![m];
+    if nargout >= 2 {
+        out.push(scene.handles(vec![id]));
+    }
+    Ok(out)
 }
 
 fn contour(i: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {

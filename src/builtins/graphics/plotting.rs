@@ -9,7 +9,7 @@ use crate::graphics::Scene;
 use crate::graphics::model::{Id, Kind};
 use crate::graphics::spec::{self, LineSpec};
 use crate::interp::Interp;
-use crate::interp::error::MResult;
+use crate::interp::error::{MError, MResult};
 use crate::interp::function::Frame;
 use crate::values::value::Value;
 
@@ -107,7 +107,29 @@ pub(super) fn parse_lines(
             spec: spec.clone(),
         }));
     }
-    Ok((out, a[i..].to_vec()))
+    let rest = &a[i..];
+    if rest.len() % 2 == 1 {
+        // an odd tail: text where data belongs, a line spec that is not one, or a property
+        // without its value
+        let t = rest[0].text().unwrap_or_default();
+        return Err(if out.is_empty() {
+            MError::new(
+                format!("MATLAB:{fname}:invalidData"),
+                format!("Data inputs to {fname} must be numeric or logical, not text ('{t}')."),
+            )
+        } else if rest.len() == 1 {
+            bad(
+                fname,
+                format!("'{t}' is not a line specification (such as 'r--o') and has no value."),
+            )
+        } else {
+            MError::new(
+                "MATLAB:hg:set:OddNumberOfArguments",
+                "Name-value arguments must come in pairs.",
+            )
+        });
+    }
+    Ok((out, rest.to_vec()))
 }
 
 type Cols = Vec<(Vec<f64>, Vec<f64>, Vec<f64>)>;

@@ -11,6 +11,8 @@ use crate::graphics::ticks;
 use plotters::prelude::DrawingBackend;
 
 const GRID: [f64; 3] = [0.87, 0.87, 0.87];
+// MATLAB draws the minor grid dotted
+const MINOR_GRID: [f64; 3] = [0.82, 0.82, 0.82];
 const TEXT: [f64; 3] = [0.15, 0.15, 0.15];
 
 pub fn rgb_of(o: &GObj, name: &str) -> Option<[f64; 3]> {
@@ -65,7 +67,12 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
     let visible = a.text("Visible") != "off";
     if a.text("DataAspectRatioMode") == "manual" {
         // equal data units on both axes: shrink the longer side about its centre
-        let (dx, dy) = (lim.x.1 - lim.x.0, lim.y.1 - lim.y.0);
+        let r = a.nums("DataAspectRatio");
+        let ratio = |k: usize| r.get(k).copied().filter(|v| *v > 0.0).unwrap_or(1.0);
+        let (dx, dy) = (
+            (lim.x.1 - lim.x.0) / ratio(0),
+            (lim.y.1 - lim.y.0) / ratio(1),
+        );
         let (w, h) = (x1 - x0, y1 - y0);
         if dx > 0.0 && dy > 0.0 && w > 0.0 && h > 0.0 {
             let unit = (w / dx).min(h / dy);
@@ -75,15 +82,21 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
         }
     }
     if a.text("PlotBoxAspectRatioMode") == "manual" {
-        // axis square: the plot box's sides equal, about its centre
-        let side = (x1 - x0).min(y1 - y0);
+        // axis square (PlotBoxAspectRatio [1 1 1]) or a set ratio: the largest box of that
+        // shape, about its centre
+        let r = a.nums("PlotBoxAspectRatio");
+        let ratio = match (r.first(), r.get(1)) {
+            (Some(w), Some(h)) if *w > 0.0 && *h > 0.0 => w / h,
+            _ => 1.0,
+        };
+        let (w, h) = (x1 - x0, y1 - y0);
+        let (nw, nh) = if w / h > ratio {
+            (h * ratio, h)
+        } else {
+            (w, w / ratio)
+        };
         let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        (x0, x1, y0, y1) = (
-            cx - side / 2.0,
-            cx + side / 2.0,
-            cy - side / 2.0,
-            cy + side / 2.0,
-        );
+        (x0, x1, y0, y1) = (cx - nw / 2.0, cx + nw / 2.0, cy - nh / 2.0, cy + nh / 2.0);
     }
     let xrev = a.text("XDir") == "reverse";
     let yrev = a.text("YDir") == "reverse";
@@ -125,6 +138,23 @@ pub fn draw<DB: DrawingBackend>(scene: &Scene, ax: Id, pen: &Pen<DB>, (fw, fh): 
     let xt = ticks::axes_ticks(scene, ax, b'X');
     let yt = ticks::axes_ticks(scene, ax, b'Y');
     let thin = pen.width(0.5);
+    // grid minor: dotted lines between the ticks (fifths of a linear step, 2..9 of a decade)
+    if visible && a.on("XMinorGrid") {
+        for t in ticks::minor(&xt, (lim.x.0, lim.x.1), frame.x.log) {
+            let x = frame.x.px(t);
+            if x.is_finite() {
+                pen.path(&[(x, y0), (x, y1)], MINOR_GRID, thin, Dash::Dotted);
+            }
+        }
+    }
+    if visible && a.on("YMinorGrid") {
+        for t in ticks::minor(&yt, (lim.y.0, lim.y.1), frame.y.log) {
+            let y = frame.y.px(t);
+            if y.is_finite() {
+                pen.path(&[(x0, y), (x1, y)], MINOR_GRID, thin, Dash::Dotted);
+            }
+        }
+    }
     if visible && a.on("XGrid") {
         for t in &xt {
             let x = frame.x.px(*t);

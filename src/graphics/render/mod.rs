@@ -12,7 +12,7 @@ pub mod tex;
 pub mod three;
 
 use super::Scene;
-use super::model::{Id, Kind};
+use super::model::{FigureText, Id, Kind};
 use crate::interp::error::{MError, MResult};
 use pen::Pen;
 use plotters::prelude::*;
@@ -52,19 +52,30 @@ pub fn draw<DB: DrawingBackend>(
         pen.fill([*r, *g, *b]);
     }
     let (w, h) = area.dim_in_pixel();
-    // a figure title (sgtitle) takes a band along the top; the axes share the rest
-    let titled = f
-        .children
-        .iter()
-        .any(|c| scene.kind(*c) == Some(Kind::Text));
-    let band = if titled {
-        (24.0 * scale).round() as u32
-    } else {
-        0
+    // a figure title (sgtitle) takes a band along the top, a tiled layout's shared x and y
+    // labels one along the bottom and the left; the axes share the rest
+    let text_of = |role: FigureText| {
+        f.children
+            .iter()
+            .filter_map(|c| scene.objs.get(c))
+            .find(|o| o.kind == Kind::Text && o.role == role && o.text("Visible") != "off")
     };
-    let below = area.margin(band, 0, 0, 0);
+    let (title, xlabel, ylabel) = (
+        text_of(FigureText::Title),
+        text_of(FigureText::XLabel),
+        text_of(FigureText::YLabel),
+    );
+    let band = |t: Option<&crate::graphics::model::GObj>| {
+        if t.is_some() {
+            (24.0 * scale).round() as u32
+        } else {
+            0
+        }
+    };
+    let (top, bottom, left) = (band(title), band(xlabel), band(ylabel));
+    let inner = area.margin(top, bottom, left, 0);
     let axes_pen = Pen {
-        area: &below,
+        area: &inner,
         s: scale,
     };
     for c in &f.children {
@@ -73,25 +84,37 @@ pub fn draw<DB: DrawingBackend>(
                 scene,
                 *c,
                 &axes_pen,
-                (w as f64, h.saturating_sub(band) as f64),
+                (
+                    w.saturating_sub(left) as f64,
+                    h.saturating_sub(top + bottom) as f64,
+                ),
             );
         }
     }
+    let draw_text = |t: &crate::graphics::model::GObj, at: (f64, f64), v: pen::Align, up: bool| {
+        let c = axes::rgb_of(t, "Color").unwrap_or([0.0; 3]);
+        pen.text(
+            &axes::label_text(t),
+            at,
+            t.num("FontSize", 11.0),
+            c,
+            pen::Align::Center,
+            v,
+            t.text("FontWeight") == "bold",
+            up,
+        );
+    };
     // the figure's own title (sgtitle), centred along its top edge
-    for c in &f.children {
-        if let Some(t) = scene.objs.get(c).filter(|o| o.kind == Kind::Text) {
-            let c = axes::rgb_of(t, "Color").unwrap_or([0.0; 3]);
-            pen.text(
-                &axes::label_text(t),
-                (w as f64 / 2.0, 3.0 * scale),
-                t.num("FontSize", 11.0),
-                c,
-                pen::Align::Center,
-                pen::Align::Start,
-                t.text("FontWeight") != "normal",
-                false,
-            );
-        }
+    if let Some(t) = title {
+        draw_text(t, (w as f64 / 2.0, 3.0 * scale), pen::Align::Start, false);
+    }
+    if let Some(t) = xlabel {
+        let cx = left as f64 + w.saturating_sub(left) as f64 / 2.0;
+        draw_text(t, (cx, h as f64 - 3.0 * scale), pen::Align::End, false);
+    }
+    if let Some(t) = ylabel {
+        let cy = top as f64 + h.saturating_sub(top + bottom) as f64 / 2.0;
+        draw_text(t, (left as f64 / 2.0, cy), pen::Align::Center, true);
     }
 }
 

@@ -69,6 +69,28 @@ fn p(x: f64, y: f64) -> (i32, i32) {
     )
 }
 
+/// A path's runs between turns sharper than a right angle (each run shares its first point
+/// with the previous run's last).
+fn sharp_runs(pts: &[(i32, i32)]) -> Vec<Vec<(i32, i32)>> {
+    let mut runs = Vec::new();
+    let mut run = vec![pts[0]];
+    for k in 1..pts.len() {
+        run.push(pts[k]);
+        if let Some(next) = pts.get(k + 1) {
+            let (a, b) = (pts[k - 1], pts[k]);
+            let u = ((b.0 - a.0) as i64, (b.1 - a.1) as i64);
+            let v = ((next.0 - b.0) as i64, (next.1 - b.1) as i64);
+            if u.0 * v.0 + u.1 * v.1 < 0 {
+                runs.push(std::mem::replace(&mut run, vec![b]));
+            }
+        }
+    }
+    if run.len() >= 2 {
+        runs.push(run);
+    }
+    runs
+}
+
 impl<DB: DrawingBackend> Pen<'_, DB> {
     /// A line width in points as pixels (at least one).
     pub fn width(&self, points: f64) -> u32 {
@@ -92,11 +114,32 @@ impl<DB: DrawingBackend> Pen<'_, DB> {
             filled: false,
             stroke_width: width,
         };
-        let pts: Vec<(i32, i32)> = pts.iter().map(|(x, y)| p(*x, *y)).collect();
+        let mut pts: Vec<(i32, i32)> = pts.iter().map(|(x, y)| p(*x, *y)).collect();
+        pts.dedup();
         let w = width as f64;
         let (on, off) = match dash {
             Dash::Solid => {
-                let _ = self.area.draw(&PathElement::new(pts, style));
+                // plotters widens a path with mitred joins; at a turn sharper than a right
+                // angle the inner mitre lies far off and draws a spike (a surface's thin
+                // faces, a decimated noisy line), so the path is drawn in runs split there,
+                // with a round join
+                // (a one-pixel path is drawn as is: plotters does not widen it)
+                let runs = if width > 1 {
+                    sharp_runs(&pts)
+                } else {
+                    vec![pts]
+                };
+                for run in &runs {
+                    let _ = self.area.draw(&PathElement::new(run.clone(), style));
+                }
+                if width > 1 && runs.len() > 1 {
+                    let r = (w / 2.0).floor().max(1.0) as i32;
+                    for run in &runs[1..] {
+                        let _ =
+                            self.area
+                                .draw(&Circle::new(run[0], r, style.filled().stroke_width(0)));
+                    }
+                }
                 return;
             }
             Dash::Dashed => (6.0 * self.s + 2.0 * w, 4.0 * self.s + w),
