@@ -1,4 +1,7 @@
-# Replaces the m_normal function of every dumped kernel that has one with a variant.
+# Replaces the m_normal function of every dumped kernel that has one with a variant
+# (normal_A: the driver's f32 log and cos; normal_B: cut-down double with full division and
+# square root; normal_D: no normal, two uniforms; the kept version is m_normal in
+# shaders/math_f32_fast.wgsl).
 import re, sys, os, glob
 src, dst, variant = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
 os.makedirs(dst, exist_ok=True)
