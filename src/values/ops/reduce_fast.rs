@@ -476,6 +476,8 @@ fn strided_variances<T: Elem>(x: &[T], (inner, len, outer): Lanes, unbiased: boo
         sums.fill(0.0);
         bad.fill(false);
         for row in block.chunks_exact(inner) {
+            // Ctrl-C between rows (std(rand(8000), 0, 2) runs for seconds)
+            crate::interp::interrupt::poll_now();
             for ((s, b), &v) in sums.iter_mut().zip(bad.iter_mut()).zip(row) {
                 let v = v.to_f64();
                 *s += v;
@@ -488,6 +490,7 @@ fn strided_variances<T: Elem>(x: &[T], (inner, len, outer): Lanes, unbiased: boo
         let ss = &mut out[o * inner..(o + 1) * inner];
         ss.fill(0.0);
         for row in block.chunks_exact(inner) {
+            crate::interp::interrupt::poll_now();
             for ((a, &m), &v) in ss.iter_mut().zip(&sums).zip(row) {
                 let d = v.to_f64() - m;
                 *a += d * d;
@@ -509,6 +512,7 @@ fn strided_variances<T: Elem>(x: &[T], (inner, len, outer): Lanes, unbiased: boo
 fn lane_variances<T: Elem + Sync>(x: &[T], (_, len, outer): Lanes, unbiased: bool) -> Vec<f64> {
     (0..outer)
         .map(|o| {
+            crate::interp::interrupt::poll_now();
             let l = &x[o * len..(o + 1) * len];
             if l.is_empty() {
                 return f64::NAN;
