@@ -13,6 +13,10 @@ use common::{has_gpu, out as run};
 /// compile of f64 `sin` or of random normals takes seconds on lavapipe, and the loop run
 /// iteration by iteration compiles a kernel per chain length.)
 fn agree(setup: &str, body: &str, tol: f64) -> String {
+    // `setenv('MATFUSE_LOOPS', 'off')` is the process's environment: a test running beside
+    // this one would lose its loop kernels meanwhile (and its kernel counts with them).
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let host_setup = setup.replace(", 'gpuArray'", "").replace("gpuArray", "");
     let host_body = body.replace(", 'gpuArray'", "").replace("gpuArray", "");
     run(&format!(
