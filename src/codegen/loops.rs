@@ -214,13 +214,6 @@ fn combiners(reductions: &[(Red, usize, bool)]) -> String {
         .collect()
 }
 
-fn type_name(p: Precision) -> &'static str {
-    match p {
-        Precision::F32 => "f32",
-        Precision::F64 => "f64",
-    }
-}
-
 /// A constant of the element type, exactly.
 fn literal(p: Precision, x: f64) -> String {
     match p {
@@ -259,7 +252,7 @@ pub fn partials_kernel(p: Precision, reductions: &[(Red, usize, bool)]) -> Strin
          @builtin(local_invocation_id) lid: vec3<u32>) {{\n    \
          let it = wid.x + wid.y * nwg.x;\n    let part_at = params[1];\n    let parts = params[2];\n    \
          let res_at = params[3];\n    if (it >= params[0]) {{\n        return;\n    }}\n{body}}}\n",
-        ty = type_name(p),
+        ty = p.wgsl(),
         nan = nan_helpers(p),
         comb = combiners(reductions),
     )
@@ -321,7 +314,7 @@ pub fn scalar_kernel(p: Precision, side: &ScalarSide) -> String {
          if (lid.x == 0u) {{\n            let m = min(256u, trips - c);\n            \
          for (var t = 0u; t < m; t = t + 1u) {{\n{steps}{next}            }}\n        }}\n        \
          workgroupBarrier();\n    }}\n    if (lid.x == 0u) {{\n{end}    }}\n}}\n",
-        ty = type_name(p),
+        ty = p.wgsl(),
         size = 256 * count,
         nan = nan_helpers(p),
     )

@@ -149,16 +149,10 @@ pub fn expand(kernel: &str) -> String {
 /// Inputs read element for element are bound as vectors of `width`; the output as vectors of
 /// `out_width`.
 fn prelude(g: &Group, width: u32, out_width: u32) -> String {
-    let ty = match g.precision {
-        Precision::F32 => "f32",
-        Precision::F64 => "f64",
-    };
+    let ty = g.precision.wgsl();
     let inputs: String = (0..g.inputs.len())
         .map(|k| {
-            let elem = match g.bindings.get(k).copied().unwrap_or(g.precision) {
-                Precision::F32 => "f32",
-                Precision::F64 => "f64",
-            };
+            let elem = g.bindings.get(k).copied().unwrap_or(g.precision).wgsl();
             let elem = match g.inputs[k] {
                 Access::Same if width > 1 => format!("vec{width}<{elem}>"),
                 _ => elem.to_string(),

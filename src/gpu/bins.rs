@@ -5,7 +5,7 @@
 
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
-use super::launch::{self, type_name};
+use super::launch;
 use super::scan::prelude;
 use crate::graph::Precision;
 use crate::interp::error::MResult;
@@ -85,8 +85,8 @@ pub fn accumulate(
                 };
                 format!(
                     "alias I = {};\nalias S = {};\n{}",
-                    type_name(ip),
-                    type_name(sp),
+                    ip.wgsl(),
+                    sp.wgsl(),
                     ACCUMULATE.replace("{{PASS}}", call)
                 )
             },

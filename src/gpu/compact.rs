@@ -22,13 +22,6 @@ enum Pass {
     Write,
 }
 
-fn type_name(p: Precision) -> &'static str {
-    match p {
-        Precision::F32 => "f32",
-        Precision::F64 => "f64",
-    }
-}
-
 fn text(pass: Pass, mask: Precision, out: Precision) -> String {
     let call = match pass {
         Pass::Count => "count_pass(lid.x, b);",
@@ -36,8 +29,8 @@ fn text(pass: Pass, mask: Precision, out: Precision) -> String {
         Pass::Write => "write_pass(lid.x, b);",
     };
     COMPACT
-        .replace("{{MASK}}", type_name(mask))
-        .replace("{{OUT}}", type_name(out))
+        .replace("{{MASK}}", mask.wgsl())
+        .replace("{{OUT}}", out.wgsl())
         .replace("{{PASS}}", call)
 }
 

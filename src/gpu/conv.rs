@@ -58,7 +58,7 @@ pub fn run(g: &Gpu, x: &DeviceBuffer, h: &DeviceBuffer, s: &ConvShape) -> MResul
     launch::run(
         g,
         &key,
-        || format!("alias T = {};\n{CONV}", launch::type_name(p)),
+        || format!("alias T = {};\n{CONV}", p.wgsl()),
         &[x, h, &out],
         &params,
         n.div_ceil(256),

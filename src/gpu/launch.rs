@@ -8,16 +8,7 @@ use super::buffers::DeviceBuffer;
 use super::device::Gpu;
 use super::kernels::{binding_limit, compiled, window};
 use crate::codegen::KernelKey;
-use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
-
-/// The WGSL element type of a precision.
-pub fn type_name(p: Precision) -> &'static str {
-    match p {
-        Precision::F32 => "f32",
-        Precision::F64 => "f64",
-    }
-}
 
 /// Whether every buffer fits one storage binding (the kernels bind them whole).
 pub fn fits(g: &Gpu, buffers: &[&DeviceBuffer]) -> bool {

@@ -5,7 +5,7 @@
 
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
-use super::launch::{self, type_name};
+use super::launch;
 use super::scan::prelude;
 use crate::graph::Precision;
 use crate::interp::error::MResult;
@@ -59,9 +59,9 @@ fn step_with(
         &[3, s as u32, pa as u32, pb as u32, po as u32],
         || {
             let text = SETS
-                .replace("{{A}}", type_name(pa))
-                .replace("{{B}}", type_name(pb))
-                .replace("{{O}}", type_name(po))
+                .replace("{{A}}", pa.wgsl())
+                .replace("{{B}}", pb.wgsl())
+                .replace("{{O}}", po.wgsl())
                 .replace("{{PASS}}", call);
             format!("{}{text}", prelude(pa))
         },
@@ -134,7 +134,7 @@ pub fn member(
     launch::run(
         g,
         &[4, p as u32, ip as u32],
-        || format!("{}alias I = {};\n{MEMBER}", prelude(p), type_name(ip)),
+        || format!("{}alias I = {};\n{MEMBER}", prelude(p), ip.wgsl()),
         &[x, s, sidx, &tf, &loc],
         &[n as u32, m as u32, u32::from(want_loc)],
         n.div_ceil(256),

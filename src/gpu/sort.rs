@@ -8,7 +8,7 @@
 
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
-use super::launch::{self, type_name};
+use super::launch;
 use super::scan::{Lanes, prelude};
 use crate::graph::Precision;
 use crate::interp::error::MResult;
@@ -160,7 +160,7 @@ pub fn place(
     launch::run(
         g,
         &[2, 2, p as u32, ip as u32],
-        || format!("{}{}", prelude(p), PLACE.replace("{{IDX}}", type_name(ip))),
+        || format!("{}{}", prelude(p), PLACE.replace("{{IDX}}", ip.wgsl())),
         &[x, order, &out, &idx],
         &params,
         n.div_ceil(256),

@@ -35,6 +35,13 @@ impl Precision {
             Precision::F64 => 8,
         }
     }
+    /// The WGSL element type.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::F64 => "f64",
+        }
+    }
 }
 
 /// What a node computes.
