@@ -128,3 +128,44 @@ fn what_the_device_does_not_take_goes_to_the_host_with_matlab_errors() {
     let (id, _) = err("A = gpuArray(rand(3, 4)); B = gpuArray(rand(3, 4)); C = A * B;");
     assert_eq!(id, "MATLAB:innerdim");
 }
+
+#[test]
+fn vector_products_dots_and_outer_products_match_the_host_and_stay_on_the_device() {
+    if !has_gpu() {
+        return;
+    }
+    for (class, tol) in [("single", "1e-6"), ("double", "1e-14")] {
+        // Errors are relative to the sum of the terms' magnitudes. Every layout of a matrix-vector product (`gpu::matvec`), short and long sums
+        // (the 2000 x 3000 and 3 x 200000 products are split into slices), a dot product
+        // and an outer product (lazy graph nodes), at odd sizes.
+        let code = format!(
+            "{MAKE} x = {class}(mk(1001, 37, 7919)); w = {class}(mk(37, 1, 104729)); \
+             v = {class}(mk(1001, 1, 31)); u = {class}(mk(1, 1001, 17)); \
+             a = {class}(mk(2000, 3000, 7919)); p = {class}(mk(3000, 1, 104729)); \
+             b = {class}(mk(3, 200000, 31)); q = {class}(mk(200000, 1, 17)); \
+             X = gpuArray(x); W = gpuArray(w); V = gpuArray(v); U = gpuArray(u); \
+             A = gpuArray(a); P = gpuArray(p); B = gpuArray(b); Q = gpuArray(q); \
+             gpuStats reset; \
+             C = {{X*W, X'*V, U*X, W'*X', V'*X, A*P, A'*A(:, 1), B*Q, Q'*B', V'*V, V*W', U*V}}; \
+             s = gpuStats; moved = s.Session.BytesDownloaded + s.Session.BytesUploaded; \
+             d = @(t) double(t); m = @(t) abs(double(t)); \
+             H = {{d(x)*d(w), d(x)'*d(v), d(u)*d(x), d(w)'*d(x)', d(v)'*d(x), d(a)*d(p), \
+               d(a)'*d(a(:, 1)), d(b)*d(q), d(q)'*d(b)', d(v)'*d(v), d(v)*d(w)', d(u)*d(v)}}; \
+             M = {{m(x)*m(w), m(x)'*m(v), m(u)*m(x), m(w)'*m(x)', m(v)'*m(x), m(a)*m(p), \
+               m(a)'*m(a(:, 1)), m(b)*m(q), m(q)'*m(b)', m(v)'*m(v), m(v)*m(w)', m(u)*m(v)}}; \
+             e = cellfun(@(c, h, g) max(abs(double(gather(c)) - h) ./ g, [], 'all'), C, H, M); \
+             same = all(cellfun(@(c, h) isequal(size(c), size(h)), C, H)); \
+             fprintf('%d %d %d %s %s\\n', moved, all(e < {tol}), same, class(C{{6}}), \
+               classUnderlying(C{{12}}));"
+        );
+        let out = run(&code);
+        assert_eq!(out, format!("0 1 1 gpuArray {class}\n"), "{class}: {out}");
+    }
+    // A dot product is a reduction of the lazy graph: the update before it fuses with it.
+    let out = run(
+        "r = gpuArray(single(1:1000)'); gpuStats reset; r = r - 0.5; rr = r' * r; \
+         g = gather(rr); s = gpuStats; h = single(1:1000)' - 0.5; \
+         fprintf('%d %d\\n', s.Session.Kernels <= 2, abs(g - h'*h) / (h'*h) < 1e-6);",
+    );
+    assert_eq!(out.trim(), "1 1", "{out}");
+}

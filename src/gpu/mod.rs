@@ -14,6 +14,7 @@ pub mod kernels;
 pub mod launch;
 pub mod loops;
 pub mod matmul;
+pub mod matvec;
 pub mod moments;
 pub mod order;
 pub mod put;

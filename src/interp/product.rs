@@ -6,10 +6,12 @@
 //! Anything else (integers, N-D or empty arrays, no GPU) returns None and the host computes
 //! it as before.
 
+use crate::gpu::matvec::MatVec;
 use crate::graph::{self, Data, Node, Op};
 use crate::interp::error::MResult;
 use crate::values::class::Class;
 use crate::values::device::DeviceValue;
+use crate::values::shape::Shape;
 use crate::values::value::Value;
 use std::rc::Rc;
 
@@ -68,21 +70,100 @@ pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
         // The host reports the dimension error, with MATLAB's message.
         return None;
     }
+    if m == 0 || n == 0 || k == 0 {
+        // The host makes empty and zero results.
+        return None;
+    }
+    let explicit = super::lower::explicit(&[a, b]);
+    let pending = |node: Rc<Node>| Value::Device(Rc::new(DeviceValue { node, explicit }));
+    let shape = Shape::new(&[m, n]);
+    let class = na.class;
+    // A vector operand is its elements in order, whether read transposed or not.
+    let vector = |node: &Rc<Node>, dims: &[usize]| {
+        graph::intern(Op::Reshape, vec![node.clone()], Shape::new(dims), class)
+    };
+    if k == 1 {
+        // An outer product (`u * v'`) is the elementwise product of a column and a row:
+        // it joins the lazy graph and fuses with what follows.
+        let col = vector(&na, &[m, 1]);
+        let row = vector(&nb, &[1, n]);
+        return Some(Ok(pending(graph::intern(
+            Op::Binary(crate::values::ops::Bin::Mul),
+            vec![col, row],
+            shape,
+            class,
+        ))));
+    }
+    if m == 1 && n == 1 {
+        // A dot product (`u' * v`) is the sum of the elementwise product, a reduction of the
+        // lazy graph: the products are never stored.
+        let times = graph::intern(
+            Op::Binary(crate::values::ops::Bin::Mul),
+            vec![vector(&na, &[k, 1]), vector(&nb, &[k, 1])],
+            Shape::new(&[k, 1]),
+            class,
+        );
+        let sum = Op::Reduce {
+            op: crate::values::ops::Red::Sum,
+            dim: 0,
+            all: true,
+            omitnan: false,
+        };
+        return Some(Ok(pending(graph::intern(sum, vec![times], shape, class))));
+    }
     let g = crate::gpu::device::ready()?;
     let precision = na.precision();
+    let done = |data| pending(graph::leaf(Data::Device(data), shape.clone(), class));
+    if m == 1 || n == 1 {
+        if let Some(form) = matvec_form(&na, trans_a, &nb, trans_b, (m, n)) {
+            if crate::gpu::matvec::fits(g, &form.1, precision) {
+                return Some(matvec(g, form).map(done));
+            }
+        }
+    }
     if !crate::gpu::matmul::fits(g, m, n, k, precision) {
         return None;
     }
-    Some(
-        product(g, &na, trans_a, &nb, trans_b, (m, n, k)).map(|data| {
-            let shape = crate::values::shape::Shape::new(&[m, n]);
-            let node = graph::leaf(Data::Device(data), shape, na.class);
-            Value::Device(Rc::new(DeviceValue {
-                node,
-                explicit: super::lower::explicit(&[a, b]),
-            }))
-        }),
-    )
+    Some(product(g, &na, trans_a, &nb, trans_b, (m, n, k)).map(done))
+}
+
+/// The stored matrix, the vector and the kernel form of a product with a vector result.
+/// `op(A) * b` (n = 1) sums along A's stored rows unless A is read transposed; `a' * op(B)`
+/// (m = 1) sums down B's stored columns unless B is read transposed.
+fn matvec_form(
+    na: &Rc<Node>,
+    trans_a: bool,
+    nb: &Rc<Node>,
+    trans_b: bool,
+    (m, n): (usize, usize),
+) -> Option<(Rc<Node>, MatVec, Rc<Node>)> {
+    use crate::gpu::matvec::Form;
+    let (matrix, trans, vector) = if n == 1 {
+        (na, trans_a, nb)
+    } else if m == 1 {
+        (nb, !trans_b, na)
+    } else {
+        return None;
+    };
+    let form = if trans { Form::Columns } else { Form::Rows };
+    let p = MatVec {
+        form,
+        rows: matrix.shape.dim(0),
+        cols: matrix.shape.dim(1),
+    };
+    Some((matrix.clone(), p, vector.clone()))
+}
+
+fn matvec(
+    g: &crate::gpu::device::Gpu,
+    (matrix, p, vector): (Rc<Node>, MatVec, Rc<Node>),
+) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
+    let data = |n: &Rc<Node>| {
+        crate::plan::realise(n)?;
+        crate::gpu::kernels::device_input(g, n, n.precision())
+    };
+    let (m, v) = (data(&matrix)?, data(&vector)?);
+    crate::gpu::matvec::run(g, &m, &v, &p)
 }
 
 fn product(
