@@ -1,5 +1,6 @@
 //! Reading part of a computed device array: `x(k)` and `X(i, j, ...)` with scalar
-//! subscripts read back only that element, and a column `X(:, k)` stays on the device, a view
+//! subscripts of a value the planner placed on the device read back only that element
+//! (of a gpuArray they are views, `slices::view`), and a column `X(:, k)` stays on the device, a view
 //! of the array's storage where it starts on 256 bytes (elsewhere `slices::view` makes it a
 //! view node), so a loop over columns moves nothing to the host. Other forms read
 //! the array back and index on the host.
@@ -64,6 +65,12 @@ fn range_of(shape: &Shape, args: &[Value]) -> Option<(usize, usize, Shape)> {
 pub fn read(d: &DeviceValue, args: &[Value]) -> Option<MResult<Value>> {
     let n = &d.node;
     let (start, len, shape) = range_of(&n.shape, args)?;
+    if len == 1 && d.explicit {
+        // An element of a gpuArray is a gpuArray (as in MATLAB): a view node, so that
+        // `acc = acc + s(k)` in a loop waits for nothing. A value the planner placed on the
+        // device keeps its host class, and host code reads such elements: one comes back.
+        return None;
+    }
     if let Err(e) = crate::plan::realise(n) {
         return Some(Err(e));
     }
