@@ -42,6 +42,7 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
         }
         _ => None,
     };
+    crate::gpu::trace("deletion: marks");
     let resolved = match complement {
         Some(_) => Some((
             Sub::Range {
@@ -176,6 +177,7 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
             let (found, count) = crate::gpu::compact::find(&marks, extent, precision)?;
             Ok((found, count))
         })();
+    crate::gpu::trace("deletion: compacted");
     let (found, count) = match kept {
         Ok(x) => x,
         Err(e) => {

@@ -79,6 +79,35 @@ fn from_positions(p: Vec<u32>) -> Sub {
     }
 }
 
+/// Whole positions `first, first + step, ...` within `limit` (`x(end+1:end+m)`, `x(a:b)`)
+/// as a range, found in one pass over the values without building a position list: a
+/// subscript of 1e6 values took milliseconds of the statement otherwise. None for anything
+/// else (repeated positions included), which the general form resolves.
+fn progression(values: &[f64], limit: usize) -> Option<(Sub, usize)> {
+    let first = *values.first()?;
+    let last = *values.last()?;
+    let step = values.get(1).map_or(1.0, |&x| x - first);
+    let whole = |x: f64| x >= 1.0 && x <= limit as f64 && x.fract() == 0.0;
+    if !whole(first) || !whole(last) || step == 0.0 || step.fract() != 0.0 {
+        return None;
+    }
+    if !values
+        .iter()
+        .enumerate()
+        .all(|(k, &x)| x == first + k as f64 * step)
+    {
+        return None;
+    }
+    Some((
+        Sub::Range {
+            start: first as i64 - 1,
+            step: step as i64,
+            count: values.len(),
+        },
+        first.max(last) as usize,
+    ))
+}
+
 /// One subscript over `extent` positions and the extent it needs (one past its last
 /// position); positions past `extent` only where `grow`. None for forms not taken here and
 /// for bad subscripts (the general path reports them).
@@ -121,6 +150,9 @@ pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usiz
         }
         Value::Tensor(t) => {
             let values = t.to_f64();
+            if let Some(range) = progression(&values, limit) {
+                return Some(range);
+            }
             if !values.iter().all(|&x| whole(x)) {
                 return None;
             }
@@ -295,6 +327,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         return Outcome::Done(Value::Device(target));
     }
     // The values, computed (a pending right-hand side is one kernel of its own).
+    crate::gpu::trace("assignment: planned");
     let values = match values_of(&rhs) {
         Some(v) => v,
         None => return Outcome::Declined(target, rhs),
@@ -312,12 +345,14 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         _ => false,
     }) || matches!(&values, Held::Device(b) if gput::shares(b, &old));
     let in_place = !aliased && private(&target, 1);
+    crate::gpu::trace("assignment: values");
     let out = match output(&target, old, in_place, &new_shape, &old_sizes, &new_sizes) {
         Ok(b) => b,
         Err(e) => {
             return Outcome::Failed(e, Some(Value::Device(target)));
         }
     };
+    crate::gpu::trace("assignment: output");
     drop(target);
     let put_subs: Vec<gput::Sub<'_>> = subs.iter().map(Sub::as_put).collect();
     let v = match &values {
