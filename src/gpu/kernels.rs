@@ -13,6 +13,9 @@ use std::sync::{Arc, Mutex};
 
 pub(super) const WORKGROUP: u32 = 256;
 
+/// Elements one dispatch of an elementwise kernel covers on a CPU device (tens of ms there).
+const CPU_WINDOW: usize = 1 << 22;
+
 /// Steps of a fused group, and element-steps in all, past which its kernel is submitted as
 /// soon as it is recorded (memory-bound kernels have a few tens of steps at most).
 const LONG_CHAIN: u64 = 64;
@@ -450,7 +453,16 @@ pub(super) fn launch_into(
 pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
     let n = gr.shape.numel();
-    let per = window_elements(g);
+    // On a CPU device (lavapipe) a dispatch is the host's own time and cannot be stopped
+    // once submitted: 3e7 elements were a third of a second past a Ctrl-C. There a big
+    // result runs a window of CPU_WINDOW elements at a time, each waited for with a look at
+    // Ctrl-C; a GPU runs it in as few windows as the binding allows, as before.
+    let cpu = g.info.device_type == "Cpu";
+    let per = if cpu {
+        window_elements(g).min(CPU_WINDOW)
+    } else {
+        window_elements(g)
+    };
     // A result in one binding may run as a vector kernel (elements per thread: `width`).
     let width = if n <= per {
         crate::codegen::vector_width(gr) as usize
@@ -493,6 +505,10 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
         start += len;
         if start >= n {
             break;
+        }
+        if cpu {
+            super::batch::submit(g)?;
+            device::wait_watched(g)?;
         }
     }
     Ok(Rc::new(out))
