@@ -2,7 +2,8 @@
 //! in: faer factorizations (run detached and abandoned), the matrix product (a block of
 //! columns at a time), element loops (formatting, convolution, primality), calls of a
 //! function per element, display, text functions over long texts and big cells, lanes
-//! along rows, a save (which leaves no file behind). Each case runs a statement that takes many seconds
+//! along rows, a save (which leaves no file behind), `strfind`, `hist`, struct arrays and
+//! `save -ascii`. Each case runs a statement that takes many seconds
 //! unless interrupted, presses Ctrl-C after 300 ms and checks that the statement stopped:
 //! MATLAB's message, the result variable never assigned, the inputs intact, the session
 //! usable. (Before, each ran to its end: `y` was assigned and the message never came.)
@@ -137,6 +138,61 @@ fn ctrl_c_stops_text_functions_over_a_big_cell() {
         "x = cellstr(char(randi([97 122], 4e6, 8)))",
         "strrep(upper(x), 'A', 'bc')",
     );
+}
+
+#[test]
+fn ctrl_c_stops_strfind_over_a_long_text() {
+    // a subject of 4e7 characters, searched a character at a time (the search never looked:
+    // 0.5 s a call); twelve in one statement are still running at the Ctrl-C
+    let stmt = vec!["numel(strfind(x, 'bc'))"; 12].join(" + ");
+    interrupted("p14", "x = repmat('abc ', 1, 1e7)", &stmt);
+}
+
+#[test]
+fn ctrl_c_stops_hist_of_a_long_vector() {
+    // the copy of the data and the counting into bins (0.7 s a call, unwatched)
+    let stmt = vec!["sum(hist(x, 100))"; 12].join(" + ");
+    interrupted("p15", "x = rand(3e7, 1)", &stmt);
+}
+
+#[test]
+fn ctrl_c_stops_a_struct_array_of_many_elements() {
+    // 3e6 elements built one by one (1 s a call, unwatched)
+    let stmt = vec!["numel(struct('a', num2cell(x)))"; 12].join(" + ");
+    interrupted("p16", "x = 1:3e6", &stmt);
+}
+
+#[test]
+fn ctrl_c_stops_a_save_ascii_and_leaves_no_file() {
+    // each element formatted as text (its loop never looked: 0.9 s for 3e6), then written
+    let dir = std::env::temp_dir().join(format!("matfuse-robust-ascii-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("big.txt");
+    let mut p = spawn("p17");
+    p.send_line("x = rand(1e7, 1); disp('MADE')").expect("send");
+    expect(&mut p, "\nMADE");
+    p.send_line(&format!(
+        "disp('START'); save('{}', 'x', '-ascii'); disp('FINISHED')",
+        file.display()
+    ))
+    .expect("send");
+    expect(&mut p, "\nSTART");
+    std::thread::sleep(Duration::from_millis(300));
+    p.send_control('c').expect("send ctrl-c");
+    let before = expect(&mut p, "Operation terminated by user");
+    assert!(!before.contains("FINISHED"), "{before}");
+    p.send_line("fprintf('KEPT%d\\n', numel(x))").expect("send");
+    expect(&mut p, "KEPT10000000");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    p.send_line("exit").expect("send");
+    p.exp_eof().expect("exit leaves");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -299,15 +299,24 @@ fn strvcat(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
 }
 
 fn find_all(hay: &str, needle: &str) -> Vec<f64> {
-    let h: Vec<char> = hay.chars().collect();
+    // Ctrl-C is looked at every so many characters (a subject of 4e7 is a second)
+    let mut tick = crate::interp::interrupt::Ticker::new();
+    let h: Vec<char> = hay.chars().inspect(|_| tick.tick()).collect();
     let n: Vec<char> = needle.chars().collect();
-    if n.is_empty() || n.len() > h.len() {
+    let Some(&first) = n.first() else {
+        return vec![];
+    };
+    if n.len() > h.len() {
         return vec![];
     }
-    (0..=h.len() - n.len())
-        .filter(|&i| h[i..i + n.len()] == n[..])
-        .map(|i| (i + 1) as f64)
-        .collect()
+    let mut found = Vec::new();
+    for i in 0..=h.len() - n.len() {
+        tick.tick();
+        if h[i] == first && h[i..i + n.len()] == n[..] {
+            found.push((i + 1) as f64);
+        }
+    }
+    found
 }
 
 fn strfind(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
@@ -339,6 +348,7 @@ fn strfind_impl(text: &Value, pat: &str) -> R {
                 .data
                 .iter()
                 .map(|e| {
+                    crate::interp::interrupt::poll();
                     let idx = find_all(&e.text()?, &pat);
                     Ok(if idx.is_empty() {
                         Value::from(Tensor::f64(Shape::matrix(1, 0), vec![]))

@@ -68,7 +68,9 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     }
     let shape = shape.unwrap_or_else(Shape::scalar);
     let n = shape.numel();
-    let mut s = StructArray::empty_with(vec![], shape);
+    // the fields in order of first mention (a repeated name takes its last value)
+    let mut fields: Vec<String> = Vec::new();
+    let mut source: Vec<&Value> = Vec::new();
     for pair in a.chunks(2) {
         let name = text_arg(&pair[0], "struct")?;
         if !is_valid_name(&name) {
@@ -77,16 +79,36 @@ fn struct_fn(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 format!("Invalid field name \"{name}\"."),
             ));
         }
-        let k = s.ensure_field(&name);
-        for i in 0..n {
-            s.elems[i][k] = match &pair[1] {
-                Value::Cell(c) if c.data.len() == 1 => c.data[0].clone(),
-                Value::Cell(c) => c.data[i].clone(),
-                v => v.clone(),
-            };
+        match fields.iter().position(|f| *f == name) {
+            Some(k) => source[k] = &pair[1],
+            None => {
+                fields.push(name);
+                source.push(&pair[1]);
+            }
         }
     }
-    one(s)
+    // element by element, each built once, with a look at Ctrl-C every so many (a struct
+    // array of 3e6 elements is a second)
+    let mut tick = crate::interp::interrupt::Ticker::new();
+    let mut elems = Vec::with_capacity(n);
+    for i in 0..n {
+        tick.add(16);
+        elems.push(
+            source
+                .iter()
+                .map(|v| match v {
+                    Value::Cell(c) if c.data.len() == 1 => c.data[0].clone(),
+                    Value::Cell(c) => c.data[i].clone(),
+                    v => (*v).clone(),
+                })
+                .collect::<Vec<Value>>(),
+        );
+    }
+    one(StructArray {
+        shape,
+        fields,
+        elems,
+    })
 }
 
 pub fn invalid_field_name(name: &str) -> MError {

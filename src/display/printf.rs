@@ -181,6 +181,8 @@ enum Item {
 
 fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
     let mut items = Vec::new();
+    // Ctrl-C is looked at every so many elements (1e7 of them are half a second)
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for a in args {
         match a {
             Value::Num(x) => items.push(Item::Num(*x)),
@@ -192,17 +194,23 @@ fn flatten(args: &[Value]) -> MResult<Vec<Item>> {
                 if t.is_complex() {
                     // complex values print their real parts, then imaginary parts are dropped
                     for i in 0..t.numel() {
+                        tick.tick();
                         items.push(Item::Num(t.get_c64(i).re));
                     }
                 } else if let Some(ints) = t.data.as_i128() {
-                    items.extend(ints.into_iter().map(Item::Int));
+                    items.extend(ints.into_iter().inspect(|_| tick.tick()).map(Item::Int));
                 } else {
+                    items.reserve(t.numel());
                     for x in t.to_f64().iter() {
+                        tick.tick();
                         items.push(Item::Num(*x));
                     }
                 }
             }
-            Value::Str(s) => items.extend(s.data.iter().map(|x| Item::Text(x.clone()))),
+            Value::Str(s) => items.extend(s.data.iter().map(|x| {
+                tick.tick();
+                Item::Text(x.clone())
+            })),
             other => {
                 return Err(MError::new(
                     "MATLAB:sprintf:InvalidInputType",

@@ -2,6 +2,7 @@
 //! so it starts on a background thread when the session starts, and the first statement that
 //! needs it waits (`get`). The prompt never waits for it.
 
+use crate::interp::error::{MError, MResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
@@ -187,6 +188,16 @@ pub fn wait_all(g: &Gpu) {
 /// last wait, on another thread, may have ended before it was asked for).
 pub fn wait_mapped(g: &Gpu) {
     spin_wait(g, None, false);
+}
+
+/// Waits for all submitted work, looking at Ctrl-C every 10 ms: MATLAB's interrupted error
+/// when it was pressed (the work already submitted still finishes on the device).
+pub fn wait_watched(g: &Gpu) -> MResult<()> {
+    if spin_wait(g, None, true) {
+        Ok(())
+    } else {
+        Err(MError::interrupted())
+    }
 }
 
 /// Maps `slice` for reading and waits for it; whether the mapping succeeded.

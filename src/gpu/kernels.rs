@@ -13,6 +13,9 @@ use std::sync::{Arc, Mutex};
 
 pub(super) const WORKGROUP: u32 = 256;
 
+/// Elements one dispatch of an elementwise kernel covers on a CPU device (tens of ms there).
+const CPU_WINDOW: usize = 1 << 22;
+
 /// Steps of a fused group, and element-steps in all, past which its kernel is submitted as
 /// soon as it is recorded (memory-bound kernels have a few tens of steps at most).
 const LONG_CHAIN: u64 = 64;
@@ -68,48 +71,72 @@ pub(super) fn compiled(
     {
         return Ok((p, true));
     }
-    let text = dump_or_replace(crate::codegen::expand(&source()));
     // Compiled on a thread of its own while this one waits watching for Ctrl-C: a first
     // compile of nested double functions takes seconds on lavapipe, and a driver's compile
     // cannot be stopped. Interrupted, the statement ends at once and the compile finishes in
-    // the background into the cache, for the next statement that needs the kernel.
-    let device = g.device.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let slow = super::faults::fires(super::faults::Fault::SlowCompile);
-    let spawned = std::thread::Builder::new()
-        .name("matfuse-compile".into())
-        // Drivers compile pipelines on this thread's stack; give them the main thread's.
-        .stack_size(64 << 20)
-        .spawn(move || {
-            if slow {
-                std::thread::sleep(std::time::Duration::from_secs(30));
-            }
-            let _ = tx.send(compile(&device, key, text));
-        });
-    if let Err(e) = spawned {
-        return Err(gpu_error("cannot start a thread to compile a kernel", e));
-    }
-    loop {
-        match rx.recv_timeout(std::time::Duration::from_millis(5)) {
-            Ok(r) => {
-                return r
-                    .map(|p| (p, false))
-                    .map_err(|e| gpu_error("the GPU rejected a generated kernel", e));
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                if crate::interp::interrupt::raised() {
-                    return Err(MError::interrupted());
+    // the background into the cache. A statement that needs the same kernel meanwhile waits
+    // for that compile (watching Ctrl-C as well) instead of starting a second one beside it:
+    // re-running an interrupted statement was a new compile of many seconds from the start.
+    let slot = {
+        let mut inflight = INFLIGHT.lock().map_err(|_| {
+            MError::new("matfuse:gpu:kernel", "the kernel compile table is poisoned")
+        })?;
+        let table = inflight.get_or_insert_with(HashMap::new);
+        match table.get(&key) {
+            Some(slot) => slot.clone(),
+            None => {
+                let slot: Slot = Arc::new(Mutex::new(None));
+                let text = dump_or_replace(crate::codegen::expand(&source()));
+                let device = g.device.clone();
+                let slow = super::faults::fires(super::faults::Fault::SlowCompile);
+                let theirs = slot.clone();
+                let their_key = key.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("matfuse-compile".into())
+                    // Drivers compile pipelines on this thread's stack; give them the main
+                    // thread's.
+                    .stack_size(64 << 20)
+                    .spawn(move || {
+                        if slow {
+                            std::thread::sleep(std::time::Duration::from_secs(30));
+                        }
+                        let r = compile(&device, their_key.clone(), text);
+                        if let Ok(mut s) = theirs.lock() {
+                            *s = Some(r);
+                        }
+                        if let Ok(mut inflight) = INFLIGHT.lock() {
+                            if let Some(t) = inflight.as_mut() {
+                                t.remove(&their_key);
+                            }
+                        }
+                    });
+                if let Err(e) = spawned {
+                    return Err(gpu_error("cannot start a thread to compile a kernel", e));
                 }
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(MError::new(
-                    "matfuse:gpu:kernel",
-                    "compiling a kernel failed (its thread ended)",
-                ));
+                table.insert(key, slot.clone());
+                slot
             }
         }
+    };
+    loop {
+        let done = slot.lock().ok().and_then(|s| s.clone());
+        if let Some(r) = done {
+            return r
+                .map(|p| (p, false))
+                .map_err(|e| gpu_error("the GPU rejected a generated kernel", e));
+        }
+        if crate::interp::interrupt::raised() {
+            return Err(MError::interrupted());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
+
+/// A compile's result, filled in by its thread.
+type Slot = Arc<Mutex<Option<Result<Arc<wgpu::ComputePipeline>, String>>>>;
+
+/// Compiles under way, by kernel: a statement that needs one of them waits for it.
+static INFLIGHT: Mutex<Option<HashMap<crate::codegen::KernelKey, Slot>>> = Mutex::new(None);
 
 /// Compiles `text` into a pipeline and keeps it in the cache under `key`; the driver's
 /// complaint otherwise.
@@ -426,7 +453,16 @@ pub(super) fn launch_into(
 pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
     let n = gr.shape.numel();
-    let per = window_elements(g);
+    // On a CPU device (lavapipe) a dispatch is the host's own time and cannot be stopped
+    // once submitted: 3e7 elements were a third of a second past a Ctrl-C. There a big
+    // result runs a window of CPU_WINDOW elements at a time, each waited for with a look at
+    // Ctrl-C; a GPU runs it in as few windows as the binding allows, as before.
+    let cpu = g.info.device_type == "Cpu";
+    let per = if cpu {
+        window_elements(g).min(CPU_WINDOW)
+    } else {
+        window_elements(g)
+    };
     // A result in one binding may run as a vector kernel (elements per thread: `width`).
     let width = if n <= per {
         crate::codegen::vector_width(gr) as usize
@@ -469,6 +505,10 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
         start += len;
         if start >= n {
             break;
+        }
+        if cpu {
+            super::batch::submit(g)?;
+            device::wait_watched(g)?;
         }
     }
     Ok(Rc::new(out))

@@ -103,7 +103,12 @@ pub(super) fn matrix(v: &Value, fname: &str) -> MResult<(usize, usize, Vec<f64>)
     } else {
         s.numel() / rows
     };
-    Ok((rows, cols, t.to_f64().into_owned()))
+    // a copy of 3e7 doubles is a fifth of a second: made a chunk at a time, watching Ctrl-C
+    let data = match t.to_f64() {
+        std::borrow::Cow::Borrowed(v) => crate::interp::interrupt::copied(v),
+        std::borrow::Cow::Owned(v) => v,
+    };
+    Ok((rows, cols, data))
 }
 
 /// Applies name-value pairs to objects.

@@ -75,7 +75,9 @@ pub fn counts(x: &[f64], e: &[f64]) -> Vec<f64> {
     if nb == 0 {
         return c;
     }
-    for v in x.iter().filter(|v| v.is_finite()) {
+    // Ctrl-C is looked at every so many elements (3e7 of them are half a second)
+    let mut tick = crate::interp::interrupt::Ticker::new();
+    for v in x.iter().inspect(|_| tick.tick()).filter(|v| v.is_finite()) {
         if *v < e[0] || *v > e[nb] {
             continue;
         }

@@ -17,8 +17,11 @@ pub fn text(v: &Value, double: bool, tabs: bool) -> MResult<Option<String>> {
     let rows = t.shape.rows();
     let cols = if rows == 0 { 0 } else { t.numel() / rows };
     let mut out = String::new();
+    // Ctrl-C is looked at every so many elements (3e6 of them are a second of formatting)
+    let mut tick = crate::interp::interrupt::Ticker::new();
     for r in 0..rows {
         for c in 0..cols {
+            tick.add(64);
             let x = t.get_f64(r + c * rows);
             let s = format_e(x, prec, false);
             if tabs {

@@ -226,7 +226,11 @@ pub fn save_ascii(
             )),
         }
     }
-    atomic::write(path, text.as_bytes(), &mut |_| {}).map_err(|e| write_error(path, &e))?;
+    // the write looks at Ctrl-C between its pieces (its temporary file goes if it unwinds)
+    atomic::write(path, text.as_bytes(), &mut |_| {
+        crate::interp::interrupt::poll_now()
+    })
+    .map_err(|e| write_error(path, &e))?;
     Ok(warnings)
 }
 
