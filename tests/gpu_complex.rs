@@ -23,7 +23,7 @@ fn complex_gpuarrays_are_made_gathered_and_described() {
     let code = "z = gpuArray(1+2i); Z = gpuArray([1+2i, 3-4i; 5i, -6]); s = gpuArray(single([1i 2])); \
         fprintf('%s %d %d %s %s\\n', class(z), isreal(z), isreal(gpuArray(3)), classUnderlying(Z), classUnderlying(s)); \
         fprintf('%d %d %d\\n', isequal(gather(z), 1+2i), isequal(gather(Z), [1+2i, 3-4i; 5i, -6]), isequal(gather(s), single([1i 2]))); \
-        fprintf('%d %d %d %d\\n', size(Z), numel(Z), isgpuarray(Z), ~isreal(gather(s))); \
+        fprintf('%d %d %d %d %d\\n', size(Z), numel(Z), isgpuarray(Z), ~isreal(gather(s))); \
         w = gpuArray(complex(1, 0)); fprintf('%d %d\\n', isreal(w), isreal(gather(w)));";
     assert_eq!(
         out(code),
@@ -98,5 +98,37 @@ fn what_has_no_device_form_falls_back_to_the_host() {
     assert!(
         id.contains("sizeDimensionsMustMatch") || id.contains("dimagree"),
         "{id}"
+    );
+}
+
+/// Without a device (MATFUSE_DEVICE=cpu) complex gpuArrays and their transforms are the
+/// host's: the same script, through the binary, gives the host's values.
+#[test]
+fn the_host_path_gives_the_same_results() {
+    let script = format!(
+        "{NEAR} n = 1000; a = sin(1:n)' + 1i * cos(2 * (1:n)'); r = (1:n)' / n; A = gpuArray(a); R = gpuArray(r); \
+         X = gpuArray(single([sin((1:256)' / 9), cos((1:256)' / 5)])); x = gather(X); H = single((1:256)' < 40); \
+         ok = [near(A .* R + 2i, a .* r + 2i, 1e-14), near(abs(A), abs(a), 1e-14), near(sum(A), sum(a), 1e-14), \
+           near(fft(A), fft(a), 1e-12), near(ifft(fft(R)), complex(ifft(fft(r))), 1e-12), \
+           near(real(ifft(fft(X) .* H)), real(ifft(fft(x) .* H)), 1e-5), near(fft2(A(1:100)), fft2(a(1:100)), 1e-12), \
+           isa(fft(R), 'gpuArray'), isequal(gather(gpuArray(1+2i)), 1+2i)]; \
+         fprintf('%d', ok); fprintf('\\n');"
+    );
+    let dir = std::env::temp_dir().join(format!("matfuse_complex_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("host_path.m");
+    std::fs::write(&file, script).expect("the script written");
+    let got = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
+        .arg(&file)
+        .env("MATFUSE_DEVICE", "cpu")
+        .output()
+        .expect("matfuse runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&got.stdout);
+    assert_eq!(
+        text,
+        "111111111\n",
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
     );
 }

@@ -2,7 +2,7 @@
 //! `ifft2` of a gpuArray run on the device (`gpu::fft`: radix-2 Stockham passes for powers of
 //! two, Bluestein's algorithm for other lengths) and give complex gpuArrays; these check
 //! them against the host's (rustfft) within a stated bound on the relative error, norm of
-//! the difference over norm of the host's result: 1e-5 in single, 1e-13 in double, at lengths
+//! the difference over norm of the host's result: 2e-6 in single (measured: 4.6e-7), 1e-14 in double (measured: at most 2.2e-15), at lengths
 //! 1 to 2^18, padded, truncated, along rows and columns, real and complex inputs.
 //! `conv` and FIR `filter` run on the device too; `fftshift` of a gpuArray stays one. Runs on
 //! the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it must exist).
@@ -10,10 +10,11 @@
 mod common;
 use common::{has_gpu, out};
 
-/// `close(D, H, tol)`: D is a gpuArray of H's size, underlying class and complexity, whose
-/// values differ from H's by at most tol in norm relative to H's norm.
+/// `close(D, H, tol)`: D is a gpuArray of H's size and underlying class whose values differ
+/// from H's by at most tol in norm relative to H's norm. (A device transform is complex even
+/// where the host's result has no imaginary part and is real: checked apart.)
 const CLOSE: &str = "close = @(D, H, tol) isa(D, 'gpuArray') && isequal(size(D), size(H)) \
-    && isequal(classUnderlying(D), class(H)) && isreal(D) == isreal(H) \
+    && isequal(classUnderlying(D), class(H)) \
     && norm(double(gather(D(:))) - double(H(:))) <= tol * max(norm(double(H(:))), realmin);";
 
 #[test]
@@ -21,18 +22,18 @@ fn transforms_of_gpuarrays_agree_with_the_hosts() {
     if !has_gpu() {
         return;
     }
-    for (class, tol) in [("double", "1e-13"), ("single", "1e-5")] {
+    for (class, tol) in [("double", "1e-14"), ("single", "2e-6")] {
         for n in [1, 2, 3, 5, 7, 8, 97, 1000, 1024, 4096] {
             let code = format!(
                 "{CLOSE} x = {class}(sin((1:{n})' * 0.37) + cos((1:{n})' / 7)); M = [x, 2 * x, x.^2]; \
                  Z = complex(M, {class}(cos((1:{n})' * [1 2 3]))); \
                  g = gpuArray(x); G = gpuArray(M); GZ = gpuArray(Z); t = {tol}; \
-                 ok = [close(fft(g), complex(fft(x)), t), close(fft(G), complex(fft(M)), t), \
+                 ok = [close(fft(g), fft(x), t), close(fft(G), fft(M), t), \
                    close(fft(GZ), fft(Z), t), close(ifft(GZ), ifft(Z), t), \
-                   close(fft(G, [], 2), complex(fft(M, [], 2)), t), close(fft(g'), complex(fft(x')), t), \
-                   close(fft(G, 2 * {n}), complex(fft(M, 2 * {n})), t), close(fft(G, max(1, {n} - 1)), complex(fft(M, max(1, {n} - 1))), t), \
-                   close(ifft(G, {n} + 3), complex(ifft(M, {n} + 3)), t), close(fft(GZ, 16, 1), fft(Z, 16, 1), t), \
-                   close(fft2(G), complex(fft2(M)), t), close(ifft2(GZ), ifft2(Z), t), close(fft2(G, 4, 6), complex(fft2(M, 4, 6)), t), \
+                   close(fft(G, [], 2), fft(M, [], 2), t), close(fft(g'), fft(x'), t), \
+                   close(fft(G, 2 * {n}), fft(M, 2 * {n}), t), close(fft(G, max(1, {n} - 1)), fft(M, max(1, {n} - 1)), t), \
+                   close(ifft(G, {n} + 3), ifft(M, {n} + 3), t), close(fft(GZ, 16, 1), fft(Z, 16, 1), t), \
+                   close(fft2(G), fft2(M), t), close(ifft2(GZ), ifft2(Z), t), close(fft2(G, 4, 6), fft2(M, 4, 6), t), \
                    close(ifft(fft(g), 'symmetric'), ifft(fft(x), 'symmetric'), t), \
                    close(real(ifft(fft(G))), M, t), isa(fft(G), 'gpuArray') && ~isreal(fft(G)), \
                    isequal(gather(fftshift(G)), fftshift(M)) && isa(fftshift(G), 'gpuArray'), \
@@ -51,12 +52,12 @@ fn long_transforms_agree_with_the_hosts() {
     if !has_gpu() {
         return;
     }
-    for (class, tol) in [("double", "1e-13"), ("single", "1e-5")] {
+    for (class, tol) in [("double", "1e-14"), ("single", "2e-6")] {
         for n in [262144, 100003] {
             let code = format!(
                 "{CLOSE} x = {class}(sin((1:{n})' * 0.001) + mod((1:{n})' * 7919, 1000) / 1000); \
                  Z = complex(x, flipud(x)); g = gpuArray(x); gz = gpuArray(Z); \
-                 fprintf('%d %d %d\\n', close(fft(g), complex(fft(x)), {tol}), close(ifft(gz), ifft(Z), {tol}), \
+                 fprintf('%d %d %d\\n', close(fft(g), fft(x), {tol}), close(ifft(gz), ifft(Z), {tol}), \
                    close(fft(gz'), fft(Z'), {tol}))"
             );
             assert_eq!(out(&code), "1 1 1\n", "{class}, n = {n}");
