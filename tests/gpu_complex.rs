@@ -109,7 +109,7 @@ fn the_host_path_gives_the_same_results() {
         "{NEAR} n = 1000; a = sin(1:n)' + 1i * cos(2 * (1:n)'); r = (1:n)' / n; A = gpuArray(a); R = gpuArray(r); \
          X = gpuArray(single([sin((1:256)' / 9), cos((1:256)' / 5)])); x = gather(X); H = single((1:256)' < 40); \
          ok = [near(A .* R + 2i, a .* r + 2i, 1e-14), near(abs(A), abs(a), 1e-14), near(sum(A), sum(a), 1e-14), \
-           near(fft(A), fft(a), 1e-12), near(ifft(fft(R)), complex(ifft(fft(r))), 1e-12), \
+           near(fft(A), fft(a), 1e-12), near(real(ifft(fft(R))), ifft(fft(r)), 1e-12), \
            near(real(ifft(fft(X) .* H)), real(ifft(fft(x) .* H)), 1e-5), near(fft2(A(1:100)), fft2(a(1:100)), 1e-12), \
            isa(fft(R), 'gpuArray'), isequal(gather(gpuArray(1+2i)), 1+2i)]; \
          fprintf('%d', ok); fprintf('\\n');"

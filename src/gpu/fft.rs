@@ -1,13 +1,14 @@
 //! Discrete Fourier transforms on the device, on split complex data (a buffer of real parts
 //! and one of imaginary parts): lanes of an array along any dimension are copied into
 //! contiguous work lanes (zero-padded or truncated to the transform length, `fft_pack.wgsl`),
-//! transformed by radix-2 Stockham passes (`fft_pass.wgsl`, one dispatch a pass, results in
-//! natural order), and written back where the result keeps them (`fft_unpack.wgsl`; a
-//! transform of contiguous lanes ends in its last pass instead). Lengths that are not powers
-//! of two go through Bluestein's chirp-z form: a circular convolution of length
-//! m >= 2n - 1 done by two power-of-two transforms and a pointwise product (`fft_mul.wgsl`).
-//! Twiddles, chirps and the transformed chirp filter are computed in f64 on the host
-//! (chirp angles from k^2 mod 2n, exact) and uploaded once per length and precision.
+//! transformed by Stockham passes in natural order, radix 4 (`fft_pass4.wgsl`) after at most
+//! one radix-2 pass (`fft_pass.wgsl`), a dispatch a pass, and written back where the result
+//! keeps them (`fft_unpack.wgsl`; a transform of contiguous lanes ends in its last pass
+//! instead). Lengths that are not powers of two go through Bluestein's chirp-z form: a
+//! circular convolution of length m >= 2n - 1 done by two power-of-two transforms and a
+//! pointwise product (`fft_mul.wgsl`). Twiddles, chirps and the transformed chirp filter are
+//! computed in f64 on the host (chirp angles from k^2 mod 2n, exact) and uploaded once per
+//! length and precision.
 
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
@@ -21,6 +22,7 @@ use std::rc::Rc;
 
 const PACK: &str = include_str!("../../shaders/fft_pack.wgsl");
 const PASS: &str = include_str!("../../shaders/fft_pass.wgsl");
+const PASS4: &str = include_str!("../../shaders/fft_pass4.wgsl");
 const MUL: &str = include_str!("../../shaders/fft_mul.wgsl");
 const UNPACK: &str = include_str!("../../shaders/fft_unpack.wgsl");
 
@@ -204,9 +206,10 @@ fn dispatch(
     )
 }
 
-/// Radix-2 passes over `count` lanes of `m` points in (a_re, a_im), ping-ponging with
-/// (b_re, b_im); returns which pair holds the result (false: a, true: b). The last pass
-/// scales by 1 / scale_n when scale_n is not 0.
+/// Stockham passes over `count` lanes of `m` points in (a_re, a_im), ping-ponging with
+/// (b_re, b_im): one radix-2 pass first when log2(m) is odd, then radix-4 passes (half as
+/// many passes over the data as radix-2 alone). Returns which pair holds the result (false:
+/// a, true: b). The last pass scales by 1 / scale_n when scale_n is not 0.
 #[allow(clippy::too_many_arguments)]
 fn passes(
     g: &Gpu,
@@ -222,12 +225,17 @@ fn passes(
         return Ok(false);
     }
     let tw = table(g, Table::Twiddle { m }, p)?;
-    let threads = count * m / 2;
     let mut ns = 1usize;
     let mut in_b = false;
     while ns < m {
-        let last = 2 * ns == m;
+        let radix = if m.trailing_zeros() % 2 == 1 && ns == 1 {
+            2
+        } else {
+            4
+        };
+        let last = ns * radix == m;
         let ((sr, si), (dr, di)) = if in_b { (b, a) } else { (a, b) };
+        let threads = count * m / radix;
         let params = [
             threads as u32,
             m as u32,
@@ -235,9 +243,10 @@ fn passes(
             u32::from(inverse),
             if last { scale_n as u32 } else { 0 },
         ];
-        dispatch(g, 1, p, PASS, &[sr, si, &tw, dr, di], &params, threads)?;
+        let (kind, text) = if radix == 2 { (1, PASS) } else { (4, PASS4) };
+        dispatch(g, kind, p, text, &[sr, si, &tw, dr, di], &params, threads)?;
         in_b = !in_b;
-        ns *= 2;
+        ns *= radix;
     }
     Ok(in_b)
 }
