@@ -1,11 +1,12 @@
 //! Transforms, convolution and filtering of gpuArrays (issue 25). `fft`, `ifft`, `fft2` and
-//! `ifft2` of a gpuArray run on the device (`gpu::fft`: radix-2 Stockham passes for powers of
-//! two, Bluestein's algorithm for other lengths) and give complex gpuArrays; these check
-//! them against the host's (rustfft) within a stated bound on the relative error, norm of
-//! the difference over norm of the host's result: 2e-6 in single (measured on lavapipe: 5.2e-7), 1e-14 in double (measured: 2.4e-15), at lengths
-//! 1 to 2^18, padded, truncated, along rows and columns, real and complex inputs.
-//! `conv` and FIR `filter` run on the device too; `fftshift` of a gpuArray stays one. Runs on
-//! the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it must exist).
+//! `ifft2` of a gpuArray run on the device (`gpu::fft`: Stockham passes for powers of two,
+//! Bluestein's algorithm for other lengths) and give complex gpuArrays; these check them
+//! against the host's (rustfft) within a stated bound on the relative error, the norm of the
+//! difference over the norm of the host's result: 1e-14 in double and 2e-6 in single
+//! (measured on lavapipe: at most 2.4e-15 and 5.2e-7), at lengths 1 to 2^18, padded,
+//! truncated, along rows and columns, real and complex inputs. `conv` and FIR `filter` run
+//! on the device too; `fftshift` of a gpuArray stays one. Runs on the device where an
+//! adapter exists (MATFUSE_REQUIRE_GPU=1: it must exist).
 
 mod common;
 use common::{has_gpu, out};
