@@ -1,39 +1,84 @@
-//! Transforms, convolution and filtering of gpuArrays (issue 25). Complex gpuArrays are not
-//! built yet, so a transform of a gpuArray is computed on the host (rustfft, all cores) and
-//! its complex result is a host array (so what is computed from it stays on the host); real
-//! results of gpuArray inputs (`ifft(G, 'symmetric')`, `conv`, `filter`, `fftshift`) come
-//! back as gpuArrays. docs/device-functions.md records why. These
-//! check that every such result equals the host's for the same data, in double and single,
-//! at odd and power-of-two sizes. Runs on the device where an adapter exists
-//! (MATFUSE_REQUIRE_GPU=1: it must exist).
+//! Transforms, convolution and filtering of gpuArrays (issue 25). `fft`, `ifft`, `fft2` and
+//! `ifft2` of a gpuArray run on the device (`gpu::fft`: Stockham passes for powers of two,
+//! Bluestein's algorithm for other lengths) and give complex gpuArrays; these check them
+//! against the host's (rustfft) within a stated bound on the relative error, the norm of the
+//! difference over the norm of the host's result: 1e-14 in double and 2e-6 in single
+//! (measured on lavapipe: at most 2.4e-15 and 5.2e-7), at lengths 1 to 2^18, padded,
+//! truncated, along rows and columns, real and complex inputs. `conv` and FIR `filter` run
+//! on the device too; `fftshift` of a gpuArray stays one. Runs on the device where an
+//! adapter exists (MATFUSE_REQUIRE_GPU=1: it must exist).
 
 mod common;
 use common::{has_gpu, out};
 
+/// `close(D, H, tol)`: D is a gpuArray of H's size and underlying class whose values differ
+/// from H's by at most tol in norm relative to H's norm. (A device transform is complex even
+/// where the host's result has no imaginary part and is real: checked apart.)
+const CLOSE: &str = "close = @(D, H, tol) isa(D, 'gpuArray') && isequal(size(D), size(H)) \
+    && isequal(classUnderlying(D), class(H)) \
+    && norm(double(gather(D(:))) - double(H(:))) <= tol * max(norm(double(H(:))), realmin);";
+
 #[test]
-fn transforms_of_gpuarrays_equal_the_hosts() {
+fn transforms_of_gpuarrays_agree_with_the_hosts() {
     if !has_gpu() {
         return;
     }
-    for class in ["double", "single"] {
-        for n in [1, 7, 64, 97, 1000, 4096] {
+    for (class, tol) in [("double", "1e-14"), ("single", "2e-6")] {
+        for n in [1, 2, 3, 5, 7, 8, 97, 1000, 1024, 4096] {
             let code = format!(
-                "x = {class}(sin((1:{n})' * 0.37) + cos((1:{n})' / 7)); M = [x, 2 * x, x.^2]; \
-                 g = gpuArray(x); G = gpuArray(M); \
-                 ok = isequal(fft(g), fft(x)) && isequal(fft(G), fft(M)) \
-                   && isequal(fft(G, [], 2), fft(M, [], 2)) && isequal(ifft(fft(g)), ifft(fft(x))) \
-                   && isequal(fft2(G), fft2(M)) && isequal(fftn(G), fftn(M)) \
-                   && isequal(ifft(G, 2 * {n}), ifft(M, 2 * {n})) \
-                   && isequal(classUnderlying(fft(g)), '{class}') \
-                   && isequal(gather(ifft(fft(g), 'symmetric')), ifft(fft(x), 'symmetric')) \
-                   && isa(ifft(G, [], 1, 'symmetric'), 'gpuArray') && ~isa(fft(G), 'gpuArray') \
-                   && isequal(gather(fftshift(G)), fftshift(M)) && isa(fftshift(G), 'gpuArray') \
-                   && isequal(gather(ifftshift(g)), ifftshift(x)); \
-                 fprintf('%d\\n', ok)"
+                "{CLOSE} x = {class}(sin((1:{n})' * 0.37) + cos((1:{n})' / 7)); M = [x, 2 * x, x.^2]; \
+                 Z = complex(M, {class}(cos((1:{n})' * [1 2 3]))); \
+                 g = gpuArray(x); G = gpuArray(M); GZ = gpuArray(Z); t = {tol}; \
+                 ok = [close(fft(g), fft(x), t), close(fft(G), fft(M), t), \
+                   close(fft(GZ), fft(Z), t), close(ifft(GZ), ifft(Z), t), \
+                   close(fft(G, [], 2), fft(M, [], 2), t), close(fft(g'), fft(x'), t), \
+                   close(fft(G, 2 * {n}), fft(M, 2 * {n}), t), close(fft(G, max(1, {n} - 1)), fft(M, max(1, {n} - 1)), t), \
+                   close(ifft(G, {n} + 3), ifft(M, {n} + 3), t), close(fft(GZ, 16, 1), fft(Z, 16, 1), t), \
+                   close(fft2(G), fft2(M), t), close(ifft2(GZ), ifft2(Z), t), close(fft2(G, 4, 6), fft2(M, 4, 6), t), \
+                   close(ifft(fft(g), 'symmetric'), ifft(fft(x), 'symmetric'), t), \
+                   close(real(ifft(fft(G))), M, t), isa(fft(G), 'gpuArray') && ~isreal(fft(G)), \
+                   isequal(gather(fftshift(G)), fftshift(M)) && isa(fftshift(G), 'gpuArray'), \
+                   isequal(gather(ifftshift(g)), ifftshift(x))]; \
+                 fprintf('%d', ok); fprintf('\\n')"
             );
-            assert_eq!(out(&code), "1\n", "{class}, n = {n}");
+            assert_eq!(out(&code), "111111111111111111\n", "{class}, n = {n}");
         }
     }
+}
+
+/// Long transforms: 2^18 (passes only) and 100003 (a prime, Bluestein with a work length of
+/// 2^18) in both precisions.
+#[test]
+fn long_transforms_agree_with_the_hosts() {
+    if !has_gpu() {
+        return;
+    }
+    for (class, tol) in [("double", "1e-14"), ("single", "2e-6")] {
+        for n in [262144, 100003] {
+            let code = format!(
+                "{CLOSE} x = {class}(sin((1:{n})' * 0.001) + mod((1:{n})' * 7919, 1000) / 1000); \
+                 Z = complex(x, flipud(x)); g = gpuArray(x); gz = gpuArray(Z); \
+                 fprintf('%d %d %d\\n', close(fft(g), fft(x), {tol}), close(ifft(gz), ifft(Z), {tol}), \
+                   close(fft(gz'), fft(Z'), {tol}))"
+            );
+            assert_eq!(out(&code), "1 1 1\n", "{class}, n = {n}");
+        }
+    }
+}
+
+/// The transforms run on the device: after a first run (which uploads the twiddle tables),
+/// bench/fft's low-pass pipeline moves nothing between host and device but the sum.
+#[test]
+fn the_lowpass_pipeline_stays_on_the_device() {
+    if !has_gpu() {
+        return;
+    }
+    let code = "n = 2^12; t = (0:n-1)' / n; X = gpuArray(single(sin(2*pi*50*t) + 0.5*sin(2*pi*300*t) + 0.01*(1:4))); \
+        f = [0:n/2, -n/2+1:-1]'; H = gpuArray(single(abs(f) <= 100)); \
+        Y = real(ifft(fft(X) .* H)); v = gather(sum(Y(:))); gpuStats reset; \
+        Y = real(ifft(fft(X) .* H)); v = gather(sum(Y(:))); k = gpuStats; \
+        fprintf('%d %d %d %d\\n', k.Session.BytesUploaded, k.Session.BytesDownloaded, isreal(Y), isa(Y, 'gpuArray'));";
+    assert_eq!(out(code), "0 4 1 1\n");
 }
 
 /// `conv` and FIR `filter` of gpuArrays run on the device (`gpu::conv`, a direct sum in the
@@ -83,6 +128,6 @@ fn an_fft_filter_of_a_gpuarray_gives_the_hosts_values() {
     let code = "n = 2^14; t = (0:n-1)' / n; x = sin(2*pi*50*t) + 0.5 * sin(2*pi*3000*t); \
         f = [0:n/2, -n/2+1:-1]'; H = double(abs(f) <= 200); \
         g = gpuArray(x); y = real(ifft(fft(g) .* H)); yh = real(ifft(fft(x) .* H)); \
-        fprintf('%d %d\\n', isequal(gather(y), yh), max(abs(gather(y) - sin(2*pi*50*t))) < 1e-9)";
+        fprintf('%d %d\\n', max(abs(gather(y) - yh)) < 1e-12, max(abs(gather(y) - sin(2*pi*50*t))) < 1e-9)";
     assert_eq!(out(code), "1 1\n");
 }

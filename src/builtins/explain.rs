@@ -172,6 +172,14 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     i.call_named(f, "clear", vec![Value::str(scratch)], 0)?;
     let text = match v {
         Some(Value::Device(d)) => describe(&d.node, wgsl),
+        Some(Value::DeviceComplex(z)) => format!(
+            "  value: {} complex gpuArray, kept as two real parts (complex arithmetic is real \
+             work on them; what has no complex form reads both back, MATFUSE_DEBUG names it)\n  \
+             real part:\n{}  imaginary part:\n{}",
+            z.shape().size_text(),
+            describe(&z.re, wgsl),
+            describe(&z.im, wgsl)
+        ),
         Some(v) => format!(
             "  value: {} {} computed on the host as it was evaluated (not a graph operation)\n",
             v.shape().size_text(),

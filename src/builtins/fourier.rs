@@ -4,8 +4,8 @@
 //! primes: every length is O(n log n)), planned once per length and thread. The lanes of an
 //! array (its columns, or its vectors along any dimension) are transformed in batches across
 //! the cores. Singles are transformed in single, everything else in double, as MATLAB does.
-//! A gpuArray's transform is computed here too: complex gpuArrays are not built yet
-//! (docs/device-functions.md says why and what that costs).
+//! A gpuArray's fft, ifft, fft2 and ifft2 run on the device instead (interp::fourier,
+//! gpu::fft); fftn and ifftn of one are computed here (docs/device-functions.md).
 
 use super::{Builtin, b, dim_arg, one};
 use crate::interp::Interp;
@@ -560,35 +560,17 @@ pub(super) fn transform_runs(x: Vec<Complex64>, n: usize, inverse: bool) -> Vec<
 /// `explain`'s lines for the functions of a statement that run on the host whatever their
 /// inputs, with the reason (docs/device-functions.md).
 pub(super) fn host_notes(code: &str) -> String {
-    const HOST: [(&str, &str); 10] = [
-        (
-            "fft",
-            "a complex result, and complex gpuArrays are not built yet",
-        ),
-        (
-            "ifft",
-            "complex results unless symmetric, and complex gpuArrays are not built yet",
-        ),
-        (
-            "fft2",
-            "a complex result, and complex gpuArrays are not built yet",
-        ),
-        (
-            "ifft2",
-            "complex results unless symmetric, and complex gpuArrays are not built yet",
-        ),
+    const HOST: [(&str, &str); 4] = [
         (
             "fftn",
-            "a complex result, and complex gpuArrays are not built yet",
+            "no device form yet (fft, ifft, fft2 and ifft2 have one)",
         ),
         (
             "ifftn",
-            "complex results unless symmetric, and complex gpuArrays are not built yet",
+            "no device form yet (fft, ifft, fft2 and ifft2 have one)",
         ),
         ("fftshift", "not built on the device yet"),
         ("ifftshift", "not built on the device yet"),
-        ("conv", "no device form yet"),
-        ("filter", "no device form yet"),
     ];
     let words: Vec<&str> = code
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

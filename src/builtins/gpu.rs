@@ -154,6 +154,7 @@ fn node_to_host(n: &std::rc::Rc<crate::graph::Node>) -> bool {
 fn value_to_host(v: &Value) -> bool {
     match v {
         Value::Device(d) => node_to_host(&d.node),
+        Value::DeviceComplex(z) => node_to_host(&z.re) | node_to_host(&z.im),
         Value::Cell(c) => c.data.iter().fold(false, |d, x| value_to_host(x) | d),
         Value::Struct(s) => s
             .elems
@@ -212,6 +213,7 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
             dropped.push(name.to_string());
         }
     }
+    gpu::fft::clear_tables();
     gpu::buffers::clear_pool();
     if !dropped.is_empty() {
         dropped.dedup();
@@ -229,12 +231,26 @@ fn reset(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
 fn exists_on_gpu(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     one(Value::Bool(match &a[0] {
         Value::Device(d) => d.explicit && node_exists(&d.node),
+        Value::DeviceComplex(z) => node_exists(&z.re) && node_exists(&z.im),
         _ => false,
     }))
 }
 
 fn gpu_array(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     let v = a[0].clone();
+    if let Value::DeviceComplex(_) = v {
+        return one(v);
+    }
+    if let Value::Tensor(t) = &v {
+        if t.is_complex()
+            && matches!(
+                t.class(),
+                crate::values::class::Class::Single | crate::values::class::Class::Double
+            )
+        {
+            return one(crate::interp::complex::to_device(t)?);
+        }
+    }
     if !matches!(v, Value::Device(_)) && !crate::interp::lower::device_storable(&v) {
         // complexity, not the class, is what the device cannot hold
         if v.is_complex() {

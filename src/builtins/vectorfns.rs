@@ -318,6 +318,7 @@ fn underlying_type(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
     // A gpuArray's underlying class is its data's class.
     let name = match &a[0] {
         Value::Device(d) => d.class().name().to_string(),
+        Value::DeviceComplex(z) => z.class().name().to_string(),
         v => v.class_name(),
     };
     one(Value::str(&name))

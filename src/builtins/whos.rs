@@ -40,6 +40,7 @@ pub fn value_bytes(v: &Value) -> usize {
         }
         Value::Func(_) => 32,
         Value::Device(d) => d.node.numel() * d.class().elem_bytes(),
+        Value::DeviceComplex(z) => 2 * z.re.numel() * z.class().elem_bytes(),
         // a datetime or duration element is 8 bytes (MATLAB counts datetimes at 8 too)
         Value::Object(o) => match o.as_ref() {
             crate::values::containers::Object::Time(t) => 8 * t.numel(),

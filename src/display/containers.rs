@@ -183,12 +183,12 @@ pub fn string_lines(s: &StrArray, named: bool) -> Vec<String> {
 
 /// A field value as struct display shows it.
 pub fn field_text(v: &Value) -> String {
-    if let Value::Device(d) = v {
-        let dims: Vec<String> = d.shape().dims().iter().map(|x| x.to_string()).collect();
+    if let Value::Device(_) | Value::DeviceComplex(_) = v {
+        let dims: Vec<String> = v.shape().dims().iter().map(|x| x.to_string()).collect();
         return format!("[{} {}]", dims.join("×"), v.class_name());
     }
     match v {
-        Value::Device(_) => String::new(),
+        Value::Device(_) | Value::DeviceComplex(_) => String::new(),
         Value::Num(x) => short_number(*x),
         Value::Bool(b) => (*b as u8).to_string(),
         Value::Tensor(t) => {

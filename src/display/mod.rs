@@ -236,12 +236,17 @@ fn push_block(out: &mut String, lines: &[String]) {
 pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> String {
     // A graph value shows as its host data does; an explicit gpuArray (2-D, not empty) adds
     // MATLAB's header, `  1×3 gpuArray double row vector` or `  gpuArray single` for a scalar.
-    if let Value::Device(d) = v {
+    let explicit = match v {
+        Value::Device(d) => Some(d.explicit),
+        Value::DeviceComplex(_) => Some(true),
+        _ => None,
+    };
+    if let Some(explicit) = explicit {
         let h = match v.clone().host() {
             Ok(h) => h,
             Err(e) => return format!("{}\n", e.message()),
         };
-        let t = match (&h, d.explicit) {
+        let t = match (&h, explicit) {
             (Value::Num(_) | Value::Bool(_) | Value::Tensor(_), true) => h.tensor().ok(),
             _ => None,
         };
@@ -265,7 +270,7 @@ pub fn display_named(name: &str, v: &Value, fmt: &Format, width: usize) -> Strin
         }
     };
     match v {
-        Value::Device(_) => {}
+        Value::Device(_) | Value::DeviceComplex(_) => {}
         Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
             let t = match v.tensor() {
                 Ok(t) => t,
@@ -377,7 +382,7 @@ fn gpu_array_named(name: &str, t: &Tensor, fmt: &Format, width: usize) -> String
 
 /// What `disp(v)` prints: the body without the name, blank lines, or class header.
 pub fn disp_text(v: &Value, fmt: &Format, width: usize) -> String {
-    if let Value::Device(_) = v {
+    if let Value::Device(_) | Value::DeviceComplex(_) = v {
         return match v.clone().host() {
             Ok(h) => disp_text(&h, fmt, width),
             Err(e) => format!("{}\n", e.message()),
@@ -385,7 +390,7 @@ pub fn disp_text(v: &Value, fmt: &Format, width: usize) -> String {
     }
     let mut out = String::new();
     match v {
-        Value::Device(_) => {}
+        Value::Device(_) | Value::DeviceComplex(_) => {}
         Value::Num(_) | Value::Bool(_) | Value::Tensor(_) => {
             let Ok(t) = v.tensor() else { return out };
             if t.numel() == 0 {

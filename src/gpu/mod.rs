@@ -10,6 +10,7 @@ pub mod compact;
 pub mod conv;
 pub mod device;
 pub mod faults;
+pub mod fft;
 pub mod kernels;
 pub mod launch;
 pub mod loops;

@@ -262,8 +262,8 @@ impl Interp {
         // A graph value stored whole in a cell or a field stays what it is (pending or on the
         // device); only one written into an array's elements needs its data here.
         let stored_whole = matches!(steps.last(), Some(Step::Brace(_) | Step::Field(_)));
-        let (old, rhs) = if matches!(old, Some(Value::Device(_)))
-            || (matches!(rhs, Value::Device(_)) && !stored_whole)
+        let (old, rhs) = if matches!(old, Some(Value::Device(_) | Value::DeviceComplex(_)))
+            || (matches!(rhs, Value::Device(_) | Value::DeviceComplex(_)) && !stored_whole)
         {
             let backup = old.clone();
             match (old.map(Value::host).transpose(), rhs.host()) {

@@ -233,6 +233,20 @@ impl Interp {
         if nargout > b.max_out && !raiser {
             return Err(errors::too_many_outputs(b.name));
         }
+        // Complex gpuArrays (and transforms of any gpuArray): their device forms, else host
+        // data from here on (the result is a gpuArray again).
+        let complex_arg = args.iter().any(|v| matches!(v, Value::DeviceComplex(_)));
+        if complex_arg || matches!(b.name, "fft" | "ifft" | "fft2" | "ifft2" | "complex") {
+            if let Some(r) = super::complex::builtin(self, f, b, &args, nargout) {
+                return r.map_err(|e| e.in_function(b.name));
+            }
+        }
+        let hosted_complex = complex_arg && !super::lower::reads_metadata_only(b.name);
+        let args = if hosted_complex {
+            super::complex::host_args(b.name, args)?
+        } else {
+            args
+        };
         // Graph values: elementwise builtins append nodes; builtins that read only size and
         // class see them as they are; everything else gets host data (and gives gpuArray back
         // when it was handed one).
@@ -283,7 +297,7 @@ impl Interp {
                 return Ok(vec![v]);
             }
         }
-        let mut explicit = false;
+        let mut explicit = hosted_complex;
         let args = if args.iter().any(|v| matches!(v, Value::Device(_)))
             && !super::lower::reads_metadata_only(b.name)
         {

@@ -69,6 +69,9 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> MResult<Value> {
             return r;
         }
     }
+    if let Some(r) = super::complex::binary_op(op, a, b) {
+        return r;
+    }
     if let Some(bin) = bin_of(op) {
         if let Some(v) = super::lower::binary(bin, a, b) {
             return Ok(v);
@@ -148,6 +151,9 @@ fn scalar_binary(op: BinOp, x: f64, y: f64) -> Option<Value> {
 
 pub fn unary_op(op: UnOp, a: &Value) -> MResult<Value> {
     if let Some(r) = crate::dates::arith::unary(op, a) {
+        return r;
+    }
+    if let Some(r) = super::complex::unary_op(op, a) {
         return r;
     }
     let lazy = match (op, a) {
@@ -562,6 +568,9 @@ impl Interp {
     pub fn index_value(&mut self, v: &Value, args: &[Value]) -> MResult<Value> {
         if let Value::Object(o) = v {
             return super::objects::index(o, args);
+        }
+        if let Value::DeviceComplex(z) = v {
+            return super::complex::index(self, z, args);
         }
         // Device subscripts of a graph value: a gather, checked on the device.
         if let Value::Device(d) = v {

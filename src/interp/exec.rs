@@ -532,7 +532,7 @@ fn column(v: &Value, k: usize, rows: usize) -> MResult<Value> {
     let pos: Vec<usize> = (k * rows..(k + 1) * rows).collect();
     let shape = Shape::col(rows);
     match v {
-        Value::Device(_) => column(&v.clone().host()?, k, rows),
+        Value::Device(_) | Value::DeviceComplex(_) => column(&v.clone().host()?, k, rows),
         Value::Num(_) | Value::Bool(_) | Value::Func(_) | Value::Object(_) => Ok(v.clone()),
         Value::Tensor(t) => {
             if rows == 1 {

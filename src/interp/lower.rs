@@ -135,8 +135,9 @@ pub fn host_graph_source(v: &Value) -> Option<DeviceValue> {
 
 /// Whether any of these is an explicit gpuArray (made with `gpuArray`, class gpuArray).
 pub fn explicit(vals: &[&Value]) -> bool {
-    vals.iter()
-        .any(|v| matches!(v, Value::Device(d) if d.explicit))
+    vals.iter().any(|v| {
+        matches!(v, Value::Device(d) if d.explicit) || matches!(v, Value::DeviceComplex(_))
+    })
 }
 
 pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
@@ -643,6 +644,7 @@ pub fn reads_metadata_only(name: &str) -> bool {
             | "classUnderlying"
             | "underlyingType"
             | "isa"
+            | "isreal"
     )
 }
 
@@ -664,6 +666,12 @@ pub fn rewrap_value(v: Value) -> Value {
         // Integers too: MATLAB's integer gpuArrays stay gpuArrays (their data on the host,
         // as the graph computes in floating point only).
         Value::Tensor(_) if device_storable(&v) => to_graph_value(&v, true).unwrap_or(v),
+        // Complex results are complex gpuArrays (interp::complex).
+        Value::Tensor(t)
+            if t.is_complex() && matches!(t.class(), Class::Single | Class::Double) =>
+        {
+            super::complex::rewrap(t)
+        }
         _ => v,
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod class;
+pub mod complex_device;
 pub mod containers;
 pub mod device;
 pub mod limits;

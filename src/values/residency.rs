@@ -25,11 +25,23 @@ impl Residency {
 /// A value's residency and the bytes it holds on the host and on the device. A pending value
 /// holds nothing yet: its size and class come from the graph.
 pub fn of(v: &Value, bytes: usize) -> (Residency, usize, usize) {
-    match v {
-        Value::Device(d) => match &*d.node.data.borrow() {
+    let node = match v {
+        Value::Device(d) => Some(&d.node),
+        Value::DeviceComplex(z) => Some(&z.re),
+        _ => None,
+    };
+    match node {
+        Some(n) => match &*n.data.borrow() {
             None => (Residency::Pending, 0, 0),
             Some(crate::graph::Data::Host(_)) => (Residency::Host, bytes, 0),
-            Some(crate::graph::Data::Device(b)) => (Residency::Device, 0, b.bytes() as usize),
+            Some(crate::graph::Data::Device(b)) => {
+                let parts = if matches!(v, Value::DeviceComplex(_)) {
+                    2
+                } else {
+                    1
+                };
+                (Residency::Device, 0, parts * b.bytes() as usize)
+            }
         },
         _ => (Residency::Host, bytes, 0),
     }

@@ -28,6 +28,8 @@ pub enum Value {
     Object(Rc<Object>),
     /// An array of the lazy graph (pending, on the device, or computed on the host).
     Device(Rc<super::device::DeviceValue>),
+    /// A complex gpuArray: real and imaginary parts as two real graph nodes.
+    DeviceComplex(Rc<super::complex_device::ComplexDevice>),
 }
 
 impl Value {
@@ -75,6 +77,7 @@ impl Value {
             Value::Object(o) => o.class_name().into(),
             Value::Device(d) if d.explicit => "gpuArray".into(),
             Value::Device(d) => d.class().name().into(),
+            Value::DeviceComplex(_) => "gpuArray".into(),
         }
     }
     /// The numeric-like class, for values stored as tensors.
@@ -84,6 +87,7 @@ impl Value {
             Value::Bool(_) => Some(Class::Logical),
             Value::Tensor(t) => Some(t.class()),
             Value::Device(d) => Some(d.class()),
+            Value::DeviceComplex(z) => Some(z.class()),
             _ => None,
         }
     }
@@ -96,6 +100,7 @@ impl Value {
             Value::Struct(s) => s.shape.clone(),
             Value::Object(o) => o.shape(),
             Value::Device(d) => d.shape().clone(),
+            Value::DeviceComplex(z) => z.shape().clone(),
         }
     }
     pub fn numel(&self) -> usize {
@@ -129,7 +134,11 @@ impl Value {
     pub fn is_numeric_like(&self) -> bool {
         matches!(
             self,
-            Value::Num(_) | Value::Bool(_) | Value::Tensor(_) | Value::Device(_)
+            Value::Num(_)
+                | Value::Bool(_)
+                | Value::Tensor(_)
+                | Value::Device(_)
+                | Value::DeviceComplex(_)
         )
     }
 
@@ -148,11 +157,13 @@ impl Value {
                     _ => Value::Tensor(t),
                 })
             }
+            Value::DeviceComplex(z) => Ok(Value::Tensor(Rc::new(z.to_host()?))),
             v => Ok(v),
         }
     }
     pub fn is_complex(&self) -> bool {
         matches!(self, Value::Tensor(t) if t.is_complex())
+            || matches!(self, Value::DeviceComplex(_))
     }
 
     /// The array behind a numeric-like value. This is the one way code reaches host data.
@@ -167,6 +178,7 @@ impl Value {
                     Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()),
                 ))
             }
+            Value::DeviceComplex(z) => Ok(Cow::Owned(z.to_host()?)),
             other => Err(MError::new(
                 "MATLAB:invalidType",
                 format!(
@@ -188,7 +200,7 @@ impl Value {
             Value::Num(x) => Ok(*x),
             Value::Bool(b) => Ok(*b as u8 as f64),
             Value::Tensor(t) if t.numel() >= 1 => Ok(t.get_f64(0)),
-            Value::Device(_) => self.clone().host()?.scalar_f64(),
+            Value::Device(_) | Value::DeviceComplex(_) => self.clone().host()?.scalar_f64(),
             Value::Tensor(_) => Err(MError::new(
                 "MATLAB:expectedScalar",
                 "Expected a scalar value, but got an empty array.",
@@ -219,7 +231,7 @@ impl Value {
     /// MATLAB truth of a condition: nonempty and every element nonzero (real part).
     pub fn truthy(&self) -> Result<bool, MError> {
         match self {
-            Value::Device(_) => self.clone().host()?.truthy(),
+            Value::Device(_) | Value::DeviceComplex(_) => self.clone().host()?.truthy(),
             Value::Num(x) => {
                 if x.is_nan() {
                     Err(MError::new(

@@ -59,7 +59,7 @@ fn to_json(v: &Value, o: &EncodeOptions, depth: usize) -> MResult<Json> {
     Ok(match v {
         Value::Num(x) => number(*x, o),
         Value::Bool(b) => Json::Bool(*b),
-        Value::Device(_) => return to_json(&v.clone().host()?, o, depth),
+        Value::Device(_) | Value::DeviceComplex(_) => return to_json(&v.clone().host()?, o, depth),
         Value::Tensor(t) => tensor(t, o)?,
         Value::Str(s) => nest(&s.shape, &mut |k| Json::Text(s.data[k].clone())),
         Value::Cell(c) => Json::Array(

@@ -168,7 +168,9 @@ impl Writer<'_> {
             Value::Num(x) => self.numeric(out, name, &Tensor::scalar_f64(*x))?,
             Value::Bool(b) => self.numeric(out, name, &Tensor::bools(Shape::scalar(), vec![*b]))?,
             Value::Tensor(t) => self.numeric(out, name, t)?,
-            Value::Device(_) => self.numeric(out, name, &v.clone().host()?.into_tensor()?)?,
+            Value::Device(_) | Value::DeviceComplex(_) => {
+                self.numeric(out, name, &v.clone().host()?.into_tensor()?)?
+            }
             Value::Str(s) => {
                 self.warnings.push((
                     "MATLAB:save:stringAsChar".into(),

@@ -51,9 +51,11 @@ pub fn permute_plan(shape: &Shape, order: &[usize]) -> (Vec<usize>, Shape) {
 /// Applies a position plan to any value.
 pub fn gather_value(v: &Value, pos: &[usize], shape: Shape) -> MResult<Value> {
     Ok(match v {
-        Value::Num(_) | Value::Bool(_) | Value::Tensor(_) | Value::Device(_) => {
-            Value::from(v.tensor()?.gather(pos, shape))
-        }
+        Value::Num(_)
+        | Value::Bool(_)
+        | Value::Tensor(_)
+        | Value::Device(_)
+        | Value::DeviceComplex(_) => Value::from(v.tensor()?.gather(pos, shape)),
         Value::Cell(c) => Value::from(CellArray::new(
             shape,
             pos.iter().map(|&i| c.data[i].clone()).collect(),
