@@ -49,8 +49,10 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
     };
     // An empty result needs no kernel: from a device mask it is an empty gpuArray (its
     // size is all that was read back); empty host subscripts go the general way.
+    // With two or more subscripts (every one checked above) the result's size is theirs:
+    // `G(:, :, [])` is an empty gpuArray too.
     if shape.numel() == 0 {
-        if !args.iter().any(|a| matches!(a, Value::Device(_))) {
+        if args.len() < 2 && !args.iter().any(|a| matches!(a, Value::Device(_))) {
             return None;
         }
         return Some(empty(shape, n.class, d.explicit));
