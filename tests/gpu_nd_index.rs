@@ -167,3 +167,41 @@ fn three_and_four_subscripts_assign_on_the_device() {
         }
     }
 }
+
+#[test]
+fn growth_by_device_indices_and_end_stays_on_the_device() {
+    has_gpu();
+    let steps = [
+        "V(I) = 3;",
+        "V(end + 1) = 4;",
+        "V(end + 1:end + 3) = W;",
+        "V(J) = [1 2];",
+        "V(I) = V(I) + 1;",
+    ];
+    for class in ["double", "single"] {
+        let mut dev = String::new();
+        let mut host = String::new();
+        for s in steps {
+            dev.push_str(&s.replace('V', "G").replace('I', "gi").replace('J', "gj"));
+            host.push_str(&s.replace('V', "X").replace('I', "hi").replace('J', "hj"));
+            dev = dev.replace('W', "gw");
+            host = host.replace('W', "hw");
+        }
+        let code = format!(
+            "{SAME} X = {class}(1:5); G = gpuArray(X) + 0; hi = [2 8]; gi = gpuArray(hi) + 0; \
+             hj = [20; 11]; gj = gpuArray(hj) + 0; hw = {class}([7 8 9]); gw = gpuArray(hw) + 0; \
+             A = {class}(magic(3)); B = gpuArray(A) + 0; C = gpuArray(A(1:0, :)) + 0; \
+             gather(G(1)); gather(gi(1)); gather(gj(1)); gather(gw(1)); gather(B(1)); \
+             gpuStats reset; {dev} B(end + 1, :) = gw; B(:, end + 2) = 1; st(); \
+             {host} A(end + 1, :) = hw; A(:, end + 2) = 1; \
+             fprintf('same %d %d\\n', same(gather(G), X), same(gather(B), A)); whos G B"
+        );
+        let out = run(&code);
+        assert!(out.contains("same 1 1"), "{class}: {out}");
+        if has_gpu() {
+            // Three assignments by device indices each read back their largest position.
+            assert!(out.contains("up 0 down 24 fallbacks 0"), "{class}: {out}");
+            assert!(!out.contains(" host"), "{class}: {out}");
+        }
+    }
+}

@@ -145,6 +145,12 @@ pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usiz
                 )),
             }
         }
+        Value::Device(x) if grow => {
+            // Positions past the end grow the array (its new extent is the largest).
+            let (node, count, largest) = super::gathers::checked_growth(x, extent, limit)?;
+            crate::plan::realise(&node).ok()?;
+            Some((Sub::Device(buffer_of(&node)?, count), largest.max(extent)))
+        }
         Value::Device(x) => {
             if x.node.numel() == 0 {
                 return None;
