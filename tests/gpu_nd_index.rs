@@ -205,3 +205,85 @@ fn growth_by_device_indices_and_end_stays_on_the_device() {
         }
     }
 }
+
+#[test]
+fn assignment_into_an_empty_array_makes_a_gpuarray_on_the_device() {
+    has_gpu();
+    let cases = [
+        // (statements, variable, its host value, class underlying)
+        ("x = []; x(2) = gpuArray(1);", "x", "[0 1]", "double"),
+        (
+            "y = zeros(0, 1, 'gpuArray'); y(3) = 5;",
+            "y",
+            "[0; 0; 5]",
+            "double",
+        ),
+        (
+            "z = gpuArray([]); z(1:4) = gpuArray(single(1:4));",
+            "z",
+            "single(1:4)",
+            "single",
+        ),
+        (
+            "w = gpuArray(single([])); w(3) = 2;",
+            "w",
+            "single([0 0 2])",
+            "single",
+        ),
+        (
+            "v = zeros(0, 1); v(2:3) = gpuArray(single([4 5]));",
+            "v",
+            "[0; 4; 5]",
+            "double",
+        ),
+        (
+            "u = []; u(2, 3) = gpuArray(7);",
+            "u",
+            "[0 0 0; 0 0 7]",
+            "double",
+        ),
+        (
+            "t = gpuArray([]); t(gpuArray([4 2])) = gpuArray([1 2]);",
+            "t",
+            "[0 2 0 1]",
+            "double",
+        ),
+        (
+            "clear s; s(3) = gpuArray(true);",
+            "s",
+            "logical([0 0 1])",
+            "logical",
+        ),
+        (
+            "r = zeros(1, 0, 'single'); r(2) = gpuArray(3);",
+            "r",
+            "single([0 3])",
+            "single",
+        ),
+    ];
+    for (stmts, name, want, class) in cases {
+        let code = format!(
+            "{SAME} gather(gpuArray(1) + 1); e = gpuArray(1) + 0; gather(e); gpuStats reset; \
+             {stmts} st(); \
+             fprintf('class %s %s same %d\\n', class({name}), classUnderlying({name}), \
+             same(gather({name}), {want})); whos {name}"
+        );
+        let out = run(&code);
+        assert!(
+            out.contains(&format!("class gpuArray {class} same 1")),
+            "{stmts}: {out}"
+        );
+        if has_gpu() {
+            // gpuArray(...) of host data in the statement is an upload; nothing comes back
+            // but a device index's largest position.
+            let (moved, _) = moved_and_bad(&out);
+            let down = if stmts.contains("gpuArray([4 2])") {
+                8
+            } else {
+                0
+            };
+            assert_eq!((moved.1, moved.2), (down, 0), "{stmts}: {out}");
+            assert!(out.contains(" device"), "{stmts}: {out}");
+        }
+    }
+}

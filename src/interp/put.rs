@@ -210,7 +210,7 @@ pub(super) fn value_of(buf: Rc<DeviceBuffer>, shape: Shape, class: Class, explic
 /// The shape an assignment with `k` subscripts of `needs` extents grows an array of `shape`
 /// to, or None when it does not grow it; `Some(None)` when it would grow it in a way not taken
 /// here (the general path grows it or reports MATLAB's error).
-fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
+pub(super) fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
     let k = needs.len();
     let sizes = folded_sizes(shape, k);
     if needs.iter().zip(&sizes).all(|(n, s)| n <= s) {
@@ -238,6 +238,9 @@ fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
 pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     if args.is_empty() || !takes_rhs(&rhs) {
         return Outcome::Declined(target, rhs);
+    }
+    if target.node.numel() == 0 {
+        return super::put_empty::assign(target, args, rhs);
     }
     let Some((n, old)) = device_data(&target) else {
         return Outcome::Declined(target, rhs);
@@ -410,12 +413,12 @@ pub(super) fn takes_rhs(rhs: &Value) -> bool {
 }
 
 /// Values held for a put.
-enum Held {
+pub(super) enum Held {
     Device(Rc<DeviceBuffer>),
     Host(Vec<f64>),
 }
 
-fn values_of(rhs: &Value) -> Option<Held> {
+pub(super) fn values_of(rhs: &Value) -> Option<Held> {
     match rhs {
         Value::Num(x) => Some(Held::Host(vec![*x])),
         Value::Bool(b) => Some(Held::Host(vec![f64::from(u8::from(*b))])),
