@@ -287,3 +287,112 @@ fn assignment_into_an_empty_array_makes_a_gpuarray_on_the_device() {
         }
     }
 }
+
+#[test]
+fn bad_subscripts_give_the_host_errors_and_keep_the_workspace() {
+    let reads = [
+        "V(3, 1, 1)",
+        "V(1, 4, 1)",
+        "V(1, 1, 5)",
+        "V(:, :, 5)",
+        "V(0, 1, 1)",
+        "V(1.5, 1, 1)",
+        "V(:, 2:4, 1)",
+        "V(1, 1, 1, 2)",
+        "V(25)",
+        "V(1, 13)",
+        "V(-1)",
+        "V(gpuArray(3), 1, 1)",
+        "V(gpuArray(0))",
+        "V(:, :, gpuArray(1.5))",
+        "V(:, :, gpuArray([1 5]))",
+        "V(true(1, 30))",
+        "V(:, :, [true false true false true])",
+        "V(:, :, 'a')",
+    ];
+    let writes = [
+        "V(0, 1, 1) = 1",
+        "V(1.5, 1, 1) = 1",
+        "V(:, :, 2) = ones(3, 3)",
+        "V(:, :, 2) = ones(2, 2)",
+        "V(gpuArray(0)) = 1",
+        "V(gpuArray(1.5)) = 2",
+        "V(gpuArray(NaN)) = 2",
+        "V(:, :, gpuArray(2)) = ones(2, 4)",
+        "V(-1, 1, 1) = 3",
+        "V(1:2, 1, 1) = [1 2 3]",
+        "V(gpuArray([1 2])) = [1 2 3]",
+        "V([1 2], [1 3], [2 4]) = ones(2, 2)",
+        "V(30) = 1",
+        "V(gpuArray(30)) = 1",
+        "V(:, :, 2) = {1}",
+    ];
+    let mut code = String::from(
+        "function r = probe(c, X, dev) \
+           if dev, V = gpuArray(X) + 0; else, V = X; end \
+           try, eval([c ';']); r = 'no error'; \
+           catch e, r = [e.identifier ' | ' e.message]; end \
+           r = sprintf('%s | intact %d', r, isequal(gather(V), X) || ~contains(c, '=')); end \
+         X = reshape(1:24, 2, 3, 4); bad = {};",
+    );
+    for c in reads.iter().chain(&writes) {
+        let c = c.replace('\'', "''");
+        code.push_str(&format!(
+            "a = probe('{c}', X, true); b = probe('{c}', X, false); \
+             if ~strcmp(a, b), bad{{end+1}} = sprintf('%s: %s ~= %s', '{c}', a, b); end;"
+        ));
+    }
+    code.push_str("fprintf('%s\\n', bad{:}); disp('done')");
+    let out = run(&code);
+    assert_eq!(out, "done\n", "device and host errors differ:\n{out}");
+}
+
+#[test]
+fn explain_says_where_the_indexing_runs() {
+    if !has_gpu() {
+        return;
+    }
+    let out = run(
+        "G = gpuArray(reshape(1:120, 3, 4, 5, 2)) + 0; x = gpuArray(1:5) + 0; \
+         e = gpuArray([]); r = gpuArray([1 3]) + 0; gather(G(1)); gather(x(1)); \
+         explain a = G(:, :, 2) + 1\n\
+         explain G(:, :, 3, 2) = G(:, :, 1, 1) * 2\n\
+         explain G([2 1 2], [3 1 4], [1 5 2]) = 7\n\
+         explain x(r + 10) = 5\n\
+         explain x(end + 1) = 5\n\
+         explain e(3) = 5\n\
+         explain b = G(2, 3, 1)\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let after = |what: &str| {
+        let k = lines
+            .iter()
+            .position(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what}: {out}"));
+        lines[k..].join("\n")
+    };
+    assert!(after("value: 3×4").contains("runs on the GPU"), "{out}");
+    assert!(after("G(:, :, 3, 2)").contains("runs on the GPU"), "{out}");
+    let three = after("G([2 1 2]");
+    assert!(
+        three.contains("2 kernel(s) over 27") && three.contains("positions given by the host"),
+        "{out}"
+    );
+    let grow = after("x(r + 10)");
+    assert!(
+        grow.contains("grows the array on the GPU") && grow.contains("checked there"),
+        "{out}"
+    );
+    let end = after("x(end + 1)");
+    assert!(end.contains("1 kernel(s) over 1 element(s) grows"), "{out}");
+    assert!(
+        after("e(3)").contains("into an empty array: a 1×3 double of zeros made on the GPU"),
+        "{out}"
+    );
+    let scalar = after("value: 1×1");
+    assert!(
+        scalar.contains("computed on the host") && scalar.contains("8 bytes"),
+        "{out}"
+    );
+    assert!(!scalar.contains("runs on the GPU"), "{out}");
+}

@@ -296,19 +296,25 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         } else {
             "writes the assigned elements"
         };
+        let marks = if indices > 0 {
+            "; a first kernel marks repeated positions, so the last write wins"
+        } else {
+            ""
+        };
+        let copy = if new_shape != n.shape {
+            "; the old array copied into the larger one on the GPU, or kept in its buffer"
+        } else {
+            ""
+        };
         note(&format!(
-            "indexed assignment by index: {} kernel(s) over {total} element(s) {how} on the GPU \
-             (marks for repeated positions{}), in place when no other value holds the array",
-            if subs.iter().any(|s| !matches!(s, Sub::Range { .. })) {
-                2
+            "indexed assignment: {} kernel(s) over {total} element(s) {how} on the GPU \
+             ({}{marks}{copy}), in place when no other value holds the array",
+            if indices > 0 { 2 } else { 1 },
+            if device_index {
+                "positions on the device, checked there: one value read back"
             } else {
-                1
+                "positions given by the host"
             },
-            if new_shape != n.shape {
-                "; the old array copied or kept in its buffer"
-            } else {
-                ""
-            }
         ));
         drop(n);
         return Outcome::Done(Value::Device(target));
