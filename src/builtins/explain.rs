@@ -183,8 +183,9 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
                 && matches!(&*d.node.data.borrow(), Some(crate::graph::Data::Host(_))) =>
         {
             format!(
-                "  value: {} {} (host), computed on the host as it was evaluated ({down} bytes \
-                 read back from the device): nothing is pending and no kernel runs for it\n",
+                "  value: {} {} (host)\n  runs on the host: computed as it was evaluated \
+                 ({down} bytes read back from the device); nothing is pending and no kernel \
+                 runs for it\n",
                 d.node.shape.size_text(),
                 d.node.class.name()
             )

@@ -307,7 +307,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
             ""
         };
         note(&format!(
-            "indexed assignment: {} kernel(s) over {total} element(s) {how} on the GPU \
+            "indexed assignment by index: {} kernel(s) over {total} element(s) {how} on the GPU \
              ({}{marks}{copy}), in place when no other value holds the array",
             if indices > 0 { 2 } else { 1 },
             if device_index {
