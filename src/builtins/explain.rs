@@ -162,6 +162,7 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
         output::write_str(&text);
         return Ok(vec![]);
     }
+    let before = crate::gpu::stats::snapshot().1;
     i.call_named(
         f,
         "eval",
@@ -170,7 +171,25 @@ fn explain(i: &mut Interp, f: &mut Frame, a: A, _: usize) -> R {
     )?;
     let v = i.lookup_var(f, scratch);
     i.call_named(f, "clear", vec![Value::str(scratch)], 0)?;
+    let down = crate::gpu::stats::snapshot()
+        .1
+        .bytes_down
+        .saturating_sub(before.bytes_down);
     let text = match v {
+        // A value already on the host (a scalar subscript reads its element back): nothing
+        // of it runs on the GPU.
+        Some(Value::Device(d))
+            if d.node.op == Op::Leaf
+                && matches!(&*d.node.data.borrow(), Some(crate::graph::Data::Host(_))) =>
+        {
+            format!(
+                "  value: {} {} (host)\n  runs on the host: computed as it was evaluated \
+                 ({down} bytes read back from the device); nothing is pending and no kernel \
+                 runs for it\n",
+                d.node.shape.size_text(),
+                d.node.class.name()
+            )
+        }
         Some(Value::Device(d)) => describe(&d.node, wgsl),
         Some(Value::DeviceComplex(z)) => format!(
             "  value: {} complex gpuArray, kept as two real parts (complex arithmetic is real \

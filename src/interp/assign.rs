@@ -87,7 +87,8 @@ impl Interp {
                     let keep = last
                         && i == 0
                         && matches!(st, LhsStep::Paren(_))
-                        && matches!(cur, Some(Value::Device(_)));
+                        && (matches!(cur, Some(Value::Device(_)))
+                            || (!delete && device_empty(cur.as_ref(), &rhs).is_some()));
                     let vals = if keep {
                         vals
                     } else {
@@ -161,6 +162,11 @@ impl Interp {
             .steps
             .iter()
             .all(|st| matches!(st, LhsStep::Paren(a) if a.len() == 1));
+        // A host empty (or no variable) given a device value: a gpuArray, made on the device.
+        let old = match (&steps[..], delete, device_empty(old.as_ref(), &rhs)) {
+            ([Step::Paren(_)], false, Some(empty)) => Some(empty),
+            _ => old,
+        };
         let old = match old {
             Some(v) if host_embed => match super::lower::host_graph_source(&v) {
                 Some(d) => {
@@ -298,6 +304,33 @@ impl Interp {
             None => Ok(()),
         }
     }
+}
+
+/// `x(args) = rhs` into a host empty array (`x = []`, `zeros(0, 1)`) or into a variable that
+/// does not exist yet, with a device value: the empty as a gpuArray, so that the assignment
+/// runs on the device and gives a gpuArray, as MATLAB's does. None for every other case.
+fn device_empty(old: Option<&Value>, rhs: &Value) -> Option<Value> {
+    use crate::values::class::Class;
+    if !matches!(rhs, Value::Device(_)) {
+        return None;
+    }
+    let t = match old {
+        None => Rc::new(crate::values::tensor::Tensor::empty()),
+        Some(Value::Tensor(t))
+            if t.numel() == 0
+                && !t.is_complex()
+                && matches!(t.class(), Class::Double | Class::Single | Class::Logical) =>
+        {
+            t.clone()
+        }
+        _ => return None,
+    };
+    let (shape, class) = (t.shape.clone(), t.class());
+    let node = crate::graph::leaf(crate::graph::Data::Host(t), shape, class);
+    Some(Value::Device(Rc::new(crate::values::device::DeviceValue {
+        node,
+        explicit: true,
+    })))
 }
 
 /// `x(end+1) = v` of a real double scalar onto a double row or column that this

@@ -102,6 +102,11 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
         drop(n);
         return Outcome::Done(Value::Device(target));
     }
+    if sub.count() == 0 && complement.is_none() {
+        // Nothing deleted (`X(:, :, []) = []`): the array as it is, nothing counted.
+        drop(n);
+        return Outcome::Done(Value::Device(target));
+    }
     if sub.count() == extent && matches!(sub, Sub::Range { step, .. } if step.abs() == 1) {
         // Every position: an empty array.
         drop(n);

@@ -49,8 +49,10 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
     };
     // An empty result needs no kernel: from a device mask it is an empty gpuArray (its
     // size is all that was read back); empty host subscripts go the general way.
+    // With two or more subscripts (every one checked above) the result's size is theirs:
+    // `G(:, :, [])` is an empty gpuArray too.
     if shape.numel() == 0 {
-        if !args.iter().any(|a| matches!(a, Value::Device(_))) {
+        if args.len() < 2 && !args.iter().any(|a| matches!(a, Value::Device(_))) {
             return None;
         }
         return Some(empty(shape, n.class, d.explicit));
@@ -244,6 +246,42 @@ fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
         return None;
     };
     Some(Sub::Index(graph::memory::settled(&d.node), d.node.numel()))
+}
+
+/// A numeric device subscript of an assignment, which may grow the array (`x(idx) = v` with
+/// positions past `extent`): checked on the device as `device_index` does, but one value read
+/// back is the largest position, with a bad one (not a positive whole number) counted as
+/// past every limit. The positions, their count and the largest; None when some is bad or
+/// past `limit`.
+pub(super) fn checked_growth(
+    x: &Rc<DeviceValue>,
+    extent: usize,
+    limit: usize,
+) -> Option<(Rc<graph::Node>, usize, usize)> {
+    let count = x.node.numel();
+    if x.class() == Class::Logical || count == 0 {
+        return None;
+    }
+    let settled = graph::memory::settled(&x.node);
+    if crate::plan::gathers::checked(&settled, extent) {
+        return Some((settled, count, extent));
+    }
+    let col = super::views::reshaped(x, Shape::col(count));
+    let low = lower::binary(Bin::Lt, &col, &Value::Num(1.0))?;
+    let floor = lower::unary(Un::Floor, &col)?;
+    let frac = lower::binary(Bin::Ne, &col, &floor)?;
+    let bad = lower::binary(Bin::Or, &low, &frac)?;
+    // max(NaN, 1e300) is 1e300, so a NaN position is bad too (Inf in a single).
+    let bad = lower::binary(Bin::Mul, &bad, &Value::Num(1e300))?;
+    let key = lower::binary(Bin::Max, &col, &bad)?;
+    let largest = lower::reduction("max", &[key])?;
+    let largest = largest.host().ok()?.scalar_f64().ok()?;
+    if !(largest >= 1.0 && largest <= limit as f64) {
+        return None;
+    }
+    let largest = largest as usize;
+    crate::plan::gathers::remember(&settled, largest);
+    Some((graph::memory::settled(&x.node), count, largest))
 }
 
 /// The positions of `x`'s nonzero elements, computed on the device: a leaf over them (None

@@ -27,6 +27,7 @@ mod outputs;
 mod part_read;
 pub mod product;
 mod put;
+mod put_empty;
 pub use put::planning as put_planning;
 pub mod scalar;
 mod scans;

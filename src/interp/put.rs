@@ -177,6 +177,12 @@ pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usiz
                 )),
             }
         }
+        Value::Device(x) if grow => {
+            // Positions past the end grow the array (its new extent is the largest).
+            let (node, count, largest) = super::gathers::checked_growth(x, extent, limit)?;
+            crate::plan::realise(&node).ok()?;
+            Some((Sub::Device(buffer_of(&node)?, count), largest.max(extent)))
+        }
         Value::Device(x) => {
             if x.node.numel() == 0 {
                 return None;
@@ -236,7 +242,7 @@ pub(super) fn value_of(buf: Rc<DeviceBuffer>, shape: Shape, class: Class, explic
 /// The shape an assignment with `k` subscripts of `needs` extents grows an array of `shape`
 /// to, or None when it does not grow it; `Some(None)` when it would grow it in a way not taken
 /// here (the general path grows it or reports MATLAB's error).
-fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
+pub(super) fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
     let k = needs.len();
     let sizes = folded_sizes(shape, k);
     if needs.iter().zip(&sizes).all(|(n, s)| n <= s) {
@@ -265,6 +271,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     if args.is_empty() || !takes_rhs(&rhs) {
         return Outcome::Declined(target, rhs);
     }
+    if target.node.numel() == 0 {
+        return super::put_empty::assign(target, args, rhs);
+    }
     let Some((n, old)) = device_data(&target) else {
         return Outcome::Declined(target, rhs);
     };
@@ -290,6 +299,16 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     }
     let counts: Vec<usize> = subs.iter().map(Sub::count).collect();
     let total: usize = counts.iter().product();
+    // More than two index subscripts are written through one linear index of host positions
+    // (`linearised`); with one of them on the device, the general path does it.
+    let indices = subs
+        .iter()
+        .filter(|s| !matches!(s, Sub::Range { .. }))
+        .count();
+    let device_index = subs.iter().any(|s| matches!(s, Sub::Device(..)));
+    if indices > 2 && (device_index || total > MAX_LINEAR) {
+        return Outcome::Declined(target, rhs);
+    }
     if total == 0 && rhs.numel() <= 1 {
         // Nothing assigned: the array as it is.
         drop(n);
@@ -309,19 +328,25 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         } else {
             "writes the assigned elements"
         };
+        let marks = if indices > 0 {
+            "; a first kernel marks repeated positions, so the last write wins"
+        } else {
+            ""
+        };
+        let copy = if new_shape != n.shape {
+            "; the old array copied into the larger one on the GPU, or kept in its buffer"
+        } else {
+            ""
+        };
         note(&format!(
             "indexed assignment by index: {} kernel(s) over {total} element(s) {how} on the GPU \
-             (marks for repeated positions{}), in place when no other value holds the array",
-            if subs.iter().any(|s| !matches!(s, Sub::Range { .. })) {
-                2
+             ({}{marks}{copy}), in place when no other value holds the array",
+            if indices > 0 { 2 } else { 1 },
+            if device_index {
+                "positions on the device, checked there: one value read back"
             } else {
-                1
+                "positions given by the host"
             },
-            if new_shape != n.shape {
-                "; the old array copied or kept in its buffer"
-            } else {
-                ""
-            }
         ));
         drop(n);
         return Outcome::Done(Value::Device(target));
@@ -354,19 +379,70 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     };
     crate::gpu::trace("assignment: output");
     drop(target);
+    // One put takes two index subscripts; more are one linear index over the new array.
+    let (subs, put_sizes) = match linearised(&subs, &new_sizes) {
+        Some(lin) => (vec![lin], vec![new_shape.numel()]),
+        None => (subs, new_sizes),
+    };
     let put_subs: Vec<gput::Sub<'_>> = subs.iter().map(Sub::as_put).collect();
     let v = match &values {
         Held::Device(b) => Values::Device(b),
         Held::Host(v) => Values::Host(v.clone()),
     };
-    if let Err(e) = gput::put(&out, &new_sizes, &put_subs, v) {
+    if let Err(e) = gput::put(&out, &put_sizes, &put_subs, v) {
         return Outcome::Failed(e, None);
     }
     Outcome::Done(value_of(out, new_shape, class, explicit))
 }
 
+/// Most places a put through one linear index (`linearised`) writes.
+const MAX_LINEAR: usize = 1 << 24;
+
+/// Subscripts with more index subscripts than one put takes (two), all given by the host, as
+/// one linear index of 1-based positions over an array of `sizes`: each place's position,
+/// column-major over the subscripts, so repeated places keep MATLAB's order (the last write
+/// wins). None where two or fewer are index subscripts, or one is on the device.
+fn linearised(subs: &[Sub], sizes: &[usize]) -> Option<Sub> {
+    let indices = subs
+        .iter()
+        .filter(|s| !matches!(s, Sub::Range { .. }))
+        .count();
+    if indices <= 2 {
+        return None;
+    }
+    // Each subscript's 0-based positions, scaled by its dimension's stride.
+    let mut stride = 1u64;
+    let mut parts: Vec<Vec<u64>> = Vec::with_capacity(subs.len());
+    for (s, &size) in subs.iter().zip(sizes) {
+        let positions: Vec<u64> = match s {
+            Sub::Range { start, step, count } => (0..*count)
+                .map(|k| (*start + k as i64 * *step).max(0) as u64)
+                .collect(),
+            Sub::Host(p) => p.iter().map(|&x| u64::from(x.max(1)) - 1).collect(),
+            Sub::Device(..) => return None,
+        };
+        parts.push(positions.into_iter().map(|x| x * stride).collect());
+        stride = stride.saturating_mul(size as u64);
+    }
+    if stride > u64::from(u32::MAX) {
+        return None;
+    }
+    // Column-major: the first subscript varies fastest.
+    let mut linear: Vec<u64> = vec![0];
+    for part in &parts {
+        let mut next = Vec::with_capacity(linear.len() * part.len());
+        for &p in part {
+            next.extend(linear.iter().map(|&l| l + p));
+        }
+        linear = next;
+    }
+    Some(Sub::Host(
+        linear.into_iter().map(|x| x as u32 + 1).collect(),
+    ))
+}
+
 /// Whether the right-hand side is one this path writes (numbers and logicals, real).
-fn takes_rhs(rhs: &Value) -> bool {
+pub(super) fn takes_rhs(rhs: &Value) -> bool {
     match rhs {
         Value::Num(_) | Value::Bool(_) => true,
         Value::Tensor(t) => {
@@ -378,12 +454,12 @@ fn takes_rhs(rhs: &Value) -> bool {
 }
 
 /// Values held for a put.
-enum Held {
+pub(super) enum Held {
     Device(Rc<DeviceBuffer>),
     Host(Vec<f64>),
 }
 
-fn values_of(rhs: &Value) -> Option<Held> {
+pub(super) fn values_of(rhs: &Value) -> Option<Held> {
     match rhs {
         Value::Num(x) => Some(Held::Host(vec![*x])),
         Value::Bool(b) => Some(Held::Host(vec![f64::from(u8::from(*b))])),
