@@ -302,3 +302,19 @@ fn wide_loops_are_computed_within_the_group_budget() {
     let expect = if gpu { "7 1" } else { "0 1" };
     assert_eq!(out, expect);
 }
+
+/// Class predicates and whole-array comparisons of gpuArrays answer with host logicals, as
+/// MATLAB's do; `isa(g, 'gpuArray')` names a class and constructs nothing.
+#[test]
+fn predicates_of_gpu_arrays_answer_on_the_host() {
+    let out = run(
+        "g = gpuArray([1 2 3]); r = {isa(g, 'gpuArray'), isequal(g, [1 2 3]), isnumeric(g), \
+         isfloat(g), islogical(g > 1), isa(g, 'double')}; \
+         c = cellfun(@class, r, 'UniformOutput', false); fprintf('%s ', c{:}); \
+         fprintf('%d', cellfun(@(v) v, r));",
+    );
+    assert_eq!(
+        out,
+        "logical logical logical logical logical logical 111110"
+    );
+}

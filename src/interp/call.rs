@@ -283,13 +283,15 @@ impl Interp {
         let word = |v: &Value, w: &str| {
             v.is_text() && v.numel() == w.len() && v.text().is_ok_and(|t| t == w)
         };
-        let constructs_on_gpu = args.iter().enumerate().any(|(k, v)| {
-            word(v, "gpuArray")
-                || (word(v, "like")
-                    && args
-                        .get(k + 1)
-                        .is_some_and(|p| super::lower::explicit(&[p])))
-        });
+        // (`isa(g, 'gpuArray')` names the class; it constructs nothing.)
+        let constructs_on_gpu = !super::lower::reads_metadata_only(b.name)
+            && args.iter().enumerate().any(|(k, v)| {
+                word(v, "gpuArray")
+                    || (word(v, "like")
+                        && args
+                            .get(k + 1)
+                            .is_some_and(|p| super::lower::explicit(&[p])))
+            });
         if matches!(b.name, "rand" | "randn" | "randi") {
             let made =
                 crate::builtins::random::device_random(self, b.name, &args, constructs_on_gpu)?;
@@ -310,7 +312,7 @@ impl Interp {
         let classes = crate::builtins::result_class::ResultClass::for_call(b.name, &args);
         let r =
             super::interrupt::abortable(|| (b.f)(self, f, args, nargout)).map(|v| classes.apply(v));
-        let r = if explicit {
+        let r = if explicit && !super::lower::answers_on_host(b.name) {
             r.map(super::lower::rewrap)
         } else {
             r

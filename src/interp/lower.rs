@@ -623,6 +623,27 @@ pub fn binary_builtin(name: &str) -> Option<Bin> {
 }
 
 /// Builtins that read only a graph value's size and class, so need not compute it.
+/// Builtins whose answer about gpuArrays is a host value in MATLAB (comparisons of whole
+/// arrays and class predicates give a plain logical), though they read the data.
+pub fn answers_on_host(name: &str) -> bool {
+    matches!(
+        name,
+        "isequal"
+            | "isequaln"
+            | "isnumeric"
+            | "isfloat"
+            | "isinteger"
+            | "islogical"
+            | "ischar"
+            | "iscell"
+            | "isstruct"
+            | "isobject"
+            | "issparse"
+            | "isstring"
+            | "iscellstr"
+    )
+}
+
 pub fn reads_metadata_only(name: &str) -> bool {
     matches!(
         name,
