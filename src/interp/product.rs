@@ -158,11 +158,7 @@ fn matvec(
     g: &crate::gpu::device::Gpu,
     (matrix, p, vector): (Rc<Node>, MatVec, Rc<Node>),
 ) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
-    let data = |n: &Rc<Node>| {
-        crate::plan::realise(n)?;
-        crate::gpu::kernels::device_input(g, n, n.precision())
-    };
-    let (m, v) = (data(&matrix)?, data(&vector)?);
+    let (m, v) = (on_device(g, &matrix)?, on_device(g, &vector)?);
     crate::gpu::matvec::run(g, &m, &v, &p)
 }
 
@@ -174,12 +170,7 @@ fn product(
     trans_b: bool,
     (m, n, k): (usize, usize, usize),
 ) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
-    // Each operand computed first; host data is uploaded and kept as the node's.
-    let data = |n: &Rc<Node>| {
-        crate::plan::realise(n)?;
-        crate::gpu::kernels::device_input(g, n, n.precision())
-    };
-    let (a, b) = (data(na)?, data(nb)?);
+    let (a, b) = (on_device(g, na)?, on_device(g, nb)?);
     use crate::gpu::matmul::{Operand, run};
     run(
         &Operand {
@@ -195,4 +186,14 @@ fn product(
         k,
         na.precision(),
     )
+}
+
+/// An operand's data on the device, computed first; host data is uploaded and kept as the
+/// node's.
+fn on_device(
+    g: &crate::gpu::device::Gpu,
+    n: &Rc<Node>,
+) -> MResult<Rc<crate::gpu::buffers::DeviceBuffer>> {
+    crate::plan::realise(n)?;
+    crate::gpu::kernels::device_input(g, n, n.precision())
 }

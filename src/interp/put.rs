@@ -108,6 +108,16 @@ fn progression(values: &[f64], limit: usize) -> Option<(Sub, usize)> {
     ))
 }
 
+/// Every subscript of an assignment that may grow the array (`args` over the folded
+/// `sizes`) resolved, with the extent each needs; None when one is not a form taken here.
+pub(super) fn resolve_growing(args: &[Value], sizes: &[usize]) -> Option<(Vec<Sub>, Vec<usize>)> {
+    args.iter()
+        .zip(sizes)
+        .map(|(a, &extent)| resolve(a, extent, true))
+        .collect::<Option<Vec<_>>>()
+        .map(|pairs| pairs.into_iter().unzip())
+}
+
 /// One subscript over `extent` positions and the extent it needs (one past its last
 /// position); positions past `extent` only where `grow`. None for forms not taken here and
 /// for bad subscripts (the general path reports them).
@@ -286,17 +296,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     }
     let k = args.len();
     let sizes = folded_sizes(&n.shape, k);
-    let mut subs = Vec::with_capacity(k);
-    let mut needs = Vec::with_capacity(k);
-    for (a, &extent) in args.iter().zip(&sizes) {
-        match resolve(a, extent, true) {
-            Some((s, need)) => {
-                subs.push(s);
-                needs.push(need);
-            }
-            None => return Outcome::Declined(target, rhs),
-        }
-    }
+    let Some((subs, needs)) = resolve_growing(args, &sizes) else {
+        return Outcome::Declined(target, rhs);
+    };
     let counts: Vec<usize> = subs.iter().map(Sub::count).collect();
     let total: usize = counts.iter().product();
     // More than two index subscripts are written through one linear index of host positions

@@ -8,7 +8,7 @@
 //! column from an empty column. Other forms (a colon, an empty of more dimensions, classes
 //! the host decides) are given back for the general path.
 
-use super::put::{Held, Outcome, Sub, grown, resolve, takes_rhs, value_of, values_of};
+use super::put::{Held, Outcome, Sub, grown, resolve_growing, takes_rhs, value_of, values_of};
 use crate::gpu::put::{self as gput, Values};
 use crate::graph::{Precision, folded_sizes};
 use crate::values::class::Class;
@@ -66,17 +66,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     }
     let k = args.len();
     let sizes = folded_sizes(&shape, k);
-    let mut subs = Vec::with_capacity(k);
-    let mut needs = Vec::with_capacity(k);
-    for (a, &extent) in args.iter().zip(&sizes) {
-        match resolve(a, extent, true) {
-            Some((s, need)) => {
-                subs.push(s);
-                needs.push(need);
-            }
-            None => return Outcome::Declined(target, rhs),
-        }
-    }
+    let Some((subs, needs)) = resolve_growing(args, &sizes) else {
+        return Outcome::Declined(target, rhs);
+    };
     let counts: Vec<usize> = subs.iter().map(Sub::count).collect();
     let total: usize = counts.iter().product();
     let indices = subs
