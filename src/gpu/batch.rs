@@ -33,9 +33,11 @@ struct Batch {
     records: usize,
     /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
     params: Vec<u8>,
-    /// Which of the parameter buffers the batch binds (`PARAMS`), and that buffer.
+    /// Which of the parameter regions the batch binds (`PARAMS`), the buffer and where the
+    /// region starts in it.
     params_slot: usize,
     params_buffer: wgpu::Buffer,
+    params_base: u64,
     since: Instant,
     /// The batch's pair of GPU timestamps, where batches are timed.
     stamps: Option<u32>,
@@ -61,9 +63,13 @@ pub fn param_writes() -> u64 {
 
 /// Whether BATCH holds work: read between statements without taking the lock.
 static PENDING: AtomicBool = AtomicBool::new(false);
-/// A parameter buffer (rewritten, in queue order, at the submit of a batch that binds it).
+/// A region of the parameter buffer (rewritten, in queue order, at the submit of a batch that
+/// binds it). The regions are parts of one buffer, so a kernel's bind group names the same
+/// buffer whichever region its batch took (the offset is dynamic: `pipeline`).
 struct Params {
     buffer: wgpu::Buffer,
+    /// Where the region starts in the buffer.
+    base: u64,
     /// What the buffer holds once the submitted work's writes are done: a batch whose
     /// parameters it starts with (a loop running the same statements) writes nothing, which
     /// saves the upload and its command buffer.
@@ -88,7 +94,7 @@ fn with_params<R>(slot: usize, f: impl FnOnce(&mut Params) -> R) -> Option<R> {
 /// The parameter buffer for a batch whose first record's parameters are `first` (as placed
 /// from offset 0): one that holds them already, else a new one while there are fewer than
 /// `PARAM_BUFFERS`, else the one chosen longest ago.
-fn choose_params(g: &Gpu, first: &[u8]) -> (usize, wgpu::Buffer) {
+fn choose_params(g: &Gpu, first: &[u8]) -> (usize, wgpu::Buffer, u64) {
     let mut p = PARAMS.lock().unwrap_or_else(|e| e.into_inner());
     let tick = CHOICES.fetch_add(1, Ordering::Relaxed) + 1;
     let holding = (!first.is_empty())
@@ -97,13 +103,19 @@ fn choose_params(g: &Gpu, first: &[u8]) -> (usize, wgpu::Buffer) {
     let slot = match holding {
         Some(k) => k,
         None if p.len() < PARAM_BUFFERS => {
-            p.push(Params {
-                buffer: g.device.create_buffer(&wgpu::BufferDescriptor {
+            let buffer = match p.first() {
+                Some(q) => q.buffer.clone(),
+                None => g.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("matfuse kernel parameters"),
-                    size: PARAMS_BYTES as u64,
+                    size: (PARAMS_BYTES * PARAM_BUFFERS) as u64,
                     usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 }),
+            };
+            let base = (p.len() * PARAMS_BYTES) as u64;
+            p.push(Params {
+                buffer,
+                base,
                 written: Vec::new(),
                 chosen: 0,
             });
@@ -112,7 +124,7 @@ fn choose_params(g: &Gpu, first: &[u8]) -> (usize, wgpu::Buffer) {
         None => (0..p.len()).min_by_key(|&k| p[k].chosen).unwrap_or(0),
     };
     p[slot].chosen = tick;
-    (slot, p[slot].buffer.clone())
+    (slot, p[slot].buffer.clone(), p[slot].base)
 }
 
 /// Upload buffers for the parameters, mapped and ready for the next submit. A buffer is
@@ -141,15 +153,16 @@ fn take_upload(g: &Gpu) -> Option<wgpu::Buffer> {
     }))
 }
 
-/// Puts `bytes` at the start of the parameter buffer, ahead of the batch's work: a command
+/// Puts `bytes` at the start of a region (`base`) of the parameter buffer, ahead of the batch's work: a command
 /// buffer to submit first, or None when they went by `write_buffer`.
 fn upload_params(
     g: &Gpu,
     params: &wgpu::Buffer,
+    base: u64,
     bytes: &[u8],
 ) -> Option<(wgpu::CommandBuffer, wgpu::Buffer)> {
     let Some(up) = take_upload(g) else {
-        g.queue.write_buffer(params, 0, bytes);
+        g.queue.write_buffer(params, base, bytes);
         return None;
     };
     let len = bytes.len() as u64;
@@ -162,14 +175,14 @@ fn upload_params(
     };
     if !written {
         UPLOADS_MADE.fetch_sub(1, Ordering::Relaxed);
-        g.queue.write_buffer(params, 0, bytes);
+        g.queue.write_buffer(params, base, bytes);
         return None;
     }
     up.unmap();
     let mut enc = g
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    enc.copy_buffer_to_buffer(&up, 0, params, 0, len);
+    enc.copy_buffer_to_buffer(&up, 0, params, base, len);
     Some((enc.finish(), up))
 }
 
@@ -260,7 +273,8 @@ fn record_with<R>(
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
             let stamps = super::timing::begin(g, &mut encoder);
-            let (params_slot, params_buffer) = choose_params(g, &placed(blocks, align));
+            let (params_slot, params_buffer, params_base) =
+                choose_params(g, &placed(blocks, align));
             Batch {
                 pass: None,
                 encoder,
@@ -268,13 +282,17 @@ fn record_with<R>(
                 params: Vec::new(),
                 params_slot,
                 params_buffer,
+                params_base,
                 since: Instant::now(),
                 stamps,
             }
         });
         let offsets = place(batch.params.len(), blocks, align).unwrap_or_default();
         put(&mut batch.params, blocks, &offsets);
-        let offsets: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+        let offsets: Vec<u64> = offsets
+            .iter()
+            .map(|&o| o as u64 + batch.params_base)
+            .collect();
         let params = batch.params_buffer.clone();
         let r = f(batch, &params, &offsets);
         batch.records += 1;
@@ -349,7 +367,7 @@ pub fn submit(g: &Gpu) -> MResult<()> {
                 return None;
             }
             PARAM_WRITES.fetch_add(1, Ordering::SeqCst);
-            let upload = upload_params(g, &p.buffer, &bytes);
+            let upload = upload_params(g, &p.buffer, p.base, &bytes);
             p.written = bytes;
             upload
         })

@@ -17,22 +17,42 @@ fn pool_limit() -> u64 {
     total.map_or(1 << 30, |t| (t / 4).max(1 << 30))
 }
 
-/// Idle buffers by size, for reuse.
-type Pool = Mutex<Option<HashMap<u64, Vec<wgpu::Buffer>>>>;
+/// Idle buffers by size, for reuse, each with the role it last had (see `Role`).
+type Pool = Mutex<Option<HashMap<u64, Vec<(wgpu::Buffer, Role)>>>>;
 
 static POOL: Pool = Mutex::new(None);
 
-/// An idle buffer of exactly `size` bytes from `pool`.
-fn pool_take(pool: &Pool, size: u64) -> Option<wgpu::Buffer> {
+/// What a buffer was allocated for: the place in matfuse that asked for it and, where that
+/// place serves many kernels, the kernel. A buffer goes back to the role it had where the
+/// pool holds one: a loop's statements then get the same buffers round after round (an
+/// array and the one it replaces take turns), so their kernels find their bind groups in
+/// `bind_cache` instead of making new ones (about 6 us each on the H200, the largest
+/// per-launch cost of a loop of small kernels). Without it the pool's last-in-first-out
+/// order handed each step a different mix of buffers and every bind group was new.
+pub type Role = u64;
+
+/// The role of an allocation at the caller's place in the source, refined by `salt`.
+#[track_caller]
+fn role_here(salt: usize) -> Role {
+    let at = std::panic::Location::caller();
+    let place = (at.file().as_ptr() as u64) ^ ((at.line() as u64) << 32) ^ at.column() as u64;
+    place.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt as u64
+}
+
+/// An idle buffer of exactly `size` bytes from `pool`: the last one that had `role`, or else
+/// the last one returned.
+fn pool_take(pool: &Pool, size: u64, role: Role) -> Option<wgpu::Buffer> {
     pool.lock().ok().and_then(|mut p| {
-        p.get_or_insert_with(HashMap::new)
-            .get_mut(&size)
-            .and_then(Vec::pop)
+        let idle = p.get_or_insert_with(HashMap::new).get_mut(&size)?;
+        match idle.iter().rposition(|(_, r)| *r == role) {
+            Some(k) => Some(idle.remove(k).0),
+            None => idle.pop().map(|(b, _)| b),
+        }
     })
 }
 
 /// Keeps `b` in `pool` if the pool then holds at most `limit` bytes; gives it back otherwise.
-fn pool_put(pool: &Pool, b: wgpu::Buffer, limit: u64) -> Option<wgpu::Buffer> {
+fn pool_put(pool: &Pool, b: wgpu::Buffer, role: Role, limit: u64) -> Option<wgpu::Buffer> {
     let Ok(mut pool) = pool.lock() else {
         return Some(b);
     };
@@ -41,7 +61,7 @@ fn pool_put(pool: &Pool, b: wgpu::Buffer, limit: u64) -> Option<wgpu::Buffer> {
     if held + b.size() > limit {
         return Some(b);
     }
-    pool.entry(b.size()).or_default().push(b);
+    pool.entry(b.size()).or_default().push((b, role));
     None
 }
 
@@ -75,6 +95,8 @@ pub struct DeviceBuffer {
     pub offset: u64,
     /// The array a view reads, kept alive (and out of the pool) while the view lives.
     pub parent: Option<Rc<DeviceBuffer>>,
+    /// What it was allocated for (it goes back to the pool with it).
+    pub role: Role,
 }
 
 impl DeviceBuffer {
@@ -93,6 +115,7 @@ impl DeviceBuffer {
             precision,
             offset: 0,
             parent: None,
+            role: 0,
         }
     }
     /// Whether its data still exists (see `invalidated`).
@@ -117,7 +140,7 @@ impl Drop for DeviceBuffer {
         }
         if let Some(b) = self.buffer.take() {
             held_sub(b.size());
-            if let Some(released) = pool_put(&POOL, b, pool_limit()) {
+            if let Some(released) = pool_put(&POOL, b, self.role, pool_limit()) {
                 super::bind_cache::forget(&released);
             }
         }
@@ -184,7 +207,25 @@ fn create(g: &Gpu, size: u64) -> Option<wgpu::Buffer> {
 /// A buffer for `len` elements, from the pool when one of its size class is free. When the
 /// device is out of memory, the pool's idle buffers are released and it is tried once more;
 /// then it is MATLAB's out-of-memory error, and nothing else changes.
+#[track_caller]
 pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuffer> {
+    allocate_as(g, len, precision, role_here(0))
+}
+
+/// `allocate` for the output of one of the kernels a place runs (`kernel`: any number that
+/// tells them apart, such as the pipeline's address), so each kernel gets its own buffers
+/// back (`Role`).
+#[track_caller]
+pub fn allocate_for(
+    g: &Gpu,
+    len: usize,
+    precision: Precision,
+    kernel: usize,
+) -> MResult<DeviceBuffer> {
+    allocate_as(g, len, precision, role_here(kernel))
+}
+
+fn allocate_as(g: &Gpu, len: usize, precision: Precision, role: Role) -> MResult<DeviceBuffer> {
     let bytes = (len.max(1) * precision.bytes()) as u64;
     if bytes > g.info.max_buffer_size {
         return Err(too_large(len, precision, g.info.max_buffer_size));
@@ -197,7 +238,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
     if size > g.info.max_buffer_size || super::faults::fires(super::faults::Fault::Alloc) {
         return Err(out_of_memory());
     }
-    let buffer = match pool_take(&POOL, size) {
+    let buffer = match pool_take(&POOL, size, role) {
         Some(b) => b,
         None => match create(g, size) {
             Some(b) => b,
@@ -214,6 +255,7 @@ pub fn allocate(g: &Gpu, len: usize, precision: Precision) -> MResult<DeviceBuff
         precision,
         offset: 0,
         parent: None,
+        role,
     })
 }
 
@@ -254,6 +296,7 @@ pub fn view(buf: &Rc<DeviceBuffer>, start: usize, len: usize) -> Option<DeviceBu
         precision: buf.precision,
         offset,
         parent: Some(buf.parent.clone().unwrap_or_else(|| buf.clone())),
+        role: 0,
     })
 }
 
@@ -291,7 +334,7 @@ pub(super) struct Staging(pub(super) wgpu::Buffer, pub(super) bool);
 impl Staging {
     pub(super) fn take(g: &Gpu, bytes: u64) -> Staging {
         let size = size_class(bytes);
-        let b = pool_take(&STAGING, size).unwrap_or_else(|| {
+        let b = pool_take(&STAGING, size, 0).unwrap_or_else(|| {
             g.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("matfuse readback"),
                 size,
@@ -306,7 +349,7 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         if self.1 {
-            pool_put(&STAGING, self.0.clone(), STAGING_LIMIT);
+            pool_put(&STAGING, self.0.clone(), 0, STAGING_LIMIT);
         }
     }
 }

@@ -99,9 +99,7 @@ fn dispatch(
             offset: at[0],
             size: std::num::NonZeroU64::new(bytes.len() as u64),
         });
-        let (bind, _) = super::bind_cache::get(&g.device, &pipe, all);
-        pass.set_pipeline(&pipe);
-        pass.set_bind_group(0, &bind, &[]);
+        super::bind_cache::bind(pass, &g.device, &pipe, all);
         pass.dispatch_workgroups(x, y, 1);
     })?;
     if let Some(e) = pollster::block_on(scope.pop()) {

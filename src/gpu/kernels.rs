@@ -5,6 +5,7 @@
 use super::bind_cache::Binding;
 use super::buffers::{self, DeviceBuffer};
 use super::device::{self, Gpu};
+use super::pipeline::Pipeline;
 use crate::interp::error::{MError, MResult};
 use crate::plan::{Access, Group};
 use std::collections::HashMap;
@@ -22,9 +23,9 @@ const LONG_CHAIN: u64 = 64;
 const LONG_WORK: u64 = 1 << 24;
 
 /// A compiled kernel and whether the cache already held it.
-pub(super) type Compiled = (Arc<wgpu::ComputePipeline>, bool);
+pub(super) type Compiled = (Arc<Pipeline>, bool);
 
-static PIPELINES: Mutex<Option<HashMap<crate::codegen::KernelKey, Arc<wgpu::ComputePipeline>>>> =
+static PIPELINES: Mutex<Option<HashMap<crate::codegen::KernelKey, Arc<Pipeline>>>> =
     Mutex::new(None);
 
 fn gpu_error(what: &str, e: impl std::fmt::Display) -> MError {
@@ -133,7 +134,7 @@ pub(super) fn compiled(
 }
 
 /// A compile's result, filled in by its thread.
-type Slot = Arc<Mutex<Option<Result<Arc<wgpu::ComputePipeline>, String>>>>;
+type Slot = Arc<Mutex<Option<Result<Arc<Pipeline>, String>>>>;
 
 /// Compiles under way, by kernel: a statement that needs one of them waits for it.
 static INFLIGHT: Mutex<Option<HashMap<crate::codegen::KernelKey, Slot>>> = Mutex::new(None);
@@ -144,17 +145,10 @@ fn compile(
     device: &wgpu::Device,
     key: crate::codegen::KernelKey,
     text: String,
-) -> Result<Arc<wgpu::ComputePipeline>, String> {
+) -> Result<Arc<Pipeline>, String> {
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = shader_module(device, "matfuse elementwise", text);
-    let pipe = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("matfuse elementwise"),
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
+    let module = shader_module(device, "matfuse elementwise", text.clone());
+    let pipe = super::pipeline::build(device, &module, &text, "matfuse elementwise");
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(e.to_string());
     }
@@ -424,10 +418,12 @@ pub(super) fn launch_into(
                 bindings.push(w);
             }
         }
-        let (bind, _) = super::bind_cache::get(&g.device, pipe, bindings);
-        super::trace("launch: bind group");
-        pass.set_pipeline(pipe);
-        pass.set_bind_group(0, &bind, &[]);
+        let cached = super::bind_cache::bind(pass, &g.device, pipe, bindings);
+        super::trace(if cached {
+            "launch: bind group (cached)"
+        } else {
+            "launch: bind group (made)"
+        });
         pass.dispatch_workgroups(x, y, 1);
     })?;
     super::trace("launch: recorded");
@@ -487,7 +483,7 @@ pub fn run_elementwise(gr: &Group) -> MResult<Rc<DeviceBuffer>> {
     };
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
-    let out = buffers::allocate(g, n, gr.precision)?;
+    let out = buffers::allocate_for(g, n, gr.precision, Arc::as_ptr(&kernel.0) as usize)?;
     let mut start = 0;
     loop {
         let len = per.min(n - start);

@@ -121,7 +121,12 @@ pub fn run(
     let f = form(precision, m, n, a.trans, b.trans);
     let gr = grid(&f, m, n, k);
     let kernel = super::kernels::compiled(g, KernelKey::matmul(&f), || crate::codegen::matmul(&f))?;
-    let out = buffers::allocate(g, m * n * gr.splits, precision)?;
+    let out = buffers::allocate_for(
+        g,
+        m * n * gr.splits,
+        precision,
+        std::sync::Arc::as_ptr(&kernel.0) as usize,
+    )?;
     let lda = if a.trans { k } else { m };
     let ldb = if b.trans { n } else { k };
     let table: Vec<u32> = [m, n, k, lda, ldb, gr.slice, gr.splits]
@@ -143,9 +148,7 @@ pub fn run(
             offset: at[0],
             size: std::num::NonZeroU64::new(table.len() as u64),
         };
-        let (bind, _) = super::bind_cache::get(&g.device, &kernel.0, vec![out, table, a, b]);
-        pass.set_pipeline(&kernel.0);
-        pass.set_bind_group(0, &bind, &[]);
+        super::bind_cache::bind(pass, &g.device, &kernel.0, vec![out, table, a, b]);
         pass.dispatch_workgroups(gr.tiles_m as u32, gr.tiles_n as u32, gr.splits as u32);
     })?;
     if let Some(e) = pollster::block_on(scope.pop()) {

@@ -18,6 +18,7 @@ pub mod matmul;
 pub mod matvec;
 pub mod moments;
 pub mod order;
+pub mod pipeline;
 pub mod put;
 pub mod reduce;
 pub mod scan;

@@ -388,9 +388,7 @@ fn dispatch(
             marks_w,
             part(0),
         ];
-        let (bind, _) = super::bind_cache::get(&g.device, &pipe, bindings);
-        cpass.set_pipeline(&pipe);
-        cpass.set_bind_group(0, &bind, &[]);
+        super::bind_cache::bind(cpass, &g.device, &pipe, bindings);
         cpass.dispatch_workgroups(x, y, 1);
     })?;
     if let Some(e) = pollster::block_on(scope.pop()) {

@@ -243,7 +243,12 @@ fn pass(
     table.extend(rand_words(gr));
     let mut consts = gr.consts.clone();
     consts.extend([identity, divisor]);
-    let out = buffers::allocate(g, l.nout * parts, gr.precision)?;
+    let out = buffers::allocate_for(
+        g,
+        l.nout * parts,
+        gr.precision,
+        std::sync::Arc::as_ptr(&kernel.0) as usize,
+    )?;
     let launch = Launch {
         table: &table,
         consts: &consts,
