@@ -131,10 +131,21 @@ fn position<F: Flt, const MAX: bool>(x: &[F], omitnan: bool) -> usize {
     // infinite element can equal
     let from = best * RUN;
     x.get(from..)
-        .and_then(|rest| rest.iter().position(|&v| v == m))
+        .and_then(|rest| first_equal(rest, m))
         .map(|k| from + k)
         .or_else(first_nan)
         .unwrap_or(0)
+}
+
+/// The first position of `m` in `x`: blocks of 64 tested whole (compares the compiler
+/// vectorises, no branch per element), then the place in the first block that holds it.
+fn first_equal<F: Flt>(x: &[F], m: F) -> Option<usize> {
+    const STEP: usize = 64;
+    let b = x
+        .chunks(STEP)
+        .position(|c| c.iter().fold(false, |a, &v| a | (v == m)))?;
+    let c = x.get(b * STEP..)?;
+    c.iter().position(|&v| v == m).map(|k| b * STEP + k)
 }
 
 /// The position of the first largest (`MAX`) or smallest element of a contiguous lane of
@@ -157,14 +168,29 @@ pub fn first_extreme<T: Elem + Sync, const MAX: bool>(x: &[T], omitnan: bool) ->
 /// and the first NaN's position (`NONE` while there is none).
 const NONE: u32 = u32::MAX;
 
-/// The rows `k = 0..len` of one outer slab (`inner` lanes side by side) into the lanes'
-/// running extremes: selects, not branches, all in 32 bits for singles (sixteen lanes a
-/// vector), so the compiler vectorises them.
+/// Lanes one task keeps running extremes for (their three rows of state stay in the L1
+/// cache) and the fewest lanes the typed form takes (narrower rows: the general loop).
+const LANE_BLOCK: usize = 1024;
+const LANES_MIN: usize = 16;
+
+/// The rows `k = 0..len` of one outer slab (`inner` lanes side by side), lanes `from..` as
+/// many as `best` holds, into those lanes' running extremes: selects, not branches, all in
+/// 32 bits for singles (sixteen lanes a vector), so the compiler vectorises them.
 #[inline(always)]
-fn slab<F: Flt, const MAX: bool>(x: &[F], best: &mut [F], best_k: &mut [u32], nan_k: &mut [u32]) {
-    let inner = best.len();
+fn slab<F: Flt, const MAX: bool>(
+    x: &[F],
+    inner: usize,
+    from: usize,
+    best: &mut [F],
+    best_k: &mut [u32],
+    nan_k: &mut [u32],
+) {
+    let w = best.len();
     for (k, row) in x.chunks_exact(inner).enumerate() {
         let k = k as u32;
+        let Some(row) = row.get(from..from + w) else {
+            return;
+        };
         for (((&v, b), bk), nk) in row
             .iter()
             .zip(&mut *best)
@@ -183,31 +209,54 @@ fn slab<F: Flt, const MAX: bool>(x: &[F], best: &mut [F], best_k: &mut [u32], na
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-fn slab_avx512<F: Flt, const MAX: bool>(x: &[F], b: &mut [F], bk: &mut [u32], nk: &mut [u32]) {
-    slab::<F, MAX>(x, b, bk, nk)
+fn slab_avx512<F: Flt, const MAX: bool>(
+    x: &[F],
+    inner: usize,
+    from: usize,
+    b: &mut [F],
+    bk: &mut [u32],
+    nk: &mut [u32],
+) {
+    slab::<F, MAX>(x, inner, from, b, bk, nk)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn slab_avx2<F: Flt, const MAX: bool>(x: &[F], b: &mut [F], bk: &mut [u32], nk: &mut [u32]) {
-    slab::<F, MAX>(x, b, bk, nk)
+fn slab_avx2<F: Flt, const MAX: bool>(
+    x: &[F],
+    inner: usize,
+    from: usize,
+    b: &mut [F],
+    bk: &mut [u32],
+    nk: &mut [u32],
+) {
+    slab::<F, MAX>(x, inner, from, b, bk, nk)
 }
 
-fn slab_wide<F: Flt, const MAX: bool>(x: &[F], b: &mut [F], bk: &mut [u32], nk: &mut [u32]) {
+fn slab_wide<F: Flt, const MAX: bool>(
+    x: &[F],
+    inner: usize,
+    from: usize,
+    b: &mut [F],
+    bk: &mut [u32],
+    nk: &mut [u32],
+) {
     #[cfg(target_arch = "x86_64")]
     {
         if crate::plan::cpu::vmath::has_avx512() {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { slab_avx512::<F, MAX>(x, b, bk, nk) };
+            return unsafe { slab_avx512::<F, MAX>(x, inner, from, b, bk, nk) };
         }
         if crate::plan::cpu::vmath::has_avx2() {
             // SAFETY: as above.
-            return unsafe { slab_avx2::<F, MAX>(x, b, bk, nk) };
+            return unsafe { slab_avx2::<F, MAX>(x, inner, from, b, bk, nk) };
         }
     }
-    slab::<F, MAX>(x, b, bk, nk)
+    slab::<F, MAX>(x, inner, from, b, bk, nk)
 }
 
+/// The positions for every lane, a block of `LANE_BLOCK` lanes of one outer slab a task
+/// (across the cores when the array is large), in lane order.
 fn strided<F: Flt, const MAX: bool>(
     x: &[F],
     lanes: (usize, usize, usize),
@@ -215,38 +264,47 @@ fn strided<F: Flt, const MAX: bool>(
 ) -> Vec<usize> {
     let (inner, len, outer) = lanes;
     let init = if MAX { F::NEG_INF } else { F::POS_INF };
-    let mut out = Vec::with_capacity(inner * outer);
-    let mut best = vec![init; inner];
-    let mut best_k = vec![NONE; inner];
-    let mut nan_k = vec![NONE; inner];
-    for o in 0..outer {
-        best_k.fill(NONE);
-        nan_k.fill(NONE);
-        let Some(slab_x) = x.get(o * inner * len..(o + 1) * inner * len) else {
-            break;
-        };
-        slab_wide::<F, MAX>(slab_x, &mut best, &mut best_k, &mut nan_k);
-        for (&b, &n) in best_k.iter().zip(&nan_k) {
-            let k = if (!omitnan && n != NONE) || b == NONE {
-                n
-            } else {
-                b
-            };
-            out.push(if k == NONE { 0 } else { k as usize });
+    let block = |&(o, from): &(usize, usize)| -> Vec<usize> {
+        let w = LANE_BLOCK.min(inner - from);
+        let mut best = vec![init; w];
+        let mut best_k = vec![NONE; w];
+        let mut nan_k = vec![NONE; w];
+        if let Some(slab_x) = x.get(o * inner * len..(o + 1) * inner * len) {
+            slab_wide::<F, MAX>(slab_x, inner, from, &mut best, &mut best_k, &mut nan_k);
         }
-    }
-    out
+        best_k
+            .iter()
+            .zip(&nan_k)
+            .map(|(&b, &n)| {
+                let k = if (!omitnan && n != NONE) || b == NONE {
+                    n
+                } else {
+                    b
+                };
+                if k == NONE { 0 } else { k as usize }
+            })
+            .collect()
+    };
+    let tasks: Vec<(usize, usize)> = (0..outer)
+        .flat_map(|o| (0..inner).step_by(LANE_BLOCK).map(move |from| (o, from)))
+        .collect();
+    let parts: Vec<Vec<usize>> = if x.len() >= PAR_MIN && tasks.len() > 1 {
+        tasks.par_iter().map(block).collect()
+    } else {
+        tasks.iter().map(block).collect()
+    };
+    parts.concat()
 }
 
 /// The positions along each lane of a later dimension (`lanes` as `reduce::lanes` gives
-/// them, `inner` > 1) of the first largest (`MAX`) or smallest element, for single or
-/// double data of lanes shorter than 2^32; None otherwise.
+/// them) of the first largest (`MAX`) or smallest element, for single or double data of at
+/// least `LANES_MIN` lanes side by side, shorter than 2^32; None otherwise.
 pub fn strided_extremes<T: Elem, const MAX: bool>(
     x: &[T],
     lanes: (usize, usize, usize),
     omitnan: bool,
 ) -> Option<Vec<usize>> {
-    if lanes.0 == 0 || lanes.1 >= NONE as usize || x.len() != lanes.0 * lanes.1 * lanes.2 {
+    if lanes.0 < LANES_MIN || lanes.1 >= NONE as usize || x.len() != lanes.0 * lanes.1 * lanes.2 {
         return None;
     }
     if TypeId::of::<T>() == TypeId::of::<f32>() {
@@ -350,7 +408,13 @@ mod tests {
             s >> 33
         };
         for case in 0..60 {
-            let (inner, len, outer) = [(3, 5, 2), (40, 33, 1), (1000, 7, 3), (17, 1, 4)][case % 4];
+            let (inner, len, outer) = [
+                (16, 5, 2),
+                (40, 33, 1),
+                (1000, 7, 3),
+                (17, 1, 4),
+                (2100, 9, 2),
+            ][case % 5];
             let mut x: Vec<f64> = (0..inner * len * outer)
                 .map(|_| (next() % 50) as f64 - 25.0)
                 .collect();
@@ -386,5 +450,10 @@ mod tests {
                 }
             }
         }
+        // narrow rows are left to the general loop
+        assert_eq!(
+            strided_extremes::<f64, true>(&[1.0; 12], (3, 2, 2), false),
+            None
+        );
     }
 }
