@@ -41,7 +41,7 @@ enum Operand<'a, T> {
     F64(&'a [f64]),
 }
 
-trait Int: Elem + Send + Sync {
+trait Int: Elem + Send + Sync + PartialOrd {
     const LO: f64;
     const HI: f64;
     fn of(v: i64) -> Self;
@@ -342,6 +342,19 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         _ => (None, None, op),
     };
     if let (Some(x), Some(q)) = (x, q) {
+        // a bound inside the class's range: compared in the class's own width (sixteen
+        // int32 lanes a vector, not eight widened to 64 bits)
+        if q as f64 >= T::LO && q as f64 <= T::HI {
+            let q = T::of(q);
+            return Some(match op {
+                Bin::Eq => map_wide(x, |p: T| p == q),
+                Bin::Ne => map_wide(x, |p: T| p != q),
+                Bin::Lt => map_wide(x, |p: T| p < q),
+                Bin::Le => map_wide(x, |p: T| p <= q),
+                Bin::Gt => map_wide(x, |p: T| p > q),
+                _ => map_wide(x, |p: T| p >= q),
+            });
+        }
         return Some(match op {
             Bin::Eq => map_wide(x, |p: T| p.wide() == q),
             Bin::Ne => map_wide(x, |p: T| p.wide() != q),
@@ -355,12 +368,12 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         // two arrays of the class: compared as integers (exact), the operation chosen once
         // of one shape: pairs in wide vectors
         (Operand::Own(a), Operand::Own(b)) if sa == sb && a.len() == b.len() => match op {
-            Bin::Eq => zip_wide(a, b, |p: T, q: T| p.wide() == q.wide()),
-            Bin::Ne => zip_wide(a, b, |p: T, q: T| p.wide() != q.wide()),
-            Bin::Lt => zip_wide(a, b, |p: T, q: T| p.wide() < q.wide()),
-            Bin::Le => zip_wide(a, b, |p: T, q: T| p.wide() <= q.wide()),
-            Bin::Gt => zip_wide(a, b, |p: T, q: T| p.wide() > q.wide()),
-            _ => zip_wide(a, b, |p: T, q: T| p.wide() >= q.wide()),
+            Bin::Eq => zip_wide(a, b, |p: T, q: T| p == q),
+            Bin::Ne => zip_wide(a, b, |p: T, q: T| p != q),
+            Bin::Lt => zip_wide(a, b, |p: T, q: T| p < q),
+            Bin::Le => zip_wide(a, b, |p: T, q: T| p <= q),
+            Bin::Gt => zip_wide(a, b, |p: T, q: T| p > q),
+            _ => zip_wide(a, b, |p: T, q: T| p >= q),
         },
         (Operand::Own(a), Operand::Own(b)) => match op {
             Bin::Eq => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() == q.wide()),

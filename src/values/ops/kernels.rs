@@ -287,13 +287,16 @@ pub fn compare(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Tensor>
 
 /// `f` over a slice into a new vector, in parallel blocks when large.
 pub fn map<T: Elem + Sync, R: Elem + Send>(x: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let mut r = vec![R::default(); x.len()];
-    fill(&mut r, |s, c| {
+    // a fresh vector, not cleared first: every element is written
+    let mut r: Vec<R> = Vec::with_capacity(x.len());
+    fill(&mut r.spare_capacity_mut()[..x.len()], |s, c| {
         let x = &x[s..s + c.len()];
         for (o, &v) in c.iter_mut().zip(x) {
-            *o = f(v);
+            o.write(f(v));
         }
     });
+    // SAFETY: the chunks cover all x.len() elements and each was written above.
+    unsafe { r.set_len(x.len()) };
     r
 }
 
