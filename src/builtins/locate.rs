@@ -22,15 +22,13 @@ pub fn table() -> Vec<Builtin> {
 
 fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
     let t = a[0].tensor()?;
-    // typed: one straight pass over the storage, not a dispatch on its type per element
-    let mut idx: Vec<usize> = crate::with_data!(&t.data, v => {
-        use crate::values::tensor::Elem;
-        v.iter()
-            .enumerate()
-            .filter(|(_, x)| x.is_nonzero())
-            .map(|(i, _)| i)
-            .collect()
-    });
+    if a.len() == 1 && nargout <= 1 {
+        // the common form: the 1-based positions written as doubles in one pass
+        let pos: Vec<f64> =
+            crate::with_data!(&t.data, v => nonzero_positions(v, |i| (i + 1) as f64));
+        return one(Tensor::f64(find_shape(&t.shape, pos.len()), pos));
+    }
+    let mut idx: Vec<usize> = crate::with_data!(&t.data, v => nonzero_positions(v, |i| i));
     let limit = match a.get(1) {
         Some(v) => {
             let k = v.scalar_f64()?;
@@ -56,14 +54,7 @@ fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
             idx.truncate(k);
         }
     }
-    let n = idx.len();
-    let shape = if t.shape.dims() == [0, 0] {
-        Shape::matrix(0, 0)
-    } else if t.shape.is_row() {
-        Shape::row(n)
-    } else {
-        Shape::col(n)
-    };
+    let shape = find_shape(&t.shape, idx.len());
     if nargout <= 1 {
         return one(Tensor::f64(
             shape,
@@ -81,6 +72,38 @@ fn find(_: &mut Interp, _: &mut Frame, a: A, nargout: usize) -> R {
         out.push(Value::from(t.gather(&idx, shape)));
     }
     Ok(out)
+}
+
+/// The shape of find's results: a row for a row, 0x0 for 0x0, else a column.
+fn find_shape(of: &Shape, n: usize) -> Shape {
+    if of.dims() == [0, 0] {
+        Shape::matrix(0, 0)
+    } else if of.is_row() {
+        Shape::row(n)
+    } else {
+        Shape::col(n)
+    }
+}
+
+/// `at(i)` for the positions i of the nonzero elements, in order: a count (vectorised), then
+/// one pass that writes every position and moves on past the nonzero ones, without a branch
+/// (a branch per element mispredicts on mixed data: `find(x > 0.5)` was 6x NumPy's time).
+fn nonzero_positions<T: crate::values::tensor::Elem, R: Copy + Default>(
+    v: &[T],
+    at: impl Fn(usize) -> R,
+) -> Vec<R> {
+    let count = v.iter().map(|x| x.is_nonzero() as usize).sum::<usize>();
+    // one slot past the last: the elements after the last nonzero one write there
+    let mut out = vec![R::default(); count + 1];
+    let mut k = 0;
+    for (i, x) in v.iter().enumerate() {
+        if let Some(o) = out.get_mut(k) {
+            *o = at(i);
+        }
+        k += x.is_nonzero() as usize;
+    }
+    out.truncate(count);
+    out
 }
 
 fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

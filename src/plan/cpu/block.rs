@@ -4,6 +4,7 @@
 use super::access;
 use super::program::{Place, Program, Ty, exact_in_single_bin, exact_in_single_un};
 use super::vmath::{self, Fun};
+use super::vmath32;
 use crate::graph::ops::{eval_binary, eval_unary};
 use crate::plan::Step;
 use crate::values::ops::{Bin, Un};
@@ -101,11 +102,23 @@ pub trait Num: Copy + PartialOrd + Send + Sync + 'static {
     fn trunc(self) -> Self;
     fn is_nan(self) -> bool;
     fn is_infinite(self) -> bool;
+    /// The slice as f32s, where this is f32.
+    fn slice32(s: &mut [Self]) -> Option<&mut [f32]>;
+    /// The slice as f64s, where this is f64.
+    fn slice64(s: &mut [Self]) -> Option<&mut [f64]>;
 }
 
 macro_rules! num {
-    ($t:ty, $single:expr) => {
+    ($t:ty, $single:expr, $s32:expr, $s64:expr) => {
         impl Num for $t {
+            #[inline(always)]
+            fn slice32(s: &mut [$t]) -> Option<&mut [f32]> {
+                $s32(s)
+            }
+            #[inline(always)]
+            fn slice64(s: &mut [$t]) -> Option<&mut [f64]> {
+                $s64(s)
+            }
             const SINGLE: bool = $single;
             const ZERO: $t = 0.0;
             const ONE: $t = 1.0;
@@ -176,8 +189,8 @@ macro_rules! num {
         }
     };
 }
-num!(f32, true);
-num!(f64, false);
+num!(f32, true, Some, |_| None);
+num!(f64, false, |_| None, Some);
 
 /// `dst[i] = f(a[i], b[i])`, a straight loop for each pairing of slices and single values.
 #[inline(always)]
@@ -200,6 +213,76 @@ fn zip2<T: Num, R: Num>(a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R], f: impl Fn(
         }
         (Src::S(x), Src::S(y)) => dst.fill(f(x, y)),
     }
+}
+
+/// `zip2` of `f` where `ok` holds for a pair and of `slow` where not: `f` first over every
+/// pair (a straight loop the compiler vectorises), then the pairs outside `ok`, if any,
+/// recomputed.
+#[inline(always)]
+fn zip2_checked<T: Num, R: Num>(
+    a: Src<'_, T>,
+    b: Src<'_, T>,
+    dst: &mut [R],
+    ok: impl Fn(T, T) -> bool + Copy,
+    f: impl Fn(T, T) -> R,
+    slow: impl Fn(T, T) -> R,
+) {
+    zip2(a, b, dst, f);
+    let n = dst.len();
+    let bad = match (a, b) {
+        (Src::V(x), Src::V(y)) => x
+            .iter()
+            .zip(y)
+            .take(n)
+            .fold(false, |acc, (&x, &y)| acc | !ok(x, y)),
+        (Src::V(x), Src::S(y)) => x.iter().take(n).fold(false, |acc, &x| acc | !ok(x, y)),
+        (Src::S(x), Src::V(y)) => y.iter().take(n).fold(false, |acc, &y| acc | !ok(x, y)),
+        (Src::S(x), Src::S(y)) => !ok(x, y),
+    };
+    if bad {
+        let fix = |d: &mut R, x: T, y: T| {
+            if !ok(x, y) {
+                *d = slow(x, y);
+            }
+        };
+        match (a, b) {
+            (Src::V(x), Src::V(y)) => {
+                for ((d, &x), &y) in dst.iter_mut().zip(x).zip(y) {
+                    fix(d, x, y);
+                }
+            }
+            (Src::V(x), Src::S(y)) => {
+                for (d, &x) in dst.iter_mut().zip(x) {
+                    fix(d, x, y);
+                }
+            }
+            (Src::S(x), Src::V(y)) => {
+                for (d, &y) in dst.iter_mut().zip(y) {
+                    fix(d, x, y);
+                }
+            }
+            (Src::S(x), Src::S(y)) => {
+                for d in dst.iter_mut() {
+                    fix(d, x, y);
+                }
+            }
+        }
+    }
+}
+
+/// Whole numbers below 2^52 in magnitude, the divisor nonzero (and the dividend too, for
+/// rem, whose zero keeps its sign): there `x - floor(x / y) * y` (`mod`) and
+/// `x - fix(x / y) * y` (`rem`) are exact, the quotient's rounding never crossing a whole
+/// number, and equal to the integer remainders of `mod_f64` and `rem_f64`.
+#[inline(always)]
+fn whole_pair(x: f64, y: f64, rem: bool) -> bool {
+    const WHOLE: f64 = 4503599627370496.0;
+    (x.abs() < WHOLE)
+        & (y.abs() < WHOLE)
+        & (y != 0.0)
+        & (!rem | (x != 0.0))
+        & (x == x.floor())
+        & (y == y.floor())
 }
 
 #[inline(always)]
@@ -267,12 +350,31 @@ fn binary<T: Num, R: Num>(op: Bin, a: Src<'_, T>, b: Src<'_, T>, dst: &mut [R]) 
         // pow, mod and rem in straight loops, not through the per-element dispatch of
         // eval_binary (the same functions)
         Pow => zip2(a, b, dst, |x, y| R::from64(x.to64().powf(y.to64()))),
-        Mod => zip2(a, b, dst, |x, y| {
-            R::from64(crate::values::ops::elementwise::mod_f64(x.to64(), y.to64()))
-        }),
-        Rem => zip2(a, b, dst, |x, y| {
-            R::from64(crate::values::ops::elementwise::rem_f64(x.to64(), y.to64()))
-        }),
+        // mod and rem of whole numbers by a division and a rounding (vectorised: an
+        // integer remainder an element was most of `mod(floor(x*1000), 7)`), the rest by
+        // the general functions
+        Mod => zip2_checked(
+            a,
+            b,
+            dst,
+            |x, y| whole_pair(x.to64(), y.to64(), false),
+            |x, y| {
+                let (x, y) = (x.to64(), y.to64());
+                R::from64(x - (x / y).floor() * y)
+            },
+            |x, y| R::from64(crate::values::ops::elementwise::mod_f64(x.to64(), y.to64())),
+        ),
+        Rem => zip2_checked(
+            a,
+            b,
+            dst,
+            |x, y| whole_pair(x.to64(), y.to64(), true),
+            |x, y| {
+                let (x, y) = (x.to64(), y.to64());
+                R::from64(x - (x / y).trunc() * y)
+            },
+            |x, y| R::from64(crate::values::ops::elementwise::rem_f64(x.to64(), y.to64())),
+        ),
         _ => zip2(a, b, dst, |x, y| {
             R::from64(eval_binary(op, x.to64(), y.to64()))
         }),
@@ -394,7 +496,35 @@ fn is_f32(p: &Program<'_>, k: usize) -> bool {
 /// value is left in its place.
 #[inline(always)]
 pub fn eval(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize) {
-    for (k, step) in p.steps.iter().enumerate() {
+    eval_steps(p, sc, start, len, p.steps.len())
+}
+
+/// Whether the last step is computed into a block slot of `R`'s type, so that `eval_root`
+/// can write it straight into the result.
+pub fn direct_root<R: Num>(p: &Program<'_>) -> bool {
+    let root = p.steps.len().wrapping_sub(1);
+    matches!(p.place.get(root), Some(Place::Slot(_)))
+        && p.ty.get(root) == Some(if R::SINGLE { &Ty::F32 } else { &Ty::F64 })
+}
+
+/// Evaluates the steps before the last over the block, then the last into `out` (the
+/// result's own memory: no copy from a slot), for a program where `direct_root::<R>`.
+#[inline(always)]
+pub fn eval_root<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [R]) {
+    let root = p.steps.len() - 1;
+    eval_steps(p, sc, start, out.len(), root);
+    let step = &p.steps[root];
+    if let Some(d) = R::slice32(out) {
+        step32(p, sc, root, step, start, d);
+    } else if let Some(d) = R::slice64(out) {
+        step64(p, sc, root, step, start, d);
+    }
+}
+
+/// Evaluates steps `..upto` over the block.
+#[inline(always)]
+fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, upto: usize) {
+    for (k, step) in p.steps[..upto].iter().enumerate() {
         let Place::Slot(slot) = p.place[k] else {
             continue;
         };
@@ -492,6 +622,18 @@ fn step32(p: &Program<'_>, sc: &mut Scratch, k: usize, step: &Step, start: usize
         }
         Step::Unary(op, a) if exact_in_single_un(*op) && is_f32(p, *a) => {
             unary(*op, src32(p, s32, *a, start, len), d)
+        }
+        // sin, cos, exp and log of a single array in single (`vmath32`: within 1 ulp)
+        Step::Unary(op, a)
+            if is_f32(p, *a)
+                && !matches!(p.place[*a], Place::Scalar(_))
+                && vfun(*op).is_some()
+                && vmath32::in_single() =>
+        {
+            match (vfun(*op), src32(p, s32, *a, start, len)) {
+                (Some(f), Src::V(x)) => vmath32::eval(f, x, d),
+                _ => unary(*op, src64(p, s32, s64, *a, start, len, t0), d),
+            }
         }
         Step::Unary(op, a) => {
             let single = is_f32(p, *a);
@@ -605,6 +747,35 @@ pub fn store<R: Num>(
     }
 }
 
+/// The value of step `k` over the block as logicals (nonzero is true) into `out`.
+#[inline(always)]
+pub fn store_bits(
+    p: &Program<'_>,
+    sc: &Scratch,
+    k: usize,
+    start: usize,
+    out: &mut [MaybeUninit<super::Bit>],
+) {
+    #[inline(always)]
+    fn put<T: Num>(v: &[T], out: &mut [MaybeUninit<super::Bit>]) {
+        for (o, &x) in out.iter_mut().zip(v) {
+            o.write(super::Bit(x != T::ZERO));
+        }
+    }
+    let len = out.len();
+    match p.place[k] {
+        Place::Scalar(v) => put(&[v].repeat(len), out),
+        Place::Leaf(j, off) => match p.leaves[j] {
+            super::program::Leaf::F32(v) => put(&v[start + off..start + off + len], out),
+            super::program::Leaf::F64(v) => put(&v[start + off..start + off + len], out),
+        },
+        Place::Slot(s) => match p.ty[k] {
+            Ty::F32 => put(&sc.s32[s][..len], out),
+            Ty::F64 => put(&sc.s64[s][..len], out),
+        },
+    }
+}
+
 /// Whether step `k`'s value over the block has an element that is nonzero and not NaN
 /// (`zero` false: any), or one that is zero (`zero` true: all fails).
 #[inline(always)]
@@ -628,5 +799,86 @@ pub fn test(p: &Program<'_>, sc: &Scratch, k: usize, start: usize, len: usize, z
             Ty::F32 => t(&sc.s32[s][..len], zero),
             Ty::F64 => t(&sc.s64[s][..len], zero),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::ops::elementwise::{mod_f64, rem_f64};
+
+    /// The vectorised mod and rem give the general functions' bits for every pairing of
+    /// whole numbers, fractions, zeros of both signs, huge values, infinities and NaN.
+    #[test]
+    fn mod_and_rem_match_the_general_functions() {
+        let mut s = 99u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 11
+        };
+        let mut xs: Vec<f64> = (0..4000)
+            .map(|k| {
+                let v = (next() % 2_000_001) as f64 - 1_000_000.0;
+                if k % 5 == 0 { v * 0.37 } else { v }
+            })
+            .collect();
+        xs.extend([
+            0.0,
+            -0.0,
+            7.0,
+            -7.0,
+            4503599627370495.0,
+            -4503599627370496.0,
+            9007199254740991.0,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            0.5,
+            -2.5,
+        ]);
+        let ys = [
+            7.0,
+            -7.0,
+            1.0,
+            3.0,
+            -1000.0,
+            0.0,
+            -0.0,
+            0.1,
+            2.5,
+            1e20,
+            4503599627370497.0,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for &y in &ys {
+            for (op, reference) in [
+                (Bin::Mod, mod_f64 as fn(f64, f64) -> f64),
+                (Bin::Rem, rem_f64),
+            ] {
+                let mut d = vec![0.0f64; xs.len()];
+                binary::<f64, f64>(op, Src::V(&xs), Src::S(y), &mut d);
+                for (&x, &v) in xs.iter().zip(&d) {
+                    let r = reference(x, y);
+                    assert!(
+                        v.to_bits() == r.to_bits() || (v.is_nan() && r.is_nan()),
+                        "{op:?}({x}, {y}) = {v}, not {r}"
+                    );
+                }
+                // the divisor as a slice, the dividend as one value
+                let mut d = vec![0.0f64; ys.len()];
+                binary::<f64, f64>(op, Src::S(y), Src::V(&ys), &mut d);
+                for (&q, &v) in ys.iter().zip(&d) {
+                    let r = reference(y, q);
+                    assert!(
+                        v.to_bits() == r.to_bits() || (v.is_nan() && r.is_nan()),
+                        "{op:?}({y}, {q}) = {v}, not {r}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! blocks spread over the cores (rayon). Inputs are read where they are stored: in place,
 //! as strided runs (broadcasts, transposes, range views) or through an embed's region, never
 //! through index vectors. Results equal the host evaluator's (the eager path's) bit for bit,
-//! except sin, cos, exp and log (`vmath`: within 1 ulp). It is the no-GPU path and the oracle
+//! except sin, cos, exp and log (`vmath` for doubles, `vmath32` for singles, computed in
+//! single: within 1 ulp; the eager kernels use the same forms). It is the no-GPU path and the oracle
 //! for GPU parity tests.
 
 mod access;
@@ -13,6 +14,7 @@ mod gather;
 mod program;
 pub mod scatter;
 pub mod vmath;
+pub mod vmath32;
 
 use super::Group;
 use crate::interp::error::MResult;
@@ -83,14 +85,48 @@ fn for_tasks<R: Send>(out: &mut [R], weight: usize, f: impl Fn(usize, &mut [R]) 
     }
 }
 
+/// What a group's result is stored as: f32 or f64 (the last step written straight into
+/// the result where it is of that type), or bool for logical results (the block's 0/1
+/// values tested as they are stored: no single copy of the whole result first).
+pub trait Dest: Copy + Send + Sync + 'static {
+    fn put(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<Self>]);
+}
+
+impl<R: Num> Dest for R {
+    #[inline(always)]
+    fn put(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
+        if block::direct_root::<R>(p) {
+            // the last step writes the result's memory itself (a copy from a slot was 40%
+            // of `x.*2`): it writes every element of `out` and reads none of it.
+            // SAFETY: f32 and f64 have no invalid bit patterns and nothing is read through
+            // the view before it is written.
+            let d = unsafe { &mut *(out as *mut [MaybeUninit<R>] as *mut [R]) };
+            block::eval_root(p, sc, start, d);
+        } else {
+            block::eval(p, sc, start, out.len());
+            block::store(p, sc, p.steps.len() - 1, start, out);
+        }
+    }
+}
+
+/// Logical results, as their own storage.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct Bit(pub bool);
+
+impl Dest for Bit {
+    #[inline(always)]
+    fn put(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<Bit>]) {
+        block::eval(p, sc, start, out.len());
+        block::store_bits(p, sc, p.steps.len() - 1, start, out);
+    }
+}
+
 /// Evaluates the group over `out`'s elements (from `start`) and stores its result there.
 #[inline(always)]
-fn eval_into<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
-    let root = p.steps.len() - 1;
+fn eval_into<R: Dest>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
     for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
-        let at = start + b * BLOCK;
-        block::eval(p, sc, at, chunk.len());
-        block::store(p, sc, root, at, chunk);
+        R::put(p, sc, start + b * BLOCK, chunk);
     }
 }
 
@@ -98,7 +134,7 @@ fn eval_into<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut 
 /// has it; the build's baseline is SSE2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn eval_into_avx2<R: Num>(
+fn eval_into_avx2<R: Dest>(
     p: &Program<'_>,
     sc: &mut Scratch,
     start: usize,
@@ -111,7 +147,7 @@ fn eval_into_avx2<R: Num>(
 /// transcendentals' polynomials take twice the lanes of AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-fn eval_into_avx512<R: Num>(
+fn eval_into_avx512<R: Dest>(
     p: &Program<'_>,
     sc: &mut Scratch,
     start: usize,
@@ -120,7 +156,12 @@ fn eval_into_avx512<R: Num>(
     eval_into(p, sc, start, out)
 }
 
-fn eval_range<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<R>]) {
+fn eval_range<R: Dest>(
+    p: &Program<'_>,
+    sc: &mut Scratch,
+    start: usize,
+    out: &mut [MaybeUninit<R>],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512dq")
@@ -195,7 +236,7 @@ pub fn test_range(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, z
 /// Evaluates the group into a new vector of `R`. Its memory is not zeroed first: every
 /// element is written.
 /// Ctrl-C stops it between tasks (the unwritten vector is dropped, nothing realised).
-fn evaluate<R: Num>(p: &Program<'_>) -> MResult<Vec<R>> {
+fn evaluate<R: Dest>(p: &Program<'_>) -> MResult<Vec<R>> {
     let n = p.shape.numel();
     let mut out: Vec<R> = Vec::with_capacity(n);
     let watch = crate::interp::interrupt::Watch::current();
@@ -232,8 +273,9 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
     Ok(match class {
         Class::Single => Tensor::new(shape, TData::F32(evaluate::<f32>(&p)?)),
         Class::Logical => {
-            let v = evaluate::<f32>(&p)?;
-            Tensor::bools(shape, v.iter().map(|&x| x != 0.0).collect())
+            let v = evaluate::<Bit>(&p)?;
+            // (Bit is a bool in a transparent wrapper: the same storage)
+            Tensor::bools(shape, v.into_iter().map(|b| b.0).collect())
         }
         _ => Tensor::f64(shape, evaluate::<f64>(&p)?),
     })

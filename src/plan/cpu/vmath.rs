@@ -259,6 +259,21 @@ pub fn eval(f: Fun, x: &[f64], dst: &mut [f64]) {
     }
 }
 
+/// Whether the processor has the AVX-512 subsets the vector builds are compiled for.
+#[cfg(target_arch = "x86_64")]
+pub fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+}
+
+/// Whether the processor has AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+pub fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use super::kernels::zip;
 use crate::values::class::Class;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Elem, Tensor};
+use std::mem::MaybeUninit;
 
 /// `x` rounded half away from zero and saturated to `[lo, hi]` (whole bounds), NaN to 0:
 /// `saturate` without a call per element (a clamp, a truncating conversion and a fix-up).
@@ -40,7 +41,7 @@ enum Operand<'a, T> {
     F64(&'a [f64]),
 }
 
-trait Int: Elem + Send + Sync {
+trait Int: Elem + Send + Sync + PartialOrd {
     const LO: f64;
     const HI: f64;
     fn of(v: i64) -> Self;
@@ -118,30 +119,30 @@ fn through_f64<T: Int>(
     }
 }
 
-/// `f` over `x` into `out`, a straight loop.
+/// `f` over `x` into `out` (every element written), a straight loop.
 #[inline(always)]
-fn each<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+fn each<T: Copy, R>(x: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T) -> R) {
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = f(v);
+        o.write(f(v));
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-fn each_avx512<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+fn each_avx512<T: Copy, R>(x: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T) -> R) {
     each(x, out, f)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn each_avx2<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+fn each_avx2<T: Copy, R>(x: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T) -> R) {
     each(x, out, f)
 }
 
 /// `each` in the widest vectors the processor has: the build's baseline (SSE2) has no
 /// 64-bit integer compare or multiply and no 32-bit saturating add, so those loops ran an
 /// element at a time.
-fn each_wide<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
+fn each_wide<T: Copy, R>(x: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T) -> R) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f")
@@ -164,9 +165,7 @@ fn each_wide<T: Copy, R>(x: &[T], out: &mut [R], f: &impl Fn(T) -> R) {
 /// `f` over a slice into a new vector, in parallel blocks when large, each block in wide
 /// vectors.
 fn map_wide<T: Elem + Sync, R: Elem + Send>(x: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let mut r = vec![R::default(); x.len()];
-    super::kernels::fill_cheap(&mut r, |s, c| each_wide(&x[s..s + c.len()], c, &f));
-    r
+    super::kernels::fill_new(x.len(), |s, c| each_wide(&x[s..s + c.len()], c, &f))
 }
 
 /// `f` over two slices of one length (pairs), as `map_wide`.
@@ -175,28 +174,26 @@ fn zip_wide<T: Elem + Sync, R: Elem + Send>(
     b: &[T],
     f: impl Fn(T, T) -> R + Sync,
 ) -> Vec<R> {
-    let mut r = vec![R::default(); a.len()];
-    super::kernels::fill_cheap(&mut r, |s, c| {
+    super::kernels::fill_new(a.len().min(b.len()), |s, c| {
         let (a, b) = (&a[s..s + c.len()], &b[s..s + c.len()]);
         each_wide2(a, b, c, &f)
-    });
-    r
+    })
 }
 
 #[inline(always)]
-fn each2<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+fn each2<T: Copy, R>(a: &[T], b: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T, T) -> R) {
     for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        *o = f(x, y);
+        o.write(f(x, y));
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-fn each2_avx512<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+fn each2_avx512<T: Copy, R>(a: &[T], b: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T, T) -> R) {
     each2(a, b, out, f)
 }
 
-fn each_wide2<T: Copy, R>(a: &[T], b: &[T], out: &mut [R], f: &impl Fn(T, T) -> R) {
+fn each_wide2<T: Copy, R>(a: &[T], b: &[T], out: &mut [MaybeUninit<R>], f: &impl Fn(T, T) -> R) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512dq")
@@ -345,6 +342,19 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
         _ => (None, None, op),
     };
     if let (Some(x), Some(q)) = (x, q) {
+        // a bound inside the class's range: compared in the class's own width (sixteen
+        // int32 lanes a vector, not eight widened to 64 bits)
+        if q as f64 >= T::LO && q as f64 <= T::HI {
+            let q = T::of(q);
+            return Some(match op {
+                Bin::Eq => map_wide(x, |p: T| p == q),
+                Bin::Ne => map_wide(x, |p: T| p != q),
+                Bin::Lt => map_wide(x, |p: T| p < q),
+                Bin::Le => map_wide(x, |p: T| p <= q),
+                Bin::Gt => map_wide(x, |p: T| p > q),
+                _ => map_wide(x, |p: T| p >= q),
+            });
+        }
         return Some(match op {
             Bin::Eq => map_wide(x, |p: T| p.wide() == q),
             Bin::Ne => map_wide(x, |p: T| p.wide() != q),
@@ -356,6 +366,15 @@ fn compare_as<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<
     }
     Some(match (a, b) {
         // two arrays of the class: compared as integers (exact), the operation chosen once
+        // of one shape: pairs in wide vectors
+        (Operand::Own(a), Operand::Own(b)) if sa == sb && a.len() == b.len() => match op {
+            Bin::Eq => zip_wide(a, b, |p: T, q: T| p == q),
+            Bin::Ne => zip_wide(a, b, |p: T, q: T| p != q),
+            Bin::Lt => zip_wide(a, b, |p: T, q: T| p < q),
+            Bin::Le => zip_wide(a, b, |p: T, q: T| p <= q),
+            Bin::Gt => zip_wide(a, b, |p: T, q: T| p > q),
+            _ => zip_wide(a, b, |p: T, q: T| p >= q),
+        },
         (Operand::Own(a), Operand::Own(b)) => match op {
             Bin::Eq => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() == q.wide()),
             Bin::Ne => zip(a, sa, b, sb, out, |p: T, q: T| p.wide() != q.wide()),

@@ -2,13 +2,16 @@
 //! logical ones beside them) read in their own storage type, no widened copies, one result
 //! written in place, large arrays split across the cores in cache-sized blocks (rayon).
 //! Each element is computed in f64 and narrowed, exactly as the general path does, so results
-//! are bit-identical to it; what changes is that the loops are typed, contiguous and
-//! vectorisable. Anything else (integers, complex, powers, mod) returns None and takes the
+//! are bit-identical to it (sin, cos, exp and log of singles excepted where they are computed
+//! in single: `plan::cpu::vmath32`, within 1 ulp); what changes is that the loops are typed,
+//! contiguous and vectorisable. Anything else (integers, complex, powers, mod) returns None and takes the
 //! general path.
 
 use super::elementwise::{max_f64, min_f64};
 use super::unary::{needs_complex_domain, real_un};
 use super::{Bin, Un};
+use crate::plan::cpu::vmath::Fun;
+use crate::plan::cpu::vmath32;
 use crate::values::class::Class;
 use crate::values::shape::{BroadcastIter, Shape};
 use crate::values::tensor::{Data, Elem, Tensor};
@@ -44,6 +47,20 @@ pub fn fill_cheap<R: Send, F: Fn(usize, &mut [R]) + Sync>(out: &mut [R], f: F) {
     } else {
         fill(out, f)
     }
+}
+
+/// A new vector of `n` elements filled by `f(start, chunk)` as `fill_cheap` splits it, its
+/// memory not cleared first (`f` writes every element of its chunk): a cleared result was a
+/// whole extra pass (a memset was a fifth of `a + b` of int32).
+pub fn fill_new<R: Send, F: Fn(usize, &mut [std::mem::MaybeUninit<R>]) + Sync>(
+    n: usize,
+    f: F,
+) -> Vec<R> {
+    let mut out: Vec<R> = Vec::with_capacity(n);
+    fill_cheap(&mut out.spare_capacity_mut()[..n], f);
+    // SAFETY: `f` wrote every element of every chunk, and the chunks cover all n.
+    unsafe { out.set_len(n) };
+    out
 }
 
 /// A storage type results are written in, from the f64 they are computed in.
@@ -95,31 +112,34 @@ where
     R: Elem + Send,
 {
     let n = out.numel();
-    let mut r = vec![R::default(); n];
+    // the straight cases write a fresh vector without clearing it first (every element is
+    // written)
     if a.len() == n && b.len() == n && (sa == sb || n <= 1) {
-        fill_cheap(&mut r, |s, c| {
+        return fill_new(n, |s, c| {
             let (a, b) = (&a[s..s + c.len()], &b[s..s + c.len()]);
             for ((o, &x), &y) in c.iter_mut().zip(a).zip(b) {
-                *o = f(x, y);
+                o.write(f(x, y));
             }
         });
     } else if a.len() == 1 && b.len() == n {
         let x = a[0];
-        fill_cheap(&mut r, |s, c| {
+        return fill_new(n, |s, c| {
             let b = &b[s..s + c.len()];
             for (o, &y) in c.iter_mut().zip(b) {
-                *o = f(x, y);
+                o.write(f(x, y));
             }
         });
     } else if b.len() == 1 && a.len() == n {
         let y = b[0];
-        fill_cheap(&mut r, |s, c| {
+        return fill_new(n, |s, c| {
             let a = &a[s..s + c.len()];
             for (o, &x) in c.iter_mut().zip(a) {
-                *o = f(x, y);
+                o.write(f(x, y));
             }
         });
-    } else if out.dim(0) >= 8 && n > 0 {
+    }
+    let mut r = vec![R::default(); n];
+    if out.dim(0) >= 8 && n > 0 {
         by_columns(a, sa, b, sb, out, &mut r, &f);
     } else {
         for (o, (i, j)) in r.iter_mut().zip(BroadcastIter::new(out, sa, sb)) {
@@ -267,13 +287,16 @@ pub fn compare(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Tensor>
 
 /// `f` over a slice into a new vector, in parallel blocks when large.
 pub fn map<T: Elem + Sync, R: Elem + Send>(x: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let mut r = vec![R::default(); x.len()];
-    fill(&mut r, |s, c| {
+    // a fresh vector, not cleared first: every element is written
+    let mut r: Vec<R> = Vec::with_capacity(x.len());
+    fill(&mut r.spare_capacity_mut()[..x.len()], |s, c| {
         let x = &x[s..s + c.len()];
         for (o, &v) in c.iter_mut().zip(x) {
-            *o = f(v);
+            o.write(f(v));
         }
     });
+    // SAFETY: the chunks cover all x.len() elements and each was written above.
+    unsafe { r.set_len(x.len()) };
     r
 }
 
@@ -319,6 +342,25 @@ pub fn unary(op: Un, t: &Tensor) -> Option<Tensor> {
             }
         }};
     }
+    // sin, cos, exp and log of singles in single (`vmath32`, the executor's forms, so that
+    // an array gets the same bits eagerly as in a fused group), where singles are computed
+    // so (`vmath32::in_single`)
+    let vector = match op {
+        Un::Sin => Some(Fun::Sin),
+        Un::Cos => Some(Fun::Cos),
+        Un::Exp => Some(Fun::Exp),
+        Un::Log => Some(Fun::Log),
+        _ => None,
+    };
+    if let (Some(f), Data::F32(v)) = (vector, &t.data) {
+        if vmath32::in_single() && !(op == Un::Log && v.iter().any(|&x| x < 0.0)) {
+            let mut r = vec![0.0f32; v.len()];
+            fill(&mut r, |s, c| {
+                vmath32::eval_dispatch(f, &v[s..s + c.len()], c)
+            });
+            return Some(Tensor::new(shape, Data::F32(r)));
+        }
+    }
     let data = match op {
         Un::Neg => typed!(|x: f64| -x),
         Un::Abs => typed!(|x: f64| x.abs()),
@@ -328,10 +370,6 @@ pub fn unary(op: Un, t: &Tensor) -> Option<Tensor> {
         Un::Fix => typed!(|x: f64| x.trunc()),
         Un::Round => typed!(|x: f64| x.round()),
         Un::Real | Un::Conj => typed!(|x: f64| x),
-        Un::Exp => typed!(|x: f64| x.exp()),
-        Un::Log => typed!(|x: f64| x.ln()),
-        Un::Sin => typed!(|x: f64| x.sin()),
-        Un::Cos => typed!(|x: f64| x.cos()),
         _ => typed!(|x: f64| real_un(op, x)),
     };
     Some(Tensor::new(shape, data))

@@ -4,6 +4,7 @@
 pub mod colon;
 pub mod concat;
 pub mod elementwise;
+mod extreme_fast;
 pub mod index;
 mod int_arith;
 pub mod int_kernels;

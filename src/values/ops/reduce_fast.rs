@@ -233,6 +233,14 @@ fn lane_extremes<T: Elem + Sync>(x: &[T], lanes: Lanes, is_max: bool, omitnan: b
             })
             .collect();
     }
+    let typed = if is_max {
+        super::extreme_fast::strided_extremes::<T, true>(x, lanes, omitnan)
+    } else {
+        super::extreme_fast::strided_extremes::<T, false>(x, lanes, omitnan)
+    };
+    if let Some(k) = typed {
+        return k;
+    }
     const NONE: usize = usize::MAX;
     let mut out = Vec::with_capacity(inner * outer);
     let mut best = vec![0.0f64; inner];
@@ -416,6 +424,10 @@ fn first_equal<T: Elem + Sync>(x: &[T], m: f64) -> Option<usize> {
 /// Two passes: the extreme value (vectorised), then the first element equal to it, which is
 /// the element the general path's strict comparisons keep (also for -0 beside +0).
 fn contiguous_extreme<T: Elem + Sync, const MAX: bool>(x: &[T], omitnan: bool) -> usize {
+    // singles and doubles: one pass in their own type
+    if let Some(k) = super::extreme_fast::first_extreme::<T, MAX>(x, omitnan) {
+        return k;
+    }
     let (m, nan) = if x.len() >= PAR_MIN {
         x.par_chunks(BLOCK)
             .map(block_extreme_wide::<T, MAX>)
