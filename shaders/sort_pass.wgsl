@@ -47,7 +47,7 @@ var<private> src: u32;
 var<private> keys_read: bool;
 
 // Whether pass q changes anything: a lane pass always does, a key pass when its byte varies.
-fn active(q: u32) -> bool {
+fn pass_runs(q: u32) -> bool {
     if (q >= KP) {
         return true;
     }
@@ -58,7 +58,7 @@ fn active(q: u32) -> bool {
 
 fn keys_read_after(q: u32) -> bool {
     for (var i = q + 1u; i < KP; i = i + 1u) {
-        if (active(i)) {
+        if (pass_runs(i)) {
             return true;
         }
     }
@@ -69,7 +69,7 @@ fn keys_read_after(q: u32) -> bool {
 fn parity(q: u32) -> u32 {
     var c = 0u;
     for (var i = 0u; i < q; i = i + 1u) {
-        if (active(i)) {
+        if (pass_runs(i)) {
             c = c + 1u;
         }
     }
@@ -138,7 +138,7 @@ fn scan256(t: u32, v: u32) -> u32 {
 
 fn hist_pass(t: u32, b: u32) {
     let nb = params[1];
-    if (!active(params[2]) || b >= nb) {
+    if (!pass_runs(params[2]) || b >= nb) {
         return;
     }
     src = parity(params[2]);
@@ -157,7 +157,7 @@ fn hist_pass(t: u32, b: u32) {
 
 fn scan_pass(t: u32, d: u32) {
     let nb = params[1];
-    if (!active(params[2]) || d >= 256u) {
+    if (!pass_runs(params[2]) || d >= 256u) {
         return;
     }
     let per = (nb + 255u) / 256u;
@@ -262,7 +262,7 @@ fn split(t: u32, shift: u32, forward: bool) {
 
 fn scatter_pass(t: u32, b: u32) {
     let nb = params[1];
-    if (!active(params[2]) || b >= nb) {
+    if (!pass_runs(params[2]) || b >= nb) {
         return;
     }
     src = parity(params[2]);
