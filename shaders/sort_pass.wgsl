@@ -1,31 +1,183 @@
-// One 4-bit digit of a stable LSD radix sort (`gpu::sort`), in blocks of 4096 elements (256
-// threads, 16 consecutive elements each). `hist_pass` counts each block's digits;
-// `offsets_pass` (one workgroup) turns the counts, digit-major, into where each block's
-// elements of each digit go; `scatter_pass` moves each element there, after the block's
-// earlier elements of its digit (so equal digits keep their order). A thread's counts of
-// the 16 digits are packed 16 bits each in 8 words (two vectors), scanned together. The
-// digit is a key word's bits, or (`mode` 1) the lane's number's, from the carried place.
+// One 8-bit digit of a stable LSD radix sort (`gpu::sort`), reduce-then-scan, in tiles of
+// TILE elements (256 threads, ITEMS each). `hist_pass` counts each tile's digits (workgroup
+// atomics), digit-major; `scan_pass` (a workgroup per digit) turns a digit's counts into
+// where each tile's elements of that digit start among the digit's, and leaves the digit's
+// total after the counts; `scatter_pass` sorts its tile by the digit in workgroup memory
+// (two stable 4-bit splits, each thread counting its ITEMS consecutive elements in 16
+// packed 16-bit counters, scanned over the threads) and then writes the tile out in that
+// order, so consecutive threads write consecutive places of each digit's run (coalesced).
+// Pass `q` < KP is a key digit (word q / 4, byte q % 4), later ones the lane's number's
+// bytes (from the carried place). A pass whose digit is the same for every element
+// (`andor`, from shaders/sort_keys.wgsl) does nothing, so the data of pass q lies in the
+// buffers 0 or 1 by the parity of the passes done before it; `copy_pass` brings the
+// places back to buffer 0 when they end in 1.
 
-@group(0) @binding(0) var<storage, read> keys_in: array<u32>;
-@group(0) @binding(1) var<storage, read> vals_in: array<u32>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
-@group(0) @binding(3) var<storage, read_write> vals_out: array<u32>;
+@group(0) @binding(0) var<storage, read_write> keys0: array<u32>;
+@group(0) @binding(1) var<storage, read_write> vals0: array<u32>;
+@group(0) @binding(2) var<storage, read_write> keys1: array<u32>;
+@group(0) @binding(3) var<storage, read_write> vals1: array<u32>;
+// 256 digits x tiles counts (digit-major), then the 256 digits' totals
 @group(0) @binding(4) var<storage, read_write> hist: array<u32>;
-// elements, blocks, mode, word, shift, len
-@group(0) @binding(5) var<storage, read> params: array<u32>;
+// or0, or1, nor0, nor1 of the keys
+@group(0) @binding(5) var<storage, read> andor: array<u32>;
+// elements, tiles, pass, len
+@group(0) @binding(6) var<storage, read> params: array<u32>;
 
 const KW: u32 = {{KW}}u;
+const KP: u32 = 4u * {{KW}}u;
+const ITEMS: u32 = {{ITEMS}}u;
+const TILE: u32 = 256u * {{ITEMS}}u;
+// Tile arrays are padded a word every 32, so a thread's run of ITEMS words and the
+// threads' consecutive words fall in distinct banks.
+const PADDED: u32 = 256u * {{ITEMS}}u + 8u * {{ITEMS}}u;
 
+var<workgroup> lh: array<atomic<u32>, 256>;
+var<workgroup> sums: array<u32, 256>;
+var<workgroup> goff: array<u32, 256>;
+var<workgroup> lstart: array<u32, 256>;
+var<workgroup> nstart: array<u32, 16>;
 var<workgroup> wa: array<vec4<u32>, 256>;
 var<workgroup> wb: array<vec4<u32>, 256>;
-var<workgroup> offsets: array<u32, 16>;
-var<workgroup> sums: array<u32, 256>;
+var<workgroup> sd: array<u32, PADDED>;
+var<workgroup> sd2: array<u32, PADDED>;
+
+// Which buffers the pass reads (0 or 1); it writes the other.
+var<private> src: u32;
+// Whether a later pass reads the keys this one writes (the last pass moves places only).
+var<private> keys_read: bool;
+
+// Whether pass q changes anything: a lane pass always does, a key pass when its byte varies.
+fn pass_runs(q: u32) -> bool {
+    if (q >= KP) {
+        return true;
+    }
+    let w = q / 4u;
+    let varies = andor[w] & andor[2u + w];
+    return ((varies >> ((q % 4u) * 8u)) & 255u) != 0u;
+}
+
+fn keys_read_after(q: u32) -> bool {
+    for (var i = q + 1u; i < KP; i = i + 1u) {
+        if (pass_runs(i)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The buffers pass q reads: the parity of the passes done before it.
+fn parity(q: u32) -> u32 {
+    var c = 0u;
+    for (var i = 0u; i < q; i = i + 1u) {
+        if (pass_runs(i)) {
+            c = c + 1u;
+        }
+    }
+    return c & 1u;
+}
+
+fn key_in(i: u32) -> u32 {
+    if (src == 0u) {
+        return keys0[i];
+    }
+    return keys1[i];
+}
+
+fn val_in(i: u32) -> u32 {
+    if (src == 0u) {
+        return vals0[i];
+    }
+    return vals1[i];
+}
+
+fn put(i: u32, p: u32) {
+    if (src == 0u) {
+        if (keys_read) {
+            for (var w = 0u; w < KW; w = w + 1u) {
+                keys1[i * KW + w] = keys0[p * KW + w];
+            }
+        }
+        vals1[i] = vals0[p];
+    } else {
+        if (keys_read) {
+            for (var w = 0u; w < KW; w = w + 1u) {
+                keys0[i * KW + w] = keys1[p * KW + w];
+            }
+        }
+        vals0[i] = vals1[p];
+    }
+}
 
 fn digit(p: u32) -> u32 {
-    if (params[2] == 1u) {
-        return ((vals_in[p] / params[5]) >> params[4]) & 15u;
+    let q = params[2];
+    if (q >= KP) {
+        return ((val_in(p) / params[3]) >> ((q - KP) * 8u)) & 255u;
     }
-    return (keys_in[p * KW + params[3]] >> params[4]) & 15u;
+    return (key_in(p * KW + q / 4u) >> ((q % 4u) * 8u)) & 255u;
+}
+
+fn pad(i: u32) -> u32 {
+    return i + (i >> 5u);
+}
+
+// Inclusive sum over the workgroup's threads.
+fn scan256(t: u32, v: u32) -> u32 {
+    sums[t] = v;
+    workgroupBarrier();
+    for (var s = 1u; s < 256u; s = s << 1u) {
+        var a = 0u;
+        if (t >= s) {
+            a = sums[t - s];
+        }
+        workgroupBarrier();
+        sums[t] = sums[t] + a;
+        workgroupBarrier();
+    }
+    return sums[t];
+}
+
+fn hist_pass(t: u32, b: u32) {
+    let nb = params[1];
+    if (!pass_runs(params[2]) || b >= nb) {
+        return;
+    }
+    src = parity(params[2]);
+    atomicStore(&lh[t], 0u);
+    workgroupBarrier();
+    let n = params[0];
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let p = b * TILE + j * 256u + t;
+        if (p < n) {
+            atomicAdd(&lh[digit(p)], 1u);
+        }
+    }
+    workgroupBarrier();
+    hist[t * nb + b] = atomicLoad(&lh[t]);
+}
+
+fn scan_pass(t: u32, d: u32) {
+    let nb = params[1];
+    if (!pass_runs(params[2]) || d >= 256u) {
+        return;
+    }
+    let per = (nb + 255u) / 256u;
+    let lo = min(t * per, nb);
+    let hi = min(lo + per, nb);
+    let row = d * nb;
+    var total = 0u;
+    for (var i = lo; i < hi; i = i + 1u) {
+        total = total + hist[row + i];
+    }
+    let incl = scan256(t, total);
+    var run = incl - total;
+    for (var i = lo; i < hi; i = i + 1u) {
+        let c = hist[row + i];
+        hist[row + i] = run;
+        run = run + c;
+    }
+    if (t == 255u) {
+        hist[256u * nb + d] = incl;
+    }
 }
 
 fn bump(a: ptr<function, vec4<u32>>, b: ptr<function, vec4<u32>>, d: u32) {
@@ -49,72 +201,31 @@ fn count_of(a: vec4<u32>, b: vec4<u32>, d: u32) -> u32 {
     return (v >> ((d & 1u) * 16u)) & 0xffffu;
 }
 
-// A thread's packed digit counts.
-fn thread_counts(t: u32, b: u32) {
+fn tile_get(forward: bool, i: u32) -> u32 {
+    if (forward) {
+        return sd[pad(i)];
+    }
+    return sd2[pad(i)];
+}
+
+fn tile_put(forward: bool, i: u32, e: u32) {
+    if (forward) {
+        sd2[pad(i)] = e;
+    } else {
+        sd[pad(i)] = e;
+    }
+}
+
+// A stable sort of the tile's entries (digit << 16 | place in the tile) by the 4 digit bits
+// at `shift`, from sd to sd2 (`forward`) or back. Thread t moves entries t * ITEMS.. .
+fn split(t: u32, shift: u32, forward: bool) {
     var ca = vec4<u32>(0u);
     var cb = vec4<u32>(0u);
-    let base = b * 4096u + t * 16u;
-    let n = params[0];
-    for (var j = 0u; j < 16u; j = j + 1u) {
-        let p = base + j;
-        if (p < n) {
-            bump(&ca, &cb, digit(p));
-        }
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        bump(&ca, &cb, (tile_get(forward, t * ITEMS + j) >> (16u + shift)) & 15u);
     }
     wa[t] = ca;
     wb[t] = cb;
-}
-
-fn hist_pass(t: u32, b: u32) {
-    thread_counts(t, b);
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s = s >> 1u) {
-        if (t < s) {
-            wa[t] = wa[t] + wa[t + s];
-            wb[t] = wb[t] + wb[t + s];
-        }
-        workgroupBarrier();
-    }
-    if (t < 16u && b < params[1]) {
-        hist[t * params[1] + b] = count_of(wa[0], wb[0], t);
-    }
-}
-
-fn offsets_pass(t: u32) {
-    let total_n = params[1] * 16u;
-    let per = (total_n + 255u) / 256u;
-    let lo = min(t * per, total_n);
-    let hi = min(lo + per, total_n);
-    var total = 0u;
-    for (var i = lo; i < hi; i = i + 1u) {
-        total = total + hist[i];
-    }
-    sums[t] = total;
-    workgroupBarrier();
-    for (var s = 1u; s < 256u; s = s << 1u) {
-        var v = 0u;
-        if (t >= s) {
-            v = sums[t - s];
-        }
-        workgroupBarrier();
-        sums[t] = sums[t] + v;
-        workgroupBarrier();
-    }
-    var run = sums[t] - total;
-    for (var i = lo; i < hi; i = i + 1u) {
-        let c = hist[i];
-        hist[i] = run;
-        run = run + c;
-    }
-}
-
-fn scatter_pass(t: u32, b: u32) {
-    thread_counts(t, b);
-    let own_a = wa[t];
-    let own_b = wb[t];
-    if (t < 16u && b < params[1]) {
-        offsets[t] = hist[t * params[1] + b];
-    }
     workgroupBarrier();
     for (var s = 1u; s < 256u; s = s << 1u) {
         var va = vec4<u32>(0u);
@@ -128,35 +239,91 @@ fn scatter_pass(t: u32, b: u32) {
         wb[t] = wb[t] + vb;
         workgroupBarrier();
     }
-    if (b >= params[1]) {
+    if (t < 16u) {
+        let ta = wa[255];
+        let tb = wb[255];
+        var start = 0u;
+        for (var d = 0u; d < t; d = d + 1u) {
+            start = start + count_of(ta, tb, d);
+        }
+        nstart[t] = start;
+    }
+    workgroupBarrier();
+    var ra = wa[t] - ca;
+    var rb = wb[t] - cb;
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let e = tile_get(forward, t * ITEMS + j);
+        let d = (e >> (16u + shift)) & 15u;
+        tile_put(forward, nstart[d] + count_of(ra, rb, d), e);
+        bump(&ra, &rb, d);
+    }
+    workgroupBarrier();
+}
+
+fn scatter_pass(t: u32, b: u32) {
+    let nb = params[1];
+    if (!pass_runs(params[2]) || b >= nb) {
         return;
     }
-    // Counts of each digit in the block before this thread's elements.
-    var ra = wa[t] - own_a;
-    var rb = wb[t] - own_b;
-    let base = b * 4096u + t * 16u;
+    src = parity(params[2]);
+    keys_read = keys_read_after(params[2]);
     let n = params[0];
-    for (var j = 0u; j < 16u; j = j + 1u) {
-        let p = base + j;
+    // Where each digit's run of this tile starts in the output.
+    let total = hist[256u * nb + t];
+    let before = scan256(t, total) - total;
+    goff[t] = before + hist[t * nb + b];
+    let base = b * TILE;
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let i = j * 256u + t;
+        var d = 255u;
+        if (base + i < n) {
+            d = digit(base + i);
+        }
+        sd[pad(i)] = (d << 16u) | i;
+    }
+    workgroupBarrier();
+    split(t, 0u, true);
+    split(t, 4u, false);
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let i = j * 256u + t;
+        let d = sd[pad(i)] >> 16u;
+        if (i == 0u || (sd[pad(i - 1u)] >> 16u) != d) {
+            lstart[d] = i;
+        }
+    }
+    workgroupBarrier();
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let i = j * 256u + t;
+        let e = sd[pad(i)];
+        let p = base + (e & 0xffffu);
         if (p < n) {
-            let d = digit(p);
-            let at = offsets[d] + count_of(ra, rb, d);
-            bump(&ra, &rb, d);
-            for (var w = 0u; w < KW; w = w + 1u) {
-                keys_out[at * KW + w] = keys_in[p * KW + w];
-            }
-            vals_out[at] = vals_in[p];
+            let d = e >> 16u;
+            put(goff[d] + i - lstart[d], p);
+        }
+    }
+}
+
+fn copy_pass(t: u32, b: u32) {
+    if (parity(params[2]) == 0u) {
+        return;
+    }
+    let n = params[0];
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let i = b * TILE + j * 256u + t;
+        if (i < n) {
+            vals0[i] = vals1[i];
         }
     }
 }
 
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    _ = keys_in[0];
-    _ = vals_in[0];
-    _ = keys_out[0];
-    _ = vals_out[0];
+    _ = keys0[0];
+    _ = vals0[0];
+    _ = keys1[0];
+    _ = vals1[0];
     _ = hist[0];
+    _ = andor[0];
     let b = wid.x + wid.y * nwg.x;
     {{PASS}}
 }

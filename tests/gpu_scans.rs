@@ -231,3 +231,24 @@ fn empty_and_other_forms_still_give_the_host_results() {
         "[0 3] [0 3] [0 3] [1 0]\nint8 [3 3 2 -1] [1 3 4 2] [3 2 5 7]\n     1     2     3\n"
     );
 }
+
+#[test]
+fn long_lanes_scan_in_blocks_with_carries() {
+    // Lanes past one block (4096) take the three passes: each block's total, the lane's
+    // carries, the blocks from their carries.
+    for class in ["double", "single"] {
+        for (rows, cols) in [(100_001, 1), (9000, 3), (2, 20_000)] {
+            check(
+                &setup(class, rows, cols),
+                &[
+                    ("cumsum(G)", "cumsum(X)", 1e-4),
+                    ("cumsum(G, 2, 'reverse')", "cumsum(X, 2, 'reverse')", 1e-4),
+                    ("cummax(G)", "cummax(X)", 0.0),
+                    ("cummin(G(:), 'reverse')", "cummin(X(:), 'reverse')", 0.0),
+                    ("cumsum(G(:), 'reverse')", "cumsum(X(:), 'reverse')", 1e-4),
+                ],
+                0,
+            );
+        }
+    }
+}

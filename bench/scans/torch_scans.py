@@ -48,9 +48,11 @@ def main():
     k = torch.arange(1, n + 1, dtype=torch.float64, device=DEV)
     x1 = (torch.remainder(k * 7919, 1000003) / 1000003).to(torch.float32)
     x2 = (torch.remainder(k * 7919, 1000) / 1000 - 0.5).to(torch.float32)
+    x3 = torch.remainder(k * 7919, 1000003)
     cases = [
         ("c1", "sort", lambda f: f(x1, 4), sorts),
         ("c2", "cumsum", lambda f: f(x2, 8), cumsums),
+        ("c3", "sort-double", lambda f: f(x3, 4), sorts),
     ]
     for name, what, call, fn in cases:
         for mode in ["eager", "compile"]:

@@ -1,13 +1,13 @@
 //! Cumulative sums, products, maxima and minima on the device (shaders/scan.wgsl), along any
 //! dimension, forward or from the end. Lanes of up to `SHORT` elements, and lanes that lie
 //! side by side (`inner > 1`) when there are many of them, take a thread each and are summed
-//! in the host's order; long lanes are scanned in blocks of 1024 in three passes (block
+//! in the host's order; long lanes are scanned in blocks of 4096 in three passes (block
 //! totals, each lane's carries, the blocks from their carries). Nothing is read back.
 //!
 //! Rounding: a thread per lane adds in the host's order (doubles then equal the host's bit
 //! for bit; singles are added in single where the host adds in double and rounds each
 //! prefix). Blocks add as a tree: each prefix is the exact one within about
-//! (log2(len) + 4) * eps * (sum of |x| up to it) in the array's precision. Maxima and minima
+//! (log2(len) + 16) * eps * (sum of |x| up to it) in the array's precision. Maxima and minima
 //! are exact (the first of equal values, NaN skipped, as the host).
 
 use super::buffers::{self, DeviceBuffer};
@@ -18,7 +18,7 @@ use crate::interp::error::MResult;
 
 const SCAN: &str = include_str!("../../shaders/scan.wgsl");
 /// Elements a workgroup takes in the block passes.
-const BLOCK: usize = 1024;
+const BLOCK: usize = 4096;
 /// Lanes this short always take a thread each.
 const SHORT: usize = 64;
 

@@ -1,10 +1,15 @@
-//! Sorting on the device: a stable LSD radix sort, 4 bits a pass (shaders/sort_pass.wgsl),
-//! of keys whose unsigned order is MATLAB's (shaders/sort_keys.wgsl: one word for singles,
-//! two for doubles; complemented for 'descend'), carrying each element's place in lane order.
-//! The lanes of a dimension sort are sorted together: after the value's digits, the lane's
-//! number's digits, so each lane's elements end up together and still in order. Then
+//! Sorting on the device: a stable LSD radix sort, 8 bits a pass, reduce-then-scan
+//! (shaders/sort_pass.wgsl: each tile's digit counts, their scan digit-major, then each
+//! tile sorted by the digit in workgroup memory and written out in runs, coalesced), of
+//! keys whose unsigned order is MATLAB's (shaders/sort_keys.wgsl: one word for singles, two
+//! for doubles; complemented for 'descend'), carrying each element's place in lane order.
+//! The lanes of a dimension sort are sorted together: after the value's bytes, the bytes of
+//! the lane's number (only as many as the count of lanes needs, none for one lane), so each
+//! lane's elements end up together and still in order. A key byte that is the same in every
+//! element (the keys kernel ORs the keys and their complements) makes its pass do nothing,
+//! decided on the device: doubles of small integers take 2 or 3 passes of 8. Then
 //! shaders/sort_place.wgsl writes each lane's values and 1-based indices where they go.
-//! Nothing is read back: 1e7 singles are 8 passes of three kernels each.
+//! Nothing is read back: 1e7 singles are 4 passes of three kernels each, and 4 more.
 
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
@@ -16,8 +21,8 @@ use crate::interp::error::MResult;
 const KEYS: &str = include_str!("../../shaders/sort_keys.wgsl");
 const PASS: &str = include_str!("../../shaders/sort_pass.wgsl");
 const PLACE: &str = include_str!("../../shaders/sort_place.wgsl");
-/// Elements a workgroup of a radix pass takes.
-const BLOCK: usize = 4096;
+/// Elements a workgroup of the keys kernel takes.
+const KEYS_BLOCK: usize = 2048;
 
 const KEYS_F32: &str = "let bits = bitcast<u32>(v);
     var kk = select(bits, 0u, (bits & 0x7fffffffu) == 0u);
@@ -26,7 +31,9 @@ const KEYS_F32: &str = "let bits = bitcast<u32>(v);
     if (params[3] == 1u) {
         kk = ~kk;
     }
-    keys[t] = kk;";
+    let lo = kk;
+    let hi = 0u;
+    keys[t] = lo;";
 
 const KEYS_F64: &str = "let bits = bitcast<u64>(v);
     var kk = select(bits, 0lu, (bits & 0x7ffffffffffffffflu) == 0lu);
@@ -35,13 +42,34 @@ const KEYS_F64: &str = "let bits = bitcast<u64>(v);
     if (params[3] == 1u) {
         kk = ~kk;
     }
-    keys[2u * t] = u32(kk & 0xfffffffflu);
-    keys[2u * t + 1u] = u32(kk >> 32u);";
+    let lo = u32(kk & 0xfffffffflu);
+    let hi = u32(kk >> 32u);
+    keys[2u * t] = lo;
+    keys[2u * t + 1u] = hi;";
+
+const CLEAR: &str = "@group(0) @binding(0) var<storage, read_write> words: array<u32>;
+@group(0) @binding(1) var<storage, read> params: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
+    _ = params[0];
+    words[lid.x] = 0u;
+}
+";
 
 fn key_words(p: Precision) -> usize {
     match p {
         Precision::F32 => 1,
         Precision::F64 => 2,
+    }
+}
+
+/// Elements a thread of a radix pass takes: 16 where the workgroup memory holds the
+/// 4096-element tile's two arrays (about 46 KiB; NVIDIA gives 48), else 8.
+fn items(g: &Gpu) -> usize {
+    if g.info.max_workgroup_storage >= 48 * 1024 {
+        16
+    } else {
+        8
     }
 }
 
@@ -59,8 +87,13 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     let p = x.precision;
     let n = lanes.numel();
     let kw = key_words(p);
-    let mut keys = buffers::allocate(g, n * kw, Precision::F32)?;
-    let mut vals = buffers::allocate(g, n, Precision::F32)?;
+    let keys = buffers::allocate(g, n * kw, Precision::F32)?;
+    let vals = buffers::allocate(g, n, Precision::F32)?;
+    if n == 0 {
+        return Ok(vals);
+    }
+    let andor = buffers::allocate(g, 4, Precision::F32)?;
+    launch::run(g, &[2, 3], || CLEAR.to_string(), &[&andor], &[], 1)?;
     let params = [
         n as u32,
         lanes.inner as u32,
@@ -69,7 +102,7 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     ];
     launch::run(
         g,
-        &[2, 0, p as u32],
+        &[2, 0, p as u32, 1],
         || {
             let keys_text = match p {
                 Precision::F32 => KEYS_F32,
@@ -77,51 +110,56 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
             };
             format!("{}{}", prelude(p), KEYS.replace("{{KEYS}}", keys_text))
         },
-        &[x, &keys, &vals],
+        &[x, &keys, &vals, &andor],
         &params,
-        n.div_ceil(256),
+        n.div_ceil(KEYS_BLOCK),
     )?;
     if lanes.len <= 1 {
         return Ok(vals);
     }
-    // (mode, word, shift) of each pass, least significant first.
-    let mut passes: Vec<(u32, u32, u32)> = (0..kw as u32)
-        .flat_map(|w| (0..8).map(move |s| (0, w, s * 4)))
-        .collect();
     let count = lanes.count();
-    if count > 1 {
-        let bits = 32 - ((count - 1) as u32).leading_zeros();
-        passes.extend((0..bits.div_ceil(4)).map(|s| (1, 0, s * 4)));
+    let lane_passes = if count > 1 {
+        (32 - ((count - 1) as u32).leading_zeros()).div_ceil(8)
+    } else {
+        0
+    };
+    let passes = 4 * kw as u32 + lane_passes;
+    let items = items(g);
+    let tiles = n.div_ceil(256 * items);
+    let hist = buffers::allocate(g, 256 * tiles + 256, Precision::F32)?;
+    let keys_b = buffers::allocate(g, n * kw, Precision::F32)?;
+    let vals_b = buffers::allocate(g, n, Precision::F32)?;
+    let bufs = [&keys, &vals, &keys_b, &vals_b, &hist, &andor];
+    let stage = |stage: u32, pass: u32, groups: usize| {
+        let params = [n as u32, tiles as u32, pass, lanes.len as u32];
+        launch::run(
+            g,
+            &[2, 1, stage, kw as u32, items as u32],
+            || pass_text(stage, kw, items),
+            &bufs,
+            &params,
+            groups,
+        )
+    };
+    for pass in 0..passes {
+        stage(0, pass, tiles)?;
+        stage(1, pass, 256)?;
+        stage(2, pass, tiles)?;
     }
-    let blocks = n.div_ceil(BLOCK);
-    let hist = buffers::allocate(g, 16 * blocks, Precision::F32)?;
-    let mut keys_b = buffers::allocate(g, n * kw, Precision::F32)?;
-    let mut vals_b = buffers::allocate(g, n, Precision::F32)?;
-    for (mode, word, shift) in passes {
-        let params = [n as u32, blocks as u32, mode, word, shift, lanes.len as u32];
-        for (stage, groups) in [(0u32, blocks), (1, 1), (2, blocks)] {
-            launch::run(
-                g,
-                &[2, 1, stage, kw as u32],
-                || pass_text(stage, kw),
-                &[&keys, &vals, &keys_b, &vals_b, &hist],
-                &params,
-                groups,
-            )?;
-        }
-        std::mem::swap(&mut keys, &mut keys_b);
-        std::mem::swap(&mut vals, &mut vals_b);
-    }
+    // The places end in buffer 0 (copied there when an odd count of passes ran).
+    stage(3, passes, tiles)?;
     Ok(vals)
 }
 
-fn pass_text(stage: u32, kw: usize) -> String {
+fn pass_text(stage: u32, kw: usize, items: usize) -> String {
     let call = match stage {
         0 => "hist_pass(lid.x, b);",
-        1 => "offsets_pass(lid.x);",
-        _ => "scatter_pass(lid.x, b);",
+        1 => "scan_pass(lid.x, b);",
+        2 => "scatter_pass(lid.x, b);",
+        _ => "copy_pass(lid.x, b);",
     };
     PASS.replace("{{KW}}", &kw.to_string())
+        .replace("{{ITEMS}}", &items.to_string())
         .replace("{{PASS}}", call)
 }
 
