@@ -1,13 +1,12 @@
 //! Arrays larger than one storage binding: the result is computed a window at a time (every
 //! window one dispatch), with inputs read element for element bound at the same window and
 //! broadcast ones whole. The binding limit is lowered with MATFUSE_MAX_BINDING so small
-//! arrays split; one test uses the adapter's own limit. Out of device memory is MATLAB's
-//! error and leaves the workspace usable.
+//! arrays split; one test uses the adapter's own limit. An array past one buffer and past the
+//! host's memory is MATLAB's error and leaves the workspace usable.
 
 mod common;
 use common::{has_gpu, out_in as run};
 use matfuse::interp::Interp;
-use matfuse::interp::output;
 
 #[test]
 fn results_larger_than_a_binding_are_computed_in_windows() {

@@ -45,7 +45,12 @@ pub fn node(n: &Node) -> bool {
 
 /// Whether a value is a gpuArray held on the host.
 pub fn is(v: &Value) -> bool {
-    matches!(v, Value::Device(d) if d.explicit && node(&d.node))
+    match v {
+        Value::Device(d) => d.explicit && node(&d.node),
+        // a complex gpuArray is two real arrays, each its own buffer
+        Value::DeviceComplex(z) => node(&z.re) || node(&z.im),
+        _ => false,
+    }
 }
 
 /// Whether any of `args` is one.

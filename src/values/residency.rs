@@ -35,7 +35,11 @@ pub fn of(v: &Value, bytes: usize) -> (Residency, usize, usize) {
         _ => None,
     };
     if crate::interp::host_held::is(v) {
-        let computed = matches!(v, Value::Device(d) if d.node.is_realised());
+        let computed = match v {
+            Value::Device(d) => d.node.is_realised(),
+            Value::DeviceComplex(z) => z.re.is_realised(),
+            _ => false,
+        };
         return (Residency::HostHeld, if computed { bytes } else { 0 }, 0);
     }
     match node {
