@@ -99,8 +99,9 @@ fn arithmetic_fusion_and_reductions_equal_the_hosts() {
     all_ones(
         "xh = (1:200000)' / 7; x = gpuArray(xh); yh = sin(xh) .* 2 + xh .^ 2 - 1; \
          y = sin(x) .* 2 + x .^ 2 - 1; \
-         disp(isequal(gather(y), yh)); disp(isgpuarray(y)); \
-         disp(isequal(gather(sum(y)), sum(yh))); disp(isgpuarray(sum(y))); \
+         disp(max(abs(gather(y) - yh) ./ abs(yh)) < 1e-15); disp(isgpuarray(y)); \
+         disp(isequal(gather(x + 1), xh + 1)); \
+         disp(abs(gather(sum(y)) - sum(yh)) < 1e-12 * sum(yh)); disp(isgpuarray(sum(y))); \
          disp(isequal(gather(mean(x)), mean(xh))); disp(isequal(gather(max(x)), max(xh))); \
          [m, i] = min(-x); [mh, ih] = min(-xh); disp(isequal(gather([m i]), [mh ih])); \
          disp(abs(gather(var(x)) - var(xh)) <= 1e-9 * var(xh)); \
@@ -198,7 +199,7 @@ fn concatenation_sort_and_other_builtins_equal_the_hosts() {
          disp(isequal(gather(circshift(b, 3)), circshift([sh sh sh], 3))); \
          disp(isequal(gather(histcounts(b, 10)), histcounts([sh sh sh], 10))); \
          disp(isequal(gather(ismember(b(1:5), s)), true(1, 5))); \
-         disp(isequal(gather(abs(fft(b(1:8)))), abs(fft(sh(1:8))))); \
+         disp(max(abs(gather(fft(b)) - fft([sh sh sh]))) < 1e-8); \
          disp(isequal(b, gpuArray([sh sh sh]))); disp(~isgpuarray(isequal(b, b))); \
          disp(numel(b) == 300000); disp(isequal(size(b), [1 300000]))",
     );
@@ -250,7 +251,7 @@ fn display_whos_gather_and_reset() {
     assert!(!row("s").contains("MaxBufferSize"), "{o}");
     assert!(o.contains("host (> MaxBufferSize)\ngpuArray\n"), "{o}");
     assert!(
-        o.ends_with("     1\n     5\ngpuArray\n   2.0000e+10\n"),
+        o.ends_with("   1\n     5\ngpuArray\n   2.0000e+10\n"),
         "{o}"
     );
     assert!(!e.contains("DataNoLongerExists"), "{e}");
@@ -261,16 +262,19 @@ fn a_host_held_array_the_host_cannot_hold_is_matlabs_memory_error() {
     if !has_gpu() {
         return;
     }
-    // 2e7 doubles (160 MB) past both the device buffer and a 64 MB host array limit: made
-    // lazily, refused where it is computed with MATLAB's error; the workspace is intact.
+    // A 64 MB host array limit: `x .* [1 2]` (80 MB, past the 1 MiB device buffer too) is
+    // refused where the host executor would compute it, `rand` of 160 MB when it is made,
+    // each with MATLAB's error; the workspace is intact.
     let (o, e, _) = held(
-        "a = gpuArray(1:4); x = rand(2e7, 1, 'gpuArray'); \
-         try, y = x + 1; disp(y(1) < 2); catch err, disp(err.identifier), end; \
-         disp(gather(a) * 2); disp(exist('y')); disp(isgpuarray(x)); disp(gather(sum(a)))",
+        "a = gpuArray(1:4); x = zeros(5e6, 1, 'gpuArray'); disp(isgpuarray(x)); \
+         try, y = gather(x .* [1 2]); catch err, disp(err.identifier), end; \
+         try, r = rand(2e7, 1, 'gpuArray'); catch err, disp(err.identifier), end; \
+         disp(gather(a) * 2); disp([exist('y') exist('r')]); disp(gather(sum(a)))",
         &[("MATFUSE_MAX_ARRAY_BYTES", "67108864")],
     );
     assert_eq!(
-        o, "MATLAB:array:SizeLimitExceeded\n     2     4     6     8\n     0\n   1\n    10\n",
+        o,
+        "   1\nMATLAB:array:SizeLimitExceeded\nMATLAB:array:SizeLimitExceeded\n     2     4     6     8\n     0     0\n    10\n",
         "{e}"
     );
 }

@@ -90,14 +90,15 @@ fn an_array_past_one_device_buffer_and_host_memory_is_an_error_and_the_session_g
     if !has_gpu() {
         return;
     }
-    // 2e9 singles (8 GB) are past lavapipe's largest buffer: a gpuArray held on the host
+    // 6e8 singles (2.4 GB) are past lavapipe's largest buffer: a gpuArray held on the host
     // (`interp::host_held`), where it used to be the device's out-of-memory error. Past the
     // host's array limit too (1 GB here), computing all of it is MATLAB's error; one element
     // of it is computed alone, and the workspace and the device are as they were.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
         .arg("-e")
         .arg(
-            "a = gpuArray(1:4) * 2; x = rand(2e9, 1, 'single', 'gpuArray'); y = x + 1; \
+            "a = gpuArray(1:4) * 2; x = zeros(2e8, 1, 'single', 'gpuArray'); \
+             y = x .* ones(1, 3, 'single', 'gpuArray') + 1; \
              disp(gather(y(1)) >= 1); try, z = gather(y); catch err, disp(err.identifier), end; \
              disp(exist('z')); clear x y; disp(gather(a)); disp(gather(a + 1))",
         )
