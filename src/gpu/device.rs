@@ -36,6 +36,16 @@ pub struct DeviceInfo {
     pub init_time: Duration,
 }
 
+/// A smaller largest-buffer size from `MATFUSE_MAX_BUFFER_BYTES` (at least 64 KiB), so that
+/// tests on lavapipe reach the arrays that are held on the host (`interp::host_held`) with
+/// small arrays; no limit without it. A storage binding is never larger than a buffer.
+fn buffer_override() -> u64 {
+    std::env::var("MATFUSE_MAX_BUFFER_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(u64::MAX, |b| b.max(64 << 10))
+}
+
 /// A ready device.
 pub struct Gpu {
     pub device: wgpu::Device,
@@ -443,8 +453,8 @@ fn init() -> Status {
         supports_double: device.features().contains(wgpu::Features::SHADER_F64),
         supports_int64: device.features().contains(wgpu::Features::SHADER_INT64),
         fma_sqrt: false,
-        max_buffer_size: limits.max_buffer_size,
-        max_storage_binding: limits.max_storage_buffer_binding_size as u64,
+        max_buffer_size: limits.max_buffer_size.min(buffer_override()),
+        max_storage_binding: (limits.max_storage_buffer_binding_size as u64).min(buffer_override()),
         max_storage_buffers_per_stage: limits.max_storage_buffers_per_shader_stage,
         max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
         max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,

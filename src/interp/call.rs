@@ -275,9 +275,12 @@ impl Interp {
                 return Ok(v);
             }
         }
-        // Scans, sorts and sets of gpuArrays on the device (interp::scans).
-        if let Some(r) = super::scans::builtin(b.name, &args, nargout) {
-            return r.map_err(|e| e.in_function(b.name));
+        // Scans, sorts and sets of gpuArrays on the device (interp::scans); not of those
+        // held on the host (`host_held`), which the host computes.
+        if !super::host_held::any(&args) {
+            if let Some(r) = super::scans::builtin(b.name, &args, nargout) {
+                return r.map_err(|e| e.in_function(b.name));
+            }
         }
         // (Word checks compare lengths first: no text is built for ordinary arguments.)
         let word = |v: &Value, w: &str| {

@@ -43,21 +43,10 @@ pub fn uniform(t: &Tensor) -> Option<Value> {
     uniform.then(|| node(first, t.shape.clone(), t.class()))
 }
 
-/// MATLAB's out-of-memory error, naming the limit, for an array asked for on the device that
-/// is larger than one device buffer may be (a pending fill would only fail where it is used).
-pub fn check_fits(numel: usize, class: Class) -> crate::interp::error::MResult<()> {
-    if let Some(dev) = crate::gpu::device::ready() {
-        let precision = crate::graph::Precision::of(class);
-        let bytes = numel as u64 * precision.bytes() as u64;
-        if device_takes(dev, class, numel) && bytes > dev.info.max_buffer_size {
-            return Err(crate::gpu::buffers::too_large(
-                numel,
-                precision,
-                dev.info.max_buffer_size,
-            ));
-        }
-    }
-    Ok(())
+/// An array asked for on the device that is larger than one device buffer may be is held
+/// on the host (`interp::host_held`): the first such array in a session warns.
+pub fn check_fits(numel: usize, class: Class) {
+    super::host_held::made(numel, class);
 }
 
 /// A constructor's array of one value asked for on the device as a fill, made without a host

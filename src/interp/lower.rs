@@ -149,6 +149,10 @@ pub(super) fn pending(node: Rc<Node>, explicit: bool) -> Value {
     // would bind more than MAX_INPUTS arrays has its operands computed first (`y = a*X(:, t)
     // + (1-a)*y` in a loop: one kernel per MAX_INPUTS columns). A failure here is left for
     // the sink that needs the value to report.
+    if explicit {
+        // a gpuArray past one device buffer is held on the host (the first one warns)
+        super::host_held::made(node.numel(), node.class);
+    }
     if node.bound_inputs() > crate::plan::MAX_INPUTS {
         // Its widest pending operands are computed (each is within the budget) until it
         // reads few enough values.
@@ -784,7 +788,11 @@ pub fn to_device(v: Value) -> MResult<Value> {
         if device_takes(dev, n.class, n.numel()) {
             let host = n.data.borrow().clone();
             if let Some(Data::Host(t)) = host {
-                super::fill::check_fits(t.numel(), n.class)?;
+                // Past one device buffer it stays on the host (`host_held`), uploaded never.
+                if super::host_held::exceeds(t.numel(), n.class) {
+                    super::host_held::made(t.numel(), n.class);
+                    return Ok(g);
+                }
                 crate::gpu::trace("upload: fill check");
                 if let Some(filled) = super::fill::uniform(&t) {
                     return Ok(filled);

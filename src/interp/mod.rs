@@ -17,6 +17,7 @@ pub mod fill;
 mod fourier;
 pub mod function;
 mod gathers;
+pub mod host_held;
 pub mod interrupt;
 mod joins;
 pub mod loops;

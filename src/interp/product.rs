@@ -111,6 +111,11 @@ pub fn mtimes(a: &Value, b: &Value) -> Option<MResult<Value>> {
         };
         return Some(Ok(pending(graph::intern(sum, vec![times], shape, class))));
     }
+    // An operand or a product past one device buffer: the host computes it (`host_held`).
+    let held = super::host_held::node;
+    if held(&na) || held(&nb) || super::host_held::exceeds(m.saturating_mul(n), class) {
+        return None;
+    }
     let g = crate::gpu::device::ready()?;
     let precision = na.precision();
     let done = |data| pending(graph::leaf(Data::Device(data), shape.clone(), class));

@@ -324,6 +324,10 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         Some(Some(s)) => s,
         Some(None) => return Outcome::Declined(target, rhs),
     };
+    // grown past one device buffer: the host writes it and it is held there (`host_held`)
+    if super::host_held::exceeds(new_shape.numel(), class) {
+        return Outcome::Declined(target, rhs);
+    }
     if plan_only() {
         let how = if new_shape != n.shape {
             "grows the array"

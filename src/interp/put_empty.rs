@@ -81,7 +81,10 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     let Some(new_shape) = shape_after(&shape, &needs) else {
         return Outcome::Declined(target, rhs);
     };
-    if new_shape.numel() > u32::MAX as usize / 2 {
+    // past one device buffer the host makes it, held there (`host_held`)
+    if new_shape.numel() > u32::MAX as usize / 2
+        || super::host_held::exceeds(new_shape.numel(), class)
+    {
         return Outcome::Declined(target, rhs);
     }
     if super::put::plan_only() {

@@ -514,6 +514,19 @@ pub fn host_reason(g: &Group) -> Option<String> {
     if g.shape.numel() == 0 {
         return Some("the result is empty".into());
     }
+    // Arrays past one device buffer are held on the host (`interp::host_held`).
+    let host_leaves = g
+        .leaves
+        .iter()
+        .zip(&g.bindings)
+        .filter(|(l, _)| !l.on_device());
+    let out_bytes = (g.shape.numel() * g.precision.bytes()) as u64;
+    if let Some(why) = crate::interp::host_held::group_reason(
+        out_bytes,
+        host_leaves.map(|(l, &p)| bound_bytes(l, p)),
+    ) {
+        return Some(why);
+    }
     if !g.uniform_precision {
         return Some("it mixes single and double values".into());
     }

@@ -1,4 +1,5 @@
-//! Where a variable's data lives: on the host, on the device, on both, or not computed yet.
+//! Where a variable's data lives: on the host, on the device, on both, or not computed yet;
+//! a gpuArray past one device buffer says it is held on the host.
 //! `whos` shows it; the lazy GPU graph (device values, pending nodes) reports through here.
 
 use super::value::Value;
@@ -9,6 +10,8 @@ pub enum Residency {
     Device,
     Both,
     Pending,
+    /// A gpuArray larger than one device buffer, held in host memory (`interp::host_held`).
+    HostHeld,
 }
 
 impl Residency {
@@ -18,6 +21,7 @@ impl Residency {
             Residency::Device => "device",
             Residency::Both => "both",
             Residency::Pending => "pending",
+            Residency::HostHeld => "host (> MaxBufferSize)",
         }
     }
 }
@@ -30,6 +34,14 @@ pub fn of(v: &Value, bytes: usize) -> (Residency, usize, usize) {
         Value::DeviceComplex(z) => Some(&z.re),
         _ => None,
     };
+    if crate::interp::host_held::is(v) {
+        let computed = match v {
+            Value::Device(d) => d.node.is_realised(),
+            Value::DeviceComplex(z) => z.re.is_realised(),
+            _ => false,
+        };
+        return (Residency::HostHeld, if computed { bytes } else { 0 }, 0);
+    }
     match node {
         Some(n) => match &*n.data.borrow() {
             None => (Residency::Pending, 0, 0),

@@ -270,6 +270,10 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
     if g.steps.is_empty() || shape.numel() == 0 {
         return Ok(tensor_of(vec![0.0; shape.numel()], shape, class));
     }
+    // A result the host cannot hold is MATLAB's out-of-memory error, not an abort (arrays
+    // past one device buffer are computed here: `interp::host_held`).
+    let elem = if class == Class::Single { 4 } else { 8 };
+    crate::values::limits::check_dims(shape.dims(), elem)?;
     Ok(match class {
         Class::Single => Tensor::new(shape, TData::F32(evaluate::<f32>(&p)?)),
         Class::Logical => {
