@@ -318,3 +318,19 @@ fn predicates_of_gpu_arrays_answer_on_the_host() {
         "logical logical logical logical logical logical 111110"
     );
 }
+
+/// The 'gpuArray' and 'like' options of constructors are options whether written as char
+/// vectors or as string scalars (`zeros(2, "gpuArray")` made a host double).
+#[test]
+fn constructor_options_as_strings_make_gpu_arrays() {
+    let out = run(
+        "a = rand(3, 1, \"single\", \"gpuArray\"); b = zeros(2, \"gpuArray\"); \
+         c = ones(2, 2, \"like\", gpuArray(single(1))); d = randn(2, 'gpuArray'); \
+         fprintf('%s %s %s %s ', class(a), class(b), class(c), class(d)); \
+         fprintf('%s %s %s', underlyingType(a), underlyingType(b), underlyingType(c));",
+    );
+    assert_eq!(
+        out,
+        "gpuArray gpuArray gpuArray gpuArray single double single"
+    );
+}
