@@ -284,9 +284,7 @@ impl Interp {
         }
         // (Word checks compare lengths first: no text is built for ordinary arguments.)
         let word = |v: &Value, w: &str| {
-            v.is_text()
-                && (v.is_string() || v.numel() == w.len())
-                && v.text().is_ok_and(|t| t == w)
+            v.is_text() && (v.is_string() || v.numel() == w.len()) && v.text().is_ok_and(|t| t == w)
         };
         // (`isa(g, 'gpuArray')` names the class; it constructs nothing.)
         let constructs_on_gpu = !super::lower::reads_metadata_only(b.name)
