@@ -13,8 +13,8 @@
 
 /// Rounds to the nearest integer by adding and subtracting 1.5 2^52; the sum's low bits hold
 /// that integer.
-const SHIFT: f64 = 6755399441055744.0;
-const SHIFT_BITS: u64 = 0x4338_0000_0000_0000;
+pub(super) const SHIFT: f64 = 6755399441055744.0;
+pub(super) const SHIFT_BITS: u64 = 0x4338_0000_0000_0000;
 
 /// Sines and cosines of |x| below this reduce with three parts of pi/2 (fdlibm's medium
 /// case: n times each part is exact up to 2^20 quadrants).
@@ -22,7 +22,7 @@ const TRIG_LIMIT: f64 = 524288.0;
 /// exp of |x| below this is a normal number (not subnormal, not infinite).
 const EXP_LIMIT: f64 = 708.0;
 
-const INVPIO2: f64 = 6.36619772367581382433e-01;
+pub(super) const INVPIO2: f64 = 6.36619772367581382433e-01;
 const PIO2_1: f64 = 1.57079632673412561417e+00;
 const PIO2_2: f64 = 6.07710050630396597660e-11;
 const PIO2_3: f64 = 2.02226624871116645580e-21;
@@ -194,8 +194,8 @@ fn log_ok(v: f64) -> bool {
 
 /// pi/2 in two parts for arguments that are singles (musl's __rem_pio2f): the first 33
 /// bits, so that n times it is exact for the quadrant counts below TRIG_LIMIT, and the rest.
-const PIO2_1F: f64 = 1.57079631090164184570e+00;
-const PIO2_1FT: f64 = 1.58932547735281966916e-08;
+pub(super) const PIO2_1F: f64 = 1.57079631090164184570e+00;
+pub(super) const PIO2_1FT: f64 = 1.58932547735281966916e-08;
 
 /// sin on [-pi/4, pi/4] within 2^-37.5 relative, and cos there within 2^-34.1 (musl's
 /// __sindf and __cosdf): enough for a result rounded to single.

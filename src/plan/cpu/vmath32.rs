@@ -22,19 +22,12 @@
 //! No multiply-add is fused (Rust never contracts), so every instruction set gives the same
 //! bits, and the executor's blocks and the eager kernels (both call these) agree.
 
-/// Rounds a double to the nearest integer by adding and subtracting 1.5 2^52.
-const SHIFT: f64 = 6755399441055744.0;
-const SHIFT_BITS: u64 = 0x4338_0000_0000_0000;
-/// The same for singles: 1.5 2^23.
+/// Rounding to an integer as `vmath::SHIFT` does, for singles: 1.5 2^23.
 const SHIFT_F: f32 = 12582912.0;
 const SHIFT_F_BITS: u32 = 0x4b40_0000;
 
 /// Sines and cosines of |x| below this take the vector path (n pi/2 exact in two parts).
 const TRIG_LIMIT: f32 = 524288.0;
-const INVPIO2: f64 = 6.36619772367581382433e-01;
-/// pi/2 as its first 33 bits and the rest (musl's __rem_pio2f).
-const PIO2_1: f64 = 1.57079631090164184570e+00;
-const PIO2_1T: f64 = 1.58932547735281966916e-08;
 
 /// Cephes sinf: sin(y) = y + y^3 (S1 + z S2 + z^2 S3), z = y^2, |y| <= pi/4.
 const S1: f32 = -1.666_665_5e-1;
@@ -52,7 +45,7 @@ fn sin_cos(x: f32, shift: u64) -> f32 {
     let t = xd * INVPIO2 + SHIFT;
     let n = t - SHIFT;
     let q = (t.to_bits().wrapping_sub(SHIFT_BITS).wrapping_add(shift)) & 3;
-    let y = (xd - n * PIO2_1) - n * PIO2_1T;
+    let y = (xd - n * PIO2_1F) - n * PIO2_1FT;
     let hi = y as f32;
     let lo = (y - hi as f64) as f32;
     let z = hi * hi;
@@ -157,7 +150,7 @@ fn log_ok(v: f32) -> bool {
     v >= f32::MIN_POSITIVE && v <= f32::MAX
 }
 
-use super::vmath::Fun;
+use super::vmath::{Fun, INVPIO2, PIO2_1F, PIO2_1FT, SHIFT, SHIFT_BITS};
 
 /// Whether singles' sin, cos, exp and log are computed here in single: not under
 /// `MATFUSE_SINGLE_MATH=exact`, and not while a device runs. A device's single functions are
