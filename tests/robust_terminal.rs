@@ -59,7 +59,9 @@ fn a_long_line_typed_key_by_key_runs_without_redrawing_per_key() {
 
 #[test]
 fn ctrl_c_stops_a_long_sort_and_keys_typed_meanwhile_are_kept() {
-    let mut p = spawn("h2");
+    // A sort of 3e7 doubles takes 0.3-1.5 s, so on a fast machine it ended before the
+    // Ctrl-C: the injected fault stalls it 3 s first (without looking at Ctrl-C itself).
+    let mut p = spawn_with("h2", &[("MATFUSE_FAULT", "slowsort")]);
     p.send_line("x = rand(3e7, 1); disp('MADE')").expect("send");
     expect(&mut p, "\nMADE");
     p.send_line("disp('SORTING'); y = sort(x); disp('SORTED')")

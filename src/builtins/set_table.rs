@@ -144,6 +144,9 @@ fn radix(keys: &mut Vec<u64>) {
         }
     }
     let mut other = vec![0u64; n];
+    if crate::gpu::faults::fires(crate::gpu::faults::Fault::SlowSort) {
+        std::thread::sleep(std::time::Duration::from_secs(3));
+    }
     for (pass, count) in counts.iter_mut().enumerate() {
         if count.iter().any(|&c| c == n) {
             continue;

@@ -3,7 +3,9 @@
 //! allocation fail as out of memory, the Nth read-back fail, or the device be lost at the Nth
 //! submit of recorded work, as a driver reset mid-kernel would (N is 1 by default);
 //! `slowcompile` makes the Nth kernel compile take 30 s more, as a driver's slowest compiles
-//! do (tests of Ctrl-C during the wait must not depend on how fast the machine compiles).
+//! do (tests of Ctrl-C during the wait must not depend on how fast the machine compiles);
+//! `slowsort` stalls the Nth host radix sort 3 s before its first pass's look at Ctrl-C
+//! (without looking itself, so a sort that stopped looking would still finish).
 //! Each fires once per value of the setting (a script may `setenv` it again for another).
 
 use std::sync::Mutex;
@@ -14,6 +16,7 @@ pub enum Fault {
     Readback,
     Lose,
     SlowCompile,
+    SlowSort,
 }
 
 impl Fault {
@@ -23,6 +26,7 @@ impl Fault {
             Fault::Readback => "readback",
             Fault::Lose => "lose",
             Fault::SlowCompile => "slowcompile",
+            Fault::SlowSort => "slowsort",
         }
     }
 }
