@@ -37,6 +37,10 @@ pub enum Kind {
 pub struct KernelKey(Vec<u32>);
 
 impl KernelKey {
+    /// The key's words (for naming a kernel in per-kernel timings).
+    pub fn words(&self) -> &[u32] {
+        &self.0
+    }
     /// This key with `words` after it (a loop kernel's roots).
     pub fn with(mut self, words: impl IntoIterator<Item = u32>) -> KernelKey {
         self.0.extend(words);

@@ -239,8 +239,21 @@ pub fn record_dispatch<R>(
     blocks: &[&[u8]],
     f: impl FnOnce(&mut wgpu::ComputePass<'static>, &wgpu::Buffer, &[u64]) -> R,
 ) -> MResult<R> {
+    if super::timing::per_kernel() {
+        super::timing::make_room();
+    }
     record_with(g, blocks, |batch, params, at| {
         let Batch { pass, encoder, .. } = batch;
+        // Per-kernel timing: each kernel in a pass of its own, stamped at its start and end.
+        if super::timing::per_kernel() {
+            *pass = None;
+            if let Some((timed, k)) = super::timing::timed_pass(g, encoder) {
+                let r = f(pass.insert(timed), params, at);
+                *pass = None;
+                super::timing::name_pass(k);
+                return r;
+            }
+        }
         let pass = pass.get_or_insert_with(|| {
             PASSES_OPENED.fetch_add(1, Ordering::SeqCst);
             encoder

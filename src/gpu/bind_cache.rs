@@ -49,6 +49,7 @@ pub fn bind(
     pipeline: &Arc<Pipeline>,
     mut bindings: Vec<Binding>,
 ) -> bool {
+    super::timing::bound(&pipeline.name);
     // Dynamic bindings are made at offset 0; their offsets go to the pass.
     let mut offsets = Vec::new();
     for (b, &dynamic) in bindings.iter_mut().zip(&pipeline.dynamic) {

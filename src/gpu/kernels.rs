@@ -148,7 +148,9 @@ fn compile(
 ) -> Result<Arc<Pipeline>, String> {
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = shader_module(device, "matfuse elementwise", text.clone());
-    let pipe = super::pipeline::build(device, &module, &text, "matfuse elementwise");
+    let words: Vec<String> = key.words().iter().take(6).map(|w| w.to_string()).collect();
+    let name = super::pipeline::kernel_name(&format!("[{}]", words.join(",")), &text);
+    let pipe = super::pipeline::build(device, &module, &text, "matfuse elementwise", name);
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(e.to_string());
     }

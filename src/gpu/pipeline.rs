@@ -19,6 +19,28 @@ pub struct Pipeline {
     pub layout: wgpu::BindGroupLayout,
     /// Whether binding k takes a dynamic offset (binding numbers are 0, 1, ... in order).
     pub dynamic: Vec<bool>,
+    /// What the kernel is, for `MATFUSE_GPU_TIMING=kernels`: its key's first words and its
+    /// shader's headline.
+    pub name: String,
+}
+
+/// A kernel's name for per-kernel timing: its key's first words and the start of the last
+/// comment paragraph before its entry point (the kernel's own description, after the
+/// preambles generated kernels carry).
+pub fn kernel_name(key_words: &str, text: &str) -> String {
+    let entry = text.find("@compute").unwrap_or(text.len());
+    let mut previous_comment = false;
+    let mut headline = "";
+    for line in text[..entry].lines() {
+        let line = line.trim();
+        let comment = line.starts_with("//");
+        if comment && !previous_comment {
+            headline = line.trim_start_matches('/').trim();
+        }
+        previous_comment = comment;
+    }
+    let headline: String = headline.chars().take(70).collect();
+    format!("{key_words} {headline}")
 }
 
 /// One storage binding of a shader: its number, whether it is read-only, and its name.
@@ -70,6 +92,7 @@ pub fn build(
     module: &wgpu::ShaderModule,
     text: &str,
     label: &str,
+    name: String,
 ) -> Pipeline {
     let allowed = device
         .limits()
@@ -95,6 +118,7 @@ pub fn build(
             compute,
             layout,
             dynamic: Vec::new(),
+            name,
         };
     };
     let dynamic_of = |s: &Slot| s.read_only && PARAMETER_NAMES.contains(&s.name.as_str());
@@ -145,6 +169,7 @@ pub fn build(
         compute,
         layout,
         dynamic,
+        name,
     }
 }
 

@@ -6,16 +6,112 @@
 //! compute pass, before, 30 to 40).
 
 use super::device::Gpu;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Batches timed between two readbacks at most (a full set is read back first).
-const CAPACITY: u32 = 1024;
+/// Batches (or kernels) timed between two readbacks at most (a full set is read back first).
+const CAPACITY: u32 = 2048;
+// (wgpu allows 4096 queries a set: a pair each.)
 
 struct Timer {
     set: wgpu::QuerySet,
     resolved: wgpu::Buffer,
     readback: wgpu::Buffer,
     used: u32,
+    /// Per-kernel mode: the kernel each pair timed (empty for a batch's pair).
+    names: Vec<String>,
+}
+
+/// Per-kernel mode: each kernel's launches and nanoseconds, by name.
+static TOTALS: Mutex<Option<HashMap<String, (u64, f64)>>> = Mutex::new(None);
+
+/// Whether each kernel is timed (`MATFUSE_GPU_TIMING=kernels`, read once).
+pub fn per_kernel() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "kernels"))
+}
+
+thread_local! {
+    /// The kernel last bound on this thread (per-kernel mode).
+    static BOUND: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Notes the kernel a pass binds (per-kernel mode only).
+pub fn bound(name: &str) {
+    if per_kernel() {
+        BOUND.with(|b| {
+            let mut b = b.borrow_mut();
+            b.clear();
+            b.push_str(name);
+        });
+    }
+}
+
+/// Per-kernel mode: a compute pass with stamps at its start and end, and the pair's index
+/// (for `name_pass`); None where kernels are not timed or the set is full.
+pub fn timed_pass(
+    g: &Gpu,
+    enc: &mut wgpu::CommandEncoder,
+) -> Option<(wgpu::ComputePass<'static>, u32)> {
+    if !per_kernel() || !g.device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        return None;
+    }
+    let mut guard = TIMER.lock().ok()?;
+    let timer = guard.get_or_insert_with(|| create(g));
+    if timer.used >= CAPACITY {
+        return None;
+    }
+    let k = timer.used;
+    timer.used += 1;
+    let pass = enc
+        .begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                query_set: &timer.set,
+                beginning_of_pass_write_index: Some(2 * k),
+                end_of_pass_write_index: Some(2 * k + 1),
+            }),
+        })
+        .forget_lifetime();
+    Some((pass, k))
+}
+
+/// Names pair `k` after the kernel last bound (call after the timed pass's dispatch).
+pub fn name_pass(k: u32) {
+    let name = BOUND.with(|b| b.borrow().clone());
+    if let Ok(mut guard) = TIMER.lock() {
+        if let Some(timer) = guard.as_mut() {
+            let at = k as usize;
+            if timer.names.len() <= at {
+                timer.names.resize(at + 1, String::new());
+            }
+            timer.names[at] = name;
+        }
+    }
+}
+
+/// Prints each kernel's launches and time (per-kernel mode), once the session ends.
+pub fn kernel_report() {
+    if !per_kernel() {
+        return;
+    }
+    collect();
+    let Ok(totals) = TOTALS.lock() else {
+        return;
+    };
+    let Some(totals) = totals.as_ref() else {
+        return;
+    };
+    let mut rows: Vec<_> = totals.iter().collect();
+    rows.sort_by(|a, b| b.1.1.total_cmp(&a.1.1));
+    eprintln!("{:>10} {:>12} {:>10}  kernel", "launches", "total ms", "mean us");
+    for (name, (n, ns)) in rows {
+        eprintln!(
+            "{n:>10} {:>12.3} {:>10.2}  {name}",
+            ns * 1e-6,
+            ns * 1e-3 / (*n).max(1) as f64
+        );
+    }
 }
 
 static TIMER: Mutex<Option<Timer>> = Mutex::new(None);
@@ -41,6 +137,7 @@ fn create(g: &Gpu) -> Timer {
             mapped_at_creation: false,
         }),
         used: 0,
+        names: Vec::new(),
     }
 }
 
@@ -48,7 +145,8 @@ fn create(g: &Gpu) -> Timer {
 fn enabled(g: &Gpu) -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let on = *ON.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "1"));
-    on && g
+    (on || per_kernel())
+        && g
         .device
         .features()
         .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
@@ -62,7 +160,7 @@ pub fn measuring() -> bool {
 /// Writes the opening stamp of a new batch into `enc`: the pair's index, for `end`, or None
 /// where batches are not timed (or the set is full until the next readback).
 pub fn begin(g: &Gpu, enc: &mut wgpu::CommandEncoder) -> Option<u32> {
-    if !enabled(g) {
+    if !enabled(g) || per_kernel() {
         return None;
     }
     let mut guard = TIMER.lock().ok()?;
@@ -91,7 +189,7 @@ pub fn make_room() {
     let full = TIMER
         .lock()
         .ok()
-        .is_some_and(|t| t.as_ref().is_some_and(|t| t.used >= CAPACITY));
+        .is_some_and(|t| t.as_ref().is_some_and(|t| t.used + 16 >= CAPACITY));
     if full {
         collect();
     }
@@ -115,6 +213,7 @@ pub fn collect() {
         return;
     }
     timer.used = 0;
+    let names = std::mem::take(&mut timer.names);
     let bytes = used as u64 * 16;
     let mut enc = g
         .device
@@ -129,6 +228,17 @@ pub fn collect() {
     let ns = match slice.get_mapped_range() {
         Ok(data) => {
             let stamps: &[u64] = bytemuck::cast_slice(&data);
+            if !names.is_empty() {
+                let period = g.queue.get_timestamp_period() as f64;
+                if let Ok(mut totals) = TOTALS.lock() {
+                    let totals = totals.get_or_insert_with(HashMap::new);
+                    for (pair, name) in stamps.chunks_exact(2).zip(&names) {
+                        let t = totals.entry(name.clone()).or_insert((0, 0.0));
+                        t.0 += 1;
+                        t.1 += pair[1].saturating_sub(pair[0]) as f64 * period;
+                    }
+                }
+            }
             let ticks: u64 = stamps
                 .chunks_exact(2)
                 .map(|p| p[1].saturating_sub(p[0]))

@@ -72,6 +72,7 @@ pub fn trace(what: &str) {
 
 /// Prints the sums (`MATFUSE_TRACE=sum`), once the session ends.
 pub fn trace_report() {
+    super::timing::kernel_report();
     if mode() != Mode::Sum {
         return;
     }
