@@ -47,7 +47,7 @@ fn one_output_extremes_along_rows_follow_the_loop() {
     // small matrices (one core) with every special, each row against the loop; -0 before +0
     // must give -0 (its reciprocal is -Inf)
     let code = format!(
-        "{REF}
+        "
         rng(5); ok = true; signs = true;
         for sz = [2 3; 37 41; 17 1; 5 300]'
           A = round(rand(sz(1), sz(2)) * 10) - 5; A(2, :) = NaN;
@@ -75,7 +75,8 @@ fn one_output_extremes_along_rows_follow_the_loop() {
         fprintf('empty %d\\n', isequal(size(e), [3 0]) && isequal(size(f), [0 1]) && isa(f, 'single'));
         fprintf('allnan %d\\n', isequaln(max(NaN(4, 3), [], 2), NaN(4, 1)) && isequaln(min(single(NaN(4, 3)), [], 2, 'includenan'), single(NaN(4, 1))));
         fprintf('ints %d\\n', isequal(max(int8([1 -128 127; 5 5 4]), [], 2), int8([127; 5])));
-        fprintf('complex %d\\n', isequal(max([1+1i 2 -3; 0 1i -1i], [], 2), [-3; 1i]));"
+        fprintf('complex %d\\n', isequal(max([1+1i 2 -3; 0 1i -1i], [], 2), [-3; 1i]));
+        {REF}"
     );
     all_hold(&code, 7);
 }
@@ -90,7 +91,7 @@ fn large_extremes_along_rows_agree_with_the_transpose() {
         for sz = [600 500; 3000 100; 300 900; 4500 61]'
           A = floor(rand(sz(1), sz(2)) * 1000) - 500;
           A(ceil(rand(1, 200) * numel(A))) = NaN; A(ceil(rand(1, 50) * numel(A))) = -0;
-          A(7, :) = NaN; A(9, [3 400 end]) = Inf; A(11, :) = -0; A(11, end) = 0; A(13, :) = 3;
+          A(7, :) = NaN; A(9, [3 end-1 end]) = Inf; A(11, :) = -0; A(11, end) = 0; A(13, :) = 3;
           for cls = {'double', 'single'}
             B = cast(A, cls{1}); T = B.';
             for f = {@max, @min}
