@@ -14,7 +14,17 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let child = std::thread::Builder::new()
         .stack_size(1 << 30)
-        .spawn(move || matfuse::cli::main(args));
+        .spawn(move || {
+            // This thread joins the array kernels' thread pool as its worker 0: a parallel
+            // loop it starts runs its first part here and takes back any part no other
+            // worker has picked up, instead of handing everything to the pool and sleeping
+            // until sleeping workers are scheduled (on a busy machine, often longer than
+            // the loop itself at 1e6 elements). Fails only if a pool exists already.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .use_current_thread()
+                .build_global();
+            matfuse::cli::main(args)
+        });
     let code = match child {
         Ok(h) => h.join().unwrap_or(101),
         Err(_) => matfuse::cli::main(std::env::args_os().collect()),

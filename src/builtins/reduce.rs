@@ -383,12 +383,11 @@ fn extreme(a: A, nargout: usize, is_max: bool) -> R {
     }
     let r = red_args(a, true)?;
     let omitnan = !r.includenan_given;
-    let (vals, idx) = red::extreme_with_index_shaped(&r.t, &r.shape, r.dim, is_max, omitnan)?;
-    if nargout > 1 {
-        Ok(vec![Value::from(vals), Value::from(idx)])
-    } else {
-        one(vals)
+    if nargout <= 1 {
+        return one(red::extreme_shaped(&r.t, &r.shape, r.dim, is_max, omitnan)?);
     }
+    let (vals, idx) = red::extreme_with_index_shaped(&r.t, &r.shape, r.dim, is_max, omitnan)?;
+    Ok(vec![Value::from(vals), Value::from(idx)])
 }
 
 fn max(_: &mut Interp, _: &mut Frame, a: A, n: usize) -> R {

@@ -183,13 +183,14 @@ fn slab<F: Flt, const MAX: bool>(
     x: &[F],
     inner: usize,
     from: usize,
+    base: u32,
     best: &mut [F],
     best_k: &mut [u32],
     nan_k: &mut [u32],
 ) {
     let w = best.len();
     for (k, row) in x.chunks_exact(inner).enumerate() {
-        let k = k as u32;
+        let k = base + k as u32;
         let Some(row) = row.get(from..from + w) else {
             return;
         };
@@ -215,11 +216,12 @@ fn slab_avx512<F: Flt, const MAX: bool>(
     x: &[F],
     inner: usize,
     from: usize,
+    base: u32,
     b: &mut [F],
     bk: &mut [u32],
     nk: &mut [u32],
 ) {
-    slab::<F, MAX>(x, inner, from, b, bk, nk)
+    slab::<F, MAX>(x, inner, from, base, b, bk, nk)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -228,17 +230,19 @@ fn slab_avx2<F: Flt, const MAX: bool>(
     x: &[F],
     inner: usize,
     from: usize,
+    base: u32,
     b: &mut [F],
     bk: &mut [u32],
     nk: &mut [u32],
 ) {
-    slab::<F, MAX>(x, inner, from, b, bk, nk)
+    slab::<F, MAX>(x, inner, from, base, b, bk, nk)
 }
 
 fn slab_wide<F: Flt, const MAX: bool>(
     x: &[F],
     inner: usize,
     from: usize,
+    base: u32,
     b: &mut [F],
     bk: &mut [u32],
     nk: &mut [u32],
@@ -247,18 +251,23 @@ fn slab_wide<F: Flt, const MAX: bool>(
     {
         if crate::plan::cpu::vmath::has_avx512() {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { slab_avx512::<F, MAX>(x, inner, from, b, bk, nk) };
+            return unsafe { slab_avx512::<F, MAX>(x, inner, from, base, b, bk, nk) };
         }
         if crate::plan::cpu::vmath::has_avx2() {
             // SAFETY: as above.
-            return unsafe { slab_avx2::<F, MAX>(x, inner, from, b, bk, nk) };
+            return unsafe { slab_avx2::<F, MAX>(x, inner, from, base, b, bk, nk) };
         }
     }
-    slab::<F, MAX>(x, inner, from, b, bk, nk)
+    slab::<F, MAX>(x, inner, from, base, b, bk, nk)
 }
 
-/// The positions for every lane, a block of `LANE_BLOCK` lanes of one outer slab a task
-/// (across the cores when the array is large), in lane order.
+/// One block of lanes' running state: extreme, its row, the first NaN's row.
+type State<F> = (Vec<F>, Vec<u32>, Vec<u32>);
+
+/// The positions for every lane, a block of `LANE_BLOCK` lanes of one outer slab a task;
+/// when the array is large and there are fewer blocks than cores, each block's rows are
+/// split among the cores too (each part one contiguous stream: a 3162x3162 matrix is one
+/// block, which one core read alone) and the parts' states combined in row order.
 fn strided<F: Flt, const MAX: bool>(
     x: &[F],
     lanes: (usize, usize, usize),
@@ -266,36 +275,75 @@ fn strided<F: Flt, const MAX: bool>(
 ) -> Vec<usize> {
     let (inner, len, outer) = lanes;
     let init = if MAX { F::NEG_INF } else { F::POS_INF };
-    let block = |&(o, from): &(usize, usize)| -> Vec<usize> {
-        let w = LANE_BLOCK.min(inner - from);
-        let mut best = vec![init; w];
-        let mut best_k = vec![NONE; w];
-        let mut nan_k = vec![NONE; w];
-        if let Some(slab_x) = x.get(o * inner * len..(o + 1) * inner * len) {
-            slab_wide::<F, MAX>(slab_x, inner, from, &mut best, &mut best_k, &mut nan_k);
-        }
-        best_k
-            .iter()
-            .zip(&nan_k)
-            .map(|(&b, &n)| {
-                let k = if (!omitnan && n != NONE) || b == NONE {
-                    n
-                } else {
-                    b
-                };
-                if k == NONE { 0 } else { k as usize }
-            })
-            .collect()
-    };
-    let tasks: Vec<(usize, usize)> = (0..outer)
+    let par = x.len() >= PAR_MIN;
+    let blocks: Vec<(usize, usize)> = (0..outer)
         .flat_map(|o| (0..inner).step_by(LANE_BLOCK).map(move |from| (o, from)))
         .collect();
-    let parts: Vec<Vec<usize>> = if x.len() >= PAR_MIN && tasks.len() > 1 {
-        tasks.par_iter().map(block).collect()
+    let threads = rayon::current_num_threads();
+    let parts = if par && blocks.len() < threads {
+        threads.min(len).max(1)
     } else {
-        tasks.iter().map(block).collect()
+        1
     };
-    parts.concat()
+    if len == 0 {
+        return vec![0; inner * outer];
+    }
+    let rows = len.div_ceil(parts);
+    let per_block = len.div_ceil(rows);
+    // (block, rows k0..k1)
+    let tasks: Vec<(usize, usize, usize, usize)> = blocks
+        .iter()
+        .flat_map(|&(o, from)| {
+            (0..len)
+                .step_by(rows)
+                .map(move |k0| (o, from, k0, (k0 + rows).min(len)))
+        })
+        .collect();
+    let run = |&(o, from, k0, k1): &(usize, usize, usize, usize)| -> State<F> {
+        let w = LANE_BLOCK.min(inner - from);
+        let mut st = (vec![init; w], vec![NONE; w], vec![NONE; w]);
+        let base = o * inner * len;
+        if let Some(part) = x.get(base + k0 * inner..base + k1 * inner) {
+            slab_wide::<F, MAX>(
+                part, inner, from, k0 as u32, &mut st.0, &mut st.1, &mut st.2,
+            );
+        }
+        st
+    };
+    let states: Vec<State<F>> = if par && tasks.len() > 1 {
+        tasks.par_iter().map(run).collect()
+    } else {
+        tasks.iter().map(run).collect()
+    };
+    let mut out = Vec::with_capacity(inner * outer);
+    for group in states.chunks(per_block) {
+        let Some((first, later)) = group.split_first() else {
+            continue;
+        };
+        let (mut b, mut bk, mut nk) = first.clone();
+        // a later part's state replaces an earlier one as a later row would
+        for (lb, lbk, lnk) in later {
+            for i in 0..b.len() {
+                let better = if MAX { lb[i] > b[i] } else { lb[i] < b[i] };
+                if lbk[i] != NONE && (bk[i] == NONE || better) {
+                    b[i] = lb[i];
+                    bk[i] = lbk[i];
+                }
+                if nk[i] == NONE {
+                    nk[i] = lnk[i];
+                }
+            }
+        }
+        out.extend(bk.iter().zip(&nk).map(|(&b, &n)| {
+            let k = if (!omitnan && n != NONE) || b == NONE {
+                n
+            } else {
+                b
+            };
+            if k == NONE { 0 } else { k as usize }
+        }));
+    }
+    out
 }
 
 /// The positions along each lane of a later dimension (`lanes` as `reduce::lanes` gives
@@ -409,14 +457,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             s >> 33
         };
-        for case in 0..60 {
+        for case in 0..42 {
             let (inner, len, outer) = [
                 (16, 5, 2),
                 (40, 33, 1),
                 (1000, 7, 3),
                 (17, 1, 4),
                 (4200, 9, 2),
-            ][case % 5];
+                (600, 450, 1),
+                (301, 1000, 1),
+            ][case % 7];
             let mut x: Vec<f64> = (0..inner * len * outer)
                 .map(|_| (next() % 50) as f64 - 25.0)
                 .collect();

@@ -5,6 +5,7 @@ pub mod colon;
 pub mod concat;
 pub mod elementwise;
 mod extreme_fast;
+mod extreme_values;
 pub mod index;
 mod int_arith;
 pub mod int_kernels;

@@ -102,6 +102,9 @@ pub fn reduce_shaped(
             }
         }
         Red::Max | Red::Min => {
+            if let Some(v) = strided_extreme_values(t, l, &out_shape, op == Red::Max, omitnan) {
+                return Ok(v);
+            }
             if let Some(k) = reduce_fast::extreme_positions(&t.data, l, op == Red::Max, omitnan) {
                 return Ok(extremes_at(t, &k, l, out_shape, cls));
             }
@@ -297,6 +300,42 @@ pub fn extreme_with_index(
     omitnan: bool,
 ) -> MResult<(Tensor, Tensor)> {
     extreme_with_index_shaped(t, &t.shape, dim, is_max, omitnan)
+}
+
+/// max/min of single or double lanes along a later dimension as running values (no
+/// positions); None for other data and for contiguous lanes.
+fn strided_extreme_values(
+    t: &Tensor,
+    l: (usize, usize, usize),
+    out_shape: &Shape,
+    is_max: bool,
+    omitnan: bool,
+) -> Option<Tensor> {
+    if l.0 < 2 || l.1 == 0 {
+        return None;
+    }
+    let d = super::extreme_values::strided_values(&t.data, l, is_max, omitnan)?;
+    Some(Tensor::new(out_shape.clone(), d))
+}
+
+/// max/min along `dim` without the positions (`max(A, [], 2)` with one output): the values
+/// of `extreme_with_index_shaped`.
+pub fn extreme_shaped(
+    t: &Tensor,
+    shape: &Shape,
+    dim: Option<usize>,
+    is_max: bool,
+    omitnan: bool,
+) -> MResult<Tensor> {
+    if !(dim.is_none() && shape.dims() == [0, 0]) {
+        let d = dim.unwrap_or_else(|| default_dim(shape));
+        if let Some(v) =
+            strided_extreme_values(t, lanes(shape, d), &shape.with_dim(d, 1), is_max, omitnan)
+        {
+            return Ok(v);
+        }
+    }
+    Ok(extreme_with_index_shaped(t, shape, dim, is_max, omitnan)?.0)
 }
 
 /// `extreme_with_index` of `t`'s elements taken in `shape`.
