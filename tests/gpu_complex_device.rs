@@ -109,7 +109,7 @@ fn complex_matrix_products_agree_with_the_host() {
              A = gpuArray(a); B = gpuArray(b); C = gpuArray(c); V = gpuArray(v); U = gpuArray(u); Q = gpuArray(q); \
              ok = [near(A * B, a * b, {tol}), near(A' * C, a' * c, {tol}), near(A.' * C, a.' * c, {tol}), \
                near(A * V, a * v, {tol}), near(U' * A, u' * a, {tol}), near(V.' * B, v.' * b, {tol}), \
-               near(A * Q, a * q, {tol}), near(Q' * B.', q' * b.', {tol}), near(A * q, a * q, {tol}), \
+               near(A * Q, a * q, {tol}), near(Q' * B, q' * b, {tol}), near(A * q, a * q, {tol}), \
                near(a * B, a * b, {tol}), near(V' * V, v' * v, {tol}), near(V * V', v * v', {tol}), \
                near(A / (2 - 1i), a / (2 - 1i), {tol}), near((3i) \\ A, (3i) \\ a, {tol}), \
                near(dot(V, V), dot(v, v), {tol}), near(dot(A, [C(:, 1:3), C(:, 1:2)]), dot(a, [c(:, 1:3), c(:, 1:2)]), {tol}), \
@@ -226,27 +226,6 @@ fn a_gpuarray_assigned_into_a_host_array_makes_a_gpuarray() {
         fprintf('%d %s %d\\n', isa(s, 'gpuArray'), classUnderlying(s), isequal(gather(s), single([1 2 7]))); \
         fprintf('%s %s %s\\n', class(c), class(c{2}), class(t.f));";
     assert_eq!(out(code), "1 1 1 1\n1 single 1\ncell gpuArray gpuArray\n");
-}
-
-#[test]
-fn ifft_of_a_conjugate_symmetric_gpuarray_is_real_as_on_the_host() {
-    if !has_gpu() {
-        return;
-    }
-    for class in ["double", "single"] {
-        let code = format!(
-            "x = {class}(sin(1:9) + cos(2 * (1:9))); X = gpuArray(x); M = gpuArray({class}(magic(6))); \
-             h = {class}([1 0.5 0.25 0.1 0.1 0.1 0.1 0.25 0.5]); \
-             y = ifft(fft(X)); yh = ifft(fft(x)); f = ifft(fft(X) .* h); fh = ifft(fft(x) .* h); \
-             s = gpuArray({class}([4, 1+2i, 3, 1-2i])); n = gpuArray({class}([4, 1+2i, 3, 1+2i])); \
-             m = ifft(fft(M)); m2 = ifft(fft(M, [], 2), [], 2); \
-             fprintf('%d', isreal(y), isreal(yh), isreal(f), isreal(fh), isreal(ifft(s)), isreal(ifft(n)), isreal(m), isreal(m2)); \
-             fprintf(' %d', isa(y, 'gpuArray'), max(abs(gather(y) - yh)) < 1e-5, max(abs(gather(f) - fh)) < 1e-5, \
-               max(max(abs(gather(m) - magic(6)))) < 1e-4, isequal(gather(fft(X)), fft(x)) || max(abs(gather(fft(X)) - fft(x))) < 1e-4); \
-             fprintf('\\n');"
-        );
-        assert_eq!(out(&code), "11111011 1 1 1 1 1\n", "{class}");
-    }
 }
 
 #[test]

@@ -16,8 +16,7 @@
 //! - comparisons `== ~=` (both parts) and `< <= > >=` (real parts, MATLAB's rule);
 //! - `complex(a, b)`, indexing, concatenation, and builtins that act on each part alone
 //!   (`sum mean cumsum diff reshape flip circshift permute repmat fftshift ...`, PARTWISE);
-//! - `fft ifft fft2 ifft2` (`interp::fourier`; `fourier_symmetry` makes them agree with the
-//!   host on conjugate symmetry, which costs one logical read back for an inverse).
+//! - `fft ifft fft2 ifft2` (`interp::fourier`).
 //! Everything else is an honest fallback: the value is read back as a host complex array,
 //! the host computes (MATLAB's results and errors), the result is a gpuArray again, and
 //! `MATFUSE_DEBUG` names complex values as the reason (a fallback in gpuStats). Still on the
@@ -405,14 +404,7 @@ pub fn builtin(
         return None;
     }
     if matches!(b.name, "fft" | "ifft" | "fft2" | "ifft2") {
-        if let Some(r) = super::fourier_symmetry::real_inverse(i, b.name, args) {
-            return Some(r.map(|v| vec![v]));
-        }
         if let Some(r) = super::fourier::builtin(b.name, args) {
-            let r = match b.name {
-                "fft" => r.and_then(|y| super::fourier_symmetry::hermitian_forward(i, args, y)),
-                _ => r,
-            };
             return Some(r.map(|v| vec![v]));
         }
     }

@@ -91,19 +91,20 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
             // sqrt(|im|/2) (1 +- i); else sqrt(r) e^(i theta/2).
             let r = lower::binary(Bin::Hypot, re, im)?;
             let t = bin(Bin::Mul, &lower::binary(Bin::Atan2, im, re)?, &num(0.5))?;
-            let s = un(Un::Sqrt, &r)?;
+            let s = un(Un::Sqrt, &un(Un::Abs, &r)?)?;
             let (gr, gi) = (mul(&s, &un(Un::Cos, &t)?)?, mul(&s, &un(Un::Sin, &t)?)?);
             let im0 = lower::binary(Bin::Eq, im, &num(0.0))?;
             let re_neg = lower::binary(Bin::Lt, re, &num(0.0))?;
             let re0 = lower::binary(Bin::Eq, re, &num(0.0))?;
-            let x = un(Un::Sqrt, &mul(&un(Un::Abs, im)?, &num(0.5))?)?;
+            let x = un(Un::Sqrt, &un(Un::Abs, &mul(im, &num(0.5))?)?)?;
             let im_neg = lower::binary(Bin::Lt, im, &num(0.0))?;
-            // sqrt(-0) is -0; the host's real part is +0 there
-            let real_root = un(Un::Abs, &un(Un::Sqrt, re)?)?;
+            // sqrt(|re|): +0 at -0, as the host's (the real lowering takes sqrt only of values
+            // it knows are >= 0)
+            let real_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
             let on_axis_re = select(&re_neg, &num(0.0), &real_root, class)?;
             // on the negative real axis: +-sqrt(-re), the sign of im's zero (which gi has:
             // sin(+-pi/2)), exactly
-            let axis_root = un(Un::Sqrt, &neg(re)?)?;
+            let axis_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
             let below = lower::binary(Bin::Lt, &gi, &num(0.0))?;
             let signed_root = select(&below, &neg(&axis_root)?, &axis_root, class)?;
             let on_axis_im = select(&re_neg, &signed_root, im, class)?;
@@ -130,6 +131,40 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
                 bin(Bin::Div, &r, &num(scale))?,
                 bin(Bin::Div, &t, &num(scale))?,
             )
+        }
+        "exp" => {
+            // e^re (cos im + i sin im), and num-complex's corner cases: +Inf with a zero or
+            // non-finite im is (Inf, im) (NaN for an infinite im), -Inf with a non-finite im
+            // is 0, NaN with a zero im is itself
+            let e = un(Un::Exp, re)?;
+            let (gr, gi) = (mul(&e, &un(Un::Cos, im)?)?, mul(&e, &un(Un::Sin, im)?)?);
+            let im_bad = lower::binary(Bin::Eq, &un(Un::IsFinite, im)?, &num(0.0))?;
+            let im0 = lower::binary(Bin::Eq, im, &num(0.0))?;
+            let pinf = lower::binary(Bin::Eq, re, &num(f64::INFINITY))?;
+            let ninf = lower::binary(Bin::Eq, re, &num(f64::NEG_INFINITY))?;
+            let case_p = lower::binary(Bin::And, &pinf, &lower::binary(Bin::Or, &im0, &im_bad)?)?;
+            let case_n = lower::binary(Bin::And, &ninf, &im_bad)?;
+            let case_nan = lower::binary(Bin::And, &un(Un::IsNan, re)?, &im0)?;
+            let nan_if_inf = select(&un(Un::IsInf, im)?, &bin(Bin::Sub, im, im)?, im, class)?;
+            let keep_re = lower::binary(Bin::Or, &case_p, &case_nan)?;
+            let out_re = select(
+                &keep_re,
+                re,
+                &select(&case_n, &num(0.0), &gr, class)?,
+                class,
+            )?;
+            let out_im = select(
+                &case_p,
+                &nan_if_inf,
+                &select(
+                    &case_n,
+                    &num(0.0),
+                    &select(&case_nan, im, &gi, class)?,
+                    class,
+                )?,
+                class,
+            )?;
+            (out_re, out_im)
         }
         "sin" => (
             mul(&un(Un::Sin, re)?, &un(Un::Cosh, im)?)?,
@@ -328,17 +363,23 @@ pub fn power(z: &Value, q: &Value) -> Option<(Value, Value)> {
         if n >= 0 {
             return Some((a, b));
         }
-        return arith(Bin::Div, &Value::Num(1.0), &join(a, b).ok()?);
+        // the host's cdiv: by the real part alone where the imaginary part is 0
+        let (fr, fi) = arith(
+            Bin::Div,
+            &Value::Num(1.0),
+            &join(a.clone(), b.clone()).ok()?,
+        )?;
+        let real = lower::binary(Bin::Eq, &b, &num(0.0))?;
+        return Some((
+            select(&real, &bin(Bin::Div, &num(1.0), &a)?, &fr, class)?,
+            select(&real, &bin(Bin::Div, &num(0.0), &a)?, &fi, class)?,
+        ));
     }
     // exp(q * log(z)), q as a complex constant so that 0 * Inf is the host's NaN
     let (lr, li) = elementwise("log", &split_parts(z)?.0, &split_parts(z)?.1)?;
     let qc = complex_scalar(q);
     let (wr, wi) = arith(Bin::Mul, &qc, &join(lr, li).ok()?)?;
-    let e = un(Un::Exp, &wr)?;
-    let (gr, gi) = (
-        bin(Bin::Mul, &e, &un(Un::Cos, &wi)?)?,
-        bin(Bin::Mul, &e, &un(Un::Sin, &wi)?)?,
-    );
+    let (gr, gi) = elementwise("exp", &wr, &wi)?;
     let (pr, pi) = split_parts(z)?;
     let zero = lower::binary(
         Bin::And,

@@ -16,7 +16,6 @@ pub mod eval;
 pub mod exec;
 pub mod fill;
 mod fourier;
-mod fourier_symmetry;
 pub mod function;
 mod gathers;
 pub mod host_held;
