@@ -264,7 +264,11 @@ impl Interp {
         };
         // Other indexed assignment into a graph value works on its host data; a gpuArray
         // stays a gpuArray (MATLAB's x(2) = 10 on a gpuArray gives a gpuArray).
-        let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]));
+        // So does a host array one of whose elements gets a gpuArray (`x = zeros(1, 3);
+        // x(2) = gpuArray(1)` is a gpuArray in MATLAB), real or complex.
+        let into_elements = matches!(steps.as_slice(), [Step::Paren(_)]) && !delete;
+        let explicit = old.as_ref().is_some_and(|v| super::lower::explicit(&[v]))
+            || (into_elements && super::lower::explicit(&[&rhs]));
         // A graph value stored whole in a cell or a field stays what it is (pending or on the
         // device); only one written into an array's elements needs its data here.
         let stored_whole = matches!(steps.last(), Some(Step::Brace(_) | Step::Field(_)));

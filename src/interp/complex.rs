@@ -1,13 +1,31 @@
 //! Complex gpuArrays (`values::complex_device`): a complex value is its real and imaginary
 //! parts, two real graph nodes, and complex arithmetic lowers to real nodes on them through
 //! the ordinary real lowering (`lower::binary`, `lower::unary`, reductions, views), so it
-//! fuses as real work does: `+ - .* ./` with real or complex operands (complex constants as
-//! two scalar constants), `*` and `/` by a scalar, `.^2`, unary minus, `'` and `.'`, `real`,
-//! `imag`, `conj`, `abs` (hypot), `angle` (atan2), `exp`, `complex(a, b)`, indexing, and
-//! builtins that act on each part alone (`sum`, `mean`, `reshape`, `flip`, ...). Everything
-//! else is an honest fallback: the value is read back as a host complex array, the host
-//! computes (MATLAB's results and errors), the result is a gpuArray again, and
-//! `MATFUSE_DEBUG` names complex values as the reason (a fallback in gpuStats).
+//! fuses as real work does. What lowers (no read-back, no fallback):
+//! - arithmetic: `+ - .* ./ .\` with real or complex operands (complex constants as two
+//!   scalar constants), `*` `/` `\` by a scalar, unary minus, `'` and `.'`;
+//! - matrix products `A*B`, `A'*B`, `A.'*B`, `A*v`, `v'*A`, outer products, real times
+//!   complex (`complex_fns::mtimes`: four real device products, full precision), `dot`, and
+//!   `sum(a .* conj(b))` as written;
+//! - powers `z .^ p` for a scalar `p`, real or complex (whole `p` up to 64 by repeated
+//!   squaring, as the host's `cpow`; others `exp(p * log(z))`);
+//! - elementwise functions by the host's (num-complex) formulas, special cases (branch
+//!   cuts, signed zeros, `0 .^ p`) as `Select` nodes: `sqrt log log2 log10 exp sin cos tan
+//!   sinh cosh tanh sign abs angle conj real imag round floor ceil fix isnan isinf isfinite`,
+//!   `1 ./ z`;
+//! - comparisons `== ~=` (both parts) and `< <= > >=` (real parts, MATLAB's rule);
+//! - `complex(a, b)`, indexing, concatenation, and builtins that act on each part alone
+//!   (`sum mean cumsum diff reshape flip circshift permute repmat fftshift ...`, PARTWISE);
+//! - `fft ifft fft2 ifft2` (`interp::fourier`).
+//! Everything else is an honest fallback: the value is read back as a host complex array,
+//! the host computes (MATLAB's results and errors), the result is a gpuArray again, and
+//! `MATFUSE_DEBUG` names complex values as the reason (a fallback in gpuStats). Still on the
+//! host (tests/gpu_complex_device.rs lists them): the inverse trig and hyperbolic functions
+//! (`asin acos atan asinh acosh atanh`: no device form written yet), `z .^ w` with an array
+//! exponent (the host picks repeated squaring per element), `prod` and `cumprod` (a complex
+//! product is not a part-wise reduction; the device reductions and scans carry one real
+//! value), `sort`, `max`/`min` (order by magnitude, then angle: a two-key order the device
+//! sort does not take yet) and matrix division `A \ B`, `A / B`.
 
 use super::Interp;
 use super::error::{MError, MResult};
@@ -79,7 +97,7 @@ pub fn rewrap(t: &Tensor) -> Value {
 }
 
 /// An operand: real, or complex as (real part, imaginary part).
-enum Split {
+pub(super) enum Split {
     Real(Value),
     Complex(Value, Value),
 }
@@ -91,7 +109,7 @@ fn single_scalar(x: f64) -> Value {
     )))
 }
 
-fn split(v: &Value) -> Option<Split> {
+pub(super) fn split(v: &Value) -> Option<Split> {
     match v {
         Value::DeviceComplex(z) => Some(Split::Complex(part(&z.re), part(&z.im))),
         Value::Tensor(t) if t.is_complex() && t.numel() == 1 => {
@@ -122,14 +140,14 @@ fn is_graph(v: &Value) -> bool {
 }
 
 /// `a op b` on real parts: in the graph, or (two host scalars) on the host.
-fn bin(op: Bin, a: &Value, b: &Value) -> Option<Value> {
+pub(super) fn bin(op: Bin, a: &Value, b: &Value) -> Option<Value> {
     if !is_graph(a) && !is_graph(b) {
         return elementwise::binary(op, a, b).ok();
     }
     lower::binary(op, a, b)
 }
 
-fn neg(a: &Value) -> Option<Value> {
+pub(super) fn neg(a: &Value) -> Option<Value> {
     if !is_graph(a) {
         return elementwise::unary(Un::Neg, a).ok();
     }
@@ -138,7 +156,7 @@ fn neg(a: &Value) -> Option<Value> {
 
 /// `v` over `shape` in `class`: as it is when it already is, else times a fill of ones (which
 /// broadcasts and converts, keeping -0, NaN and Inf).
-fn spread(v: Value, shape: &Shape, class: Class) -> Option<Value> {
+pub(super) fn spread(v: Value, shape: &Shape, class: Class) -> Option<Value> {
     if v.shape() == *shape && v.num_class() == Some(class) {
         return Some(v);
     }
@@ -201,7 +219,7 @@ pub(super) fn join(re: Value, im: Value) -> MResult<Value> {
 }
 
 /// The parts of `a op b` for the operations complex arithmetic lowers (None: the host).
-fn arith(op: Bin, a: &Value, b: &Value) -> Option<(Value, Value)> {
+pub(super) fn arith(op: Bin, a: &Value, b: &Value) -> Option<(Value, Value)> {
     use Split::{Complex, Real};
     let (x, y) = (split(a)?, split(b)?);
     Some(match (op, x, y) {
@@ -267,11 +285,32 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> Option<MResult<Value>> {
         BinOp::Sub => arith(Bin::Sub, a, b),
         BinOp::ElemMul => arith(Bin::Mul, a, b),
         BinOp::Mul if scalar(a) || scalar(b) => arith(Bin::Mul, a, b),
+        BinOp::Mul => {
+            if let Some(r) = super::complex_fns::mtimes(a, b) {
+                return Some(r);
+            }
+            None
+        }
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let cmp = match op {
+                BinOp::Eq => Bin::Eq,
+                BinOp::Ne => Bin::Ne,
+                BinOp::Lt => Bin::Lt,
+                BinOp::Le => Bin::Le,
+                BinOp::Gt => Bin::Gt,
+                _ => Bin::Ge,
+            };
+            if let Some(v) = super::complex_fns::compare(cmp, a, b) {
+                return Some(Ok(v));
+            }
+            None
+        }
         BinOp::ElemDiv => arith(Bin::Div, a, b),
         BinOp::Div if scalar(b) => arith(Bin::Div, a, b),
         BinOp::ElemLeftDiv => arith(Bin::Div, b, a),
         BinOp::LeftDiv if scalar(a) => arith(Bin::Div, b, a),
         BinOp::ElemPow if matches!(b, Value::Num(k) if *k == 2.0) => arith(Bin::Mul, a, a),
+        BinOp::ElemPow => super::complex_fns::power(a, b),
         _ => None,
     };
     Some(match lazy {
@@ -378,10 +417,26 @@ pub fn builtin(
         }
         return None;
     }
+    if b.name == "dot" {
+        return super::complex_fns::dot(i, f, args).map(|r| r.map(|v| vec![v]));
+    }
     let Some(Value::DeviceComplex(z)) = args.first() else {
         return None;
     };
     let (re, im) = (part(&z.re), part(&z.im));
+    if b.name == "sort" {
+        if let Some(r) = super::complex_fns::sort(i, f, z, args) {
+            return Some(r.map(|v| vec![v]));
+        }
+    }
+    if args.len() == 1 {
+        if let Some((r, im)) = super::complex_fns::elementwise(b.name, &re, &im) {
+            if super::complex_fns::logical_result(b.name) {
+                return Some(Ok(vec![r]));
+            }
+            return Some(join(r, im).map(|v| vec![v]));
+        }
+    }
     let one = |v: Option<Value>| v.map(|v| Ok(vec![v]));
     match (b.name, args.len()) {
         ("real", 1) => return one(Some(re)),

@@ -6,6 +6,7 @@ pub mod assign;
 mod bins;
 pub mod call;
 pub mod complex;
+mod complex_fns;
 mod convolve;
 mod deletion;
 mod device_loss;
