@@ -53,7 +53,12 @@ pub fn timed_pass(
     g: &Gpu,
     enc: &mut wgpu::CommandEncoder,
 ) -> Option<(wgpu::ComputePass<'static>, u32)> {
-    if !per_kernel() || !g.device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+    if !per_kernel()
+        || !g
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+    {
         return None;
     }
     let mut guard = TIMER.lock().ok()?;
@@ -104,7 +109,10 @@ pub fn kernel_report() {
     };
     let mut rows: Vec<_> = totals.iter().collect();
     rows.sort_by(|a, b| b.1.1.total_cmp(&a.1.1));
-    eprintln!("{:>10} {:>12} {:>10}  kernel", "launches", "total ms", "mean us");
+    eprintln!(
+        "{:>10} {:>12} {:>10}  kernel",
+        "launches", "total ms", "mean us"
+    );
     for (name, (n, ns)) in rows {
         eprintln!(
             "{n:>10} {:>12.3} {:>10.2}  {name}",
@@ -146,10 +154,9 @@ fn enabled(g: &Gpu) -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let on = *ON.get_or_init(|| std::env::var("MATFUSE_GPU_TIMING").is_ok_and(|v| v == "1"));
     (on || per_kernel())
-        && g
-        .device
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+        && g.device.features().contains(
+            wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
+        )
 }
 
 /// Whether the session's device times its work (`gpuStats` has a GPU time to show).
