@@ -459,7 +459,7 @@ fn indexed_assignment_keeps_a_gpu_array() {
     ]);
     assert_eq!(
         out,
-        "gpuArray double|     1    10     3     4     5     0     7     0\n"
+        "gpuArray gpuArray|     1    10     3     4     5     0     7     0\n"
     );
 }
 

@@ -145,3 +145,23 @@ fn short_column_sums_add_in_order() {
         fprintf('columns %d\\n', ok);";
     all_hold(code, 1);
 }
+
+#[test]
+fn large_complex_products_agree_with_sums_of_outer_products() {
+    host_only();
+    // Above 32^3 multiply-adds complex products go to faer's kernels; the reference adds
+    // outer products (each below the threshold: the loop) column by column.
+    all_hold(
+        "rng(3); A = complex(rand(40, 50) - 0.5, rand(40, 50)); B = complex(rand(50, 45), -rand(50, 45));
+         R = rand(50, 45);
+         C = A * B; D = zeros(40, 45); for p = 1:50, D = D + A(:, p) * B(p, :); end
+         fprintf('cc %d\\n', isequal(size(C), [40 45]) && max(abs(C(:) - D(:))) < 1e-12);
+         C = A * R; D = zeros(40, 45); for p = 1:50, D = D + A(:, p) * R(p, :); end
+         fprintf('cr %d\\n', max(abs(C(:) - D(:))) < 1e-12);
+         S = single(A) * single(B);
+         fprintf('single %d\\n', isa(S, 'single') && ~isreal(S) && max(abs(double(S(:)) - reshape(A * B, [], 1))) < 1e-4);
+         Z = complex(rand(40, 50), zeros(40, 50)) * rand(50, 45);
+         fprintf('demoted %d\\n', isreal(Z));",
+        4,
+    );
+}
