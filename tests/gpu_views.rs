@@ -122,7 +122,7 @@ fn max_and_min_give_positions_on_the_device() {
     assert_eq!(out.trim_end(), "fallbacks 0", "{out}");
     // Both outputs come from the device: the index is a second reduction over the same
     // producer, and only the two 1×200 results are downloaded.
-    // GPU time is not measured by default (tests/gpu_device.rs times it when asked): NaN.
+    // GPU time is not measured by default (tests/suite/gpu_device.rs times it when asked): NaN.
     let out = run(
         "G = gpuArray(rand(500, 200)); gpuStats reset; t = tic; [m, i] = max(sin(G) + G); \
                    a = gather(m); b = gather(i); wall = toc(t); s = gpuStats; d = gpuDevice; \

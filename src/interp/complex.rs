@@ -20,7 +20,7 @@
 //! Everything else is an honest fallback: the value is read back as a host complex array,
 //! the host computes (MATLAB's results and errors), the result is a gpuArray again, and
 //! `MATFUSE_DEBUG` names complex values as the reason (a fallback in gpuStats). Still on the
-//! host (tests/gpu_complex_device.rs lists them): the inverse trig and hyperbolic functions
+//! host (tests/suite/gpu_complex_device.rs lists them): the inverse trig and hyperbolic functions
 //! (`asin acos atan asinh acosh atanh`: no device form written yet), `z .^ w` with an array
 //! exponent (the host picks repeated squaring per element), `prod` and `cumprod` (a complex
 //! product is not a part-wise reduction; the device reductions and scans carry one real

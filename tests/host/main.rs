@@ -1,0 +1,10 @@
+//! Host-engine tests run without a device (each file sets `MATFUSE_DEVICE=cpu` for the whole
+//! process before its first session), in one binary: see `tests/suite/main.rs` for why.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod host_fast_paths;
+mod host_round4;
+mod host_round5;
+mod host_typed;

@@ -1,0 +1,108 @@
+//! The device radix sort (issue 25, `gpu::sort`: 8-bit digits, tiles sorted in workgroup
+//! memory, passes of constant bytes skipped on the device) against the host's sort: sizes
+//! around the tiles (2048 elements on lavapipe, 4096 where the workgroup memory allows) and
+//! the keys kernel's blocks, many equal keys (stability shown by the indices), all NaN, -0
+//! and +0, 'descend', dimension 2 and many short lanes (one, two and three bytes of lane
+//! number), keys whose bytes are all constant or vary in one byte only (an odd count of
+//! passes, so the places are copied back), and 1.2e6 elements. Every sort is with indices
+//! and compared exactly (values, signs of zero, indices, class and size), and must stay on
+//! the device (no fallback, nothing downloaded) where there is one.
+
+use crate::common::{has_gpu, out};
+
+/// Sorts each `X` made by `make` (a MATLAB expression of `n`) on the device and the host,
+/// for both classes and both directions, at `dims`; prints the cases that differ, then
+/// the fallbacks and the bytes downloaded while the device sorts ran.
+fn compare(make: &str, sizes: &[usize], dims: &[u32]) -> String {
+    let mut code = String::from(
+        "function ok = same(S, I, T, J)
+           ok = strcmp(class(S), 'gpuArray') && strcmp(class(I), 'gpuArray');
+           S = gather(S); I = gather(I);
+           ok = ok && isequal(class(S), class(T)) && isequal(size(S), size(T)) ...
+             && isequal(size(I), size(J)) && isequal(I, J) ...
+             && isequal(isnan(S), isnan(T)) && isequal(S(~isnan(T)), T(~isnan(T))) ...
+             && isequal(signbit(S(~isnan(T))), signbit(T(~isnan(T))));
+         end
+         rng(11); bad = {}; fb = 0; down = 0;",
+    );
+    for &n in sizes {
+        for class in ["double", "single"] {
+            for &dim in dims {
+                for dir in ["ascend", "descend"] {
+                    code.push_str(&format!(
+                        "n = {n}; X = {class}({make}); G = gpuArray(X); gpuStats reset;
+                         [S, I] = sort(G, {dim}, '{dir}'); st = gpuStats;
+                         fb = fb + st.Session.Fallbacks; down = down + st.Session.BytesDownloaded;
+                         [T, J] = sort(X, {dim}, '{dir}');
+                         if ~same(S, I, T, J), bad{{end+1}} = '{n} {class} {dim} {dir}'; end\n"
+                    ));
+                }
+            }
+        }
+    }
+    code.push_str("fprintf('%s; ', bad{:}); fprintf('fallbacks %d down %d\\n', fb, down);");
+    out(&code)
+}
+
+fn check(make: &str, sizes: &[usize], dims: &[u32]) {
+    let got = compare(make, sizes, dims);
+    let gpu = has_gpu();
+    let want = "fallbacks 0 down 0\n";
+    if gpu {
+        assert_eq!(got, want, "{make}");
+    } else {
+        assert!(got.starts_with("fallbacks"), "{make}\n{got}");
+    }
+}
+
+#[test]
+fn sizes_around_the_tiles_sort_as_the_host() {
+    let sizes = [
+        1, 2, 3, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097, 6143, 8193, 12289,
+    ];
+    check("round(randn(n, 1) * 100) / 8", &sizes, &[1]);
+}
+
+#[test]
+fn many_equal_keys_keep_their_order() {
+    check("round(rand(1, n) * 3)", &[5000, 20001], &[2]);
+    check("zeros(n, 1)", &[1, 4097, 9000], &[1]);
+    check("sign(rand(n, 1) - 0.5) * 0", &[3000, 8195], &[1]);
+    check("NaN(n, 1)", &[7, 4099], &[1]);
+    check(
+        "[NaN(n, 1); -zeros(n, 1); Inf(n, 1); zeros(n, 1); -Inf(n, 1); NaN(n, 1)]",
+        &[1500],
+        &[1],
+    );
+}
+
+#[test]
+fn one_varying_byte_and_integer_valued_keys_sort_as_the_host() {
+    // 1 and 1.5 differ in one key byte: one pass runs, and its places are copied back.
+    check("1 + (rand(n, 1) > 0.5) / 2", &[4500, 30000], &[1]);
+    check("randi(100, n, 1) - 50", &[7001], &[1]);
+    check("randi(2^20, n, 1)", &[9999], &[1]);
+}
+
+#[test]
+fn lanes_of_a_matrix_sort_as_the_host() {
+    // 300 lanes (two bytes of lane number), and 70000 lanes of 2 (three bytes).
+    let code = "reshape(round(randn(n, 1) * 4) / 2, 300, [])";
+    check(code, &[300 * 37], &[1, 2]);
+    check("reshape(round(randn(n, 1) * 4), 2, [])", &[140000], &[1, 2]);
+    check("reshape(randn(n, 1), 5, 7, [])", &[5 * 7 * 11], &[3]);
+}
+
+#[test]
+fn a_million_elements_sort_as_the_host() {
+    check("round(randn(n, 1) * 1e4) / 16", &[1_200_001], &[1]);
+    if has_gpu() {
+        // Singles sorted with indices, as the benchmark sorts them: 4 passes, nothing back.
+        let got = out(
+            "x = gpuArray(single(mod((1:2e6)' * 7919, 1000003) / 1000003));
+             [s, i] = sort(x + 1/8); y = gather(x) + 1/8; [t, j] = sort(y);
+             fprintf('%d %d\\n', isequal(gather(s), t), isequal(gather(i), j));",
+        );
+        assert_eq!(got, "1 1\n");
+    }
+}
