@@ -4,5 +4,5 @@
 # (crashes, hangs, internal errors, workspace losses, bad exits) and the slowest input.
 set -e
 cd "$(dirname "$0")/.."
-CARGO_PROFILE_RELEASE_INCREMENTAL=true flock /tmp/cargo.lock cargo test --release --test suite --no-run
-exec nice -n 19 cargo test --release --test suite fuzz::fuzz_long -- --ignored --nocapture --test-threads=1
+CARGO_PROFILE_RELEASE_INCREMENTAL=true flock /tmp/cargo.lock cargo test --release --test fuzz --no-run
+exec nice -n 19 cargo test --release --test fuzz fuzz_long -- --ignored --nocapture --test-threads=1

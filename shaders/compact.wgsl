@@ -3,13 +3,20 @@
 // `count` writes each block's nonzeros; `offsets` (one workgroup, each thread a run of
 // blocks) turns them into each block's first place in the result and writes the total after
 // them (the size the host reads back); `write` puts each nonzero's position at its block's
-// place plus its rank in the block. NaN is nonzero, as MATLAB's find says.
+// place plus its rank in the block (or, compacting values, the source's element there:
+// `x(mask)` without positions). NaN is nonzero, as MATLAB's find says.
 
 @group(0) @binding(0) var<storage, read> mask: array<{{MASK}}>;
 @group(0) @binding(1) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(2) var<storage, read_write> out: array<{{OUT}}>;
 // Elements, blocks.
 @group(0) @binding(3) var<storage, read> params: array<u32>;
+{{SOURCE}}
+// What the write pass puts at a nonzero element's place: its 1-based position, or (values)
+// the source's element there.
+fn written(i: u32) -> {{OUT}} {
+    {{WRITTEN}}
+}
 
 var<workgroup> sums: array<u32, 256>;
 
@@ -86,19 +93,19 @@ fn write_pass(t: u32, b: u32) {
     }
     var at = counts[b] + sums[t] - c;
     if (f0 == 1u) {
-        out[at] = {{OUT}}(base + 1u);
+        out[at] = written(base + 0u);
         at = at + 1u;
     }
     if (f1 == 1u) {
-        out[at] = {{OUT}}(base + 2u);
+        out[at] = written(base + 1u);
         at = at + 1u;
     }
     if (f2 == 1u) {
-        out[at] = {{OUT}}(base + 3u);
+        out[at] = written(base + 2u);
         at = at + 1u;
     }
     if (f3 == 1u) {
-        out[at] = {{OUT}}(base + 4u);
+        out[at] = written(base + 3u);
     }
 }
 
@@ -107,6 +114,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     _ = mask[0];
     _ = counts[0];
     _ = out[0];
+    {{TOUCH}}
     let b = wid.x + wid.y * nwg.x;
     {{PASS}}
 }

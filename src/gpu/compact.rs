@@ -20,15 +20,28 @@ enum Pass {
     Count,
     Offsets,
     Write,
+    /// The write pass putting the source's elements, not positions.
+    WriteValues,
 }
 
 fn text(pass: Pass, mask: Precision, out: Precision) -> String {
     let call = match pass {
         Pass::Count => "count_pass(lid.x, b);",
         Pass::Offsets => "offsets_pass(lid.x);",
-        Pass::Write => "write_pass(lid.x, b);",
+        Pass::Write | Pass::WriteValues => "write_pass(lid.x, b);",
+    };
+    let (source, written, touch) = match pass {
+        Pass::WriteValues => (
+            "@group(0) @binding(4) var<storage, read> source: array<{{OUT}}>;",
+            "return source[i];",
+            "_ = source[0];",
+        ),
+        _ => ("", "return {{OUT}}(i + 1u);", ""),
     };
     COMPACT
+        .replace("{{SOURCE}}", source)
+        .replace("{{WRITTEN}}", written)
+        .replace("{{TOUCH}}", touch)
         .replace("{{MASK}}", mask.wgsl())
         .replace("{{OUT}}", out.wgsl())
         .replace("{{PASS}}", call)
@@ -53,8 +66,26 @@ pub fn find(
     let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
     let placeholder = buffers::allocate(g, 1, out)?;
     let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(g, Pass::Count, mask, &counts, &placeholder, &params, blocks)?;
-    dispatch(g, Pass::Offsets, mask, &counts, &placeholder, &params, 1)?;
+    dispatch(
+        g,
+        Pass::Count,
+        mask,
+        &counts,
+        &placeholder,
+        None,
+        &params,
+        blocks,
+    )?;
+    dispatch(
+        g,
+        Pass::Offsets,
+        mask,
+        &counts,
+        &placeholder,
+        None,
+        &params,
+        1,
+    )?;
     let total = buffers::download_range(&counts, blocks, 1)?
         .first()
         .map_or(0, |&bits| (bits as f32).to_bits() as usize);
@@ -62,8 +93,110 @@ pub fn find(
         return Ok((None, 0));
     }
     let result = buffers::allocate(g, total, out)?;
-    dispatch(g, Pass::Write, mask, &counts, &result, &params, blocks)?;
+    dispatch(
+        g,
+        Pass::Write,
+        mask,
+        &counts,
+        &result,
+        None,
+        &params,
+        blocks,
+    )?;
     Ok((Some(Rc::new(result)), total))
+}
+
+/// The 1-based positions of the `total` nonzero elements among the first `n` of `mask`
+/// (counted before, so nothing is read back and the passes queue behind the work before).
+pub fn find_counted(
+    mask: &DeviceBuffer,
+    n: usize,
+    total: usize,
+    out: Precision,
+) -> MResult<Rc<DeviceBuffer>> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
+        return Err(MError::new(
+            "matfuse:gpu:compact",
+            "The mask is larger than one storage binding.",
+        ));
+    }
+    let blocks = n.div_ceil(BLOCK).max(1);
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let result = buffers::allocate(g, total.max(1), out)?;
+    let params = [n as u32, blocks as u32, 0, 0];
+    dispatch(
+        g,
+        Pass::Count,
+        mask,
+        &counts,
+        &result,
+        None,
+        &params,
+        blocks,
+    )?;
+    dispatch(g, Pass::Offsets, mask, &counts, &result, None, &params, 1)?;
+    dispatch(
+        g,
+        Pass::Write,
+        mask,
+        &counts,
+        &result,
+        None,
+        &params,
+        blocks,
+    )?;
+    Ok(Rc::new(result))
+}
+
+/// The elements of `source` where the first `n` of `mask` are nonzero, in order (`x(mask)`
+/// without positions: one pass writes the values), `total` of them (counted before).
+pub fn values(
+    mask: &DeviceBuffer,
+    source: &DeviceBuffer,
+    n: usize,
+    total: usize,
+) -> MResult<Rc<DeviceBuffer>> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let limit = binding_limit(g);
+    if n > mask.len
+        || n > source.len
+        || n >= u32::MAX as usize - BLOCK
+        || mask.bytes() > limit
+        || source.bytes() > limit
+    {
+        return Err(MError::new(
+            "matfuse:gpu:compact",
+            "The mask or the array is larger than one storage binding.",
+        ));
+    }
+    let blocks = n.div_ceil(BLOCK).max(1);
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let result = buffers::allocate(g, total.max(1), source.precision)?;
+    let params = [n as u32, blocks as u32, 0, 0];
+    dispatch(
+        g,
+        Pass::Count,
+        mask,
+        &counts,
+        &result,
+        None,
+        &params,
+        blocks,
+    )?;
+    dispatch(g, Pass::Offsets, mask, &counts, &result, None, &params, 1)?;
+    let from = Some(source);
+    dispatch(
+        g,
+        Pass::WriteValues,
+        mask,
+        &counts,
+        &result,
+        from,
+        &params,
+        blocks,
+    )?;
+    Ok(Rc::new(result))
 }
 
 fn dispatch(
@@ -72,6 +205,7 @@ fn dispatch(
     mask: &DeviceBuffer,
     counts: &DeviceBuffer,
     out: &DeviceBuffer,
+    source: Option<&DeviceBuffer>,
     params: &[u32; 4],
     workgroups: usize,
 ) -> MResult<()> {
@@ -83,6 +217,7 @@ fn dispatch(
         window(counts, None, limit)?,
         window(out, None, limit)?,
     ];
+    let source = source.map(|s| window(s, None, limit)).transpose()?;
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = workgroups.max(1) as u32;
     let (x, y) = if groups <= max {
@@ -99,6 +234,7 @@ fn dispatch(
             offset: at[0],
             size: std::num::NonZeroU64::new(bytes.len() as u64),
         });
+        all.extend(source.clone());
         super::bind_cache::bind(pass, &g.device, &pipe, all);
         pass.dispatch_workgroups(x, y, 1);
     })?;

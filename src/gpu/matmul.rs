@@ -168,6 +168,7 @@ pub fn run(
         op: crate::values::ops::Red::Sum,
         omitnan: false,
         len: gr.splits,
+        count: false,
     };
     super::reduce::run(&partials, sum, m * n, m * n)
 }

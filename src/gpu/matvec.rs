@@ -127,6 +127,7 @@ pub fn run(
         op: crate::values::ops::Red::Sum,
         omitnan: false,
         len: splits,
+        count: false,
     };
     super::reduce::run(&partials, sum, outputs, outputs)
 }

@@ -19,6 +19,23 @@ pub struct Reduction {
     pub op: Red,
     pub omitnan: bool,
     pub len: usize,
+    /// A count (the sum or mean of logical values): partial counts are whole numbers a
+    /// single holds exactly (a part is at most 2^24 elements), but their total may not be,
+    /// so single kernels fold the partials in double where the device has it.
+    pub count: bool,
+}
+
+impl Reduction {
+    /// The precision partial results of `gr`'s values are folded in.
+    fn fold_precision(&self, gr: &Group, g: &Gpu) -> crate::graph::Precision {
+        use crate::graph::Precision;
+        let f64_ok = g.info.supports_double && g.info.supports_int64;
+        if self.count && gr.precision == Precision::F32 && f64_ok {
+            Precision::F64
+        } else {
+            gr.precision
+        }
+    }
 }
 
 /// One dispatchable piece: `nout` lanes of `len` elements `inner` apart, starting at element
@@ -76,6 +93,9 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
     let outer = nout / inner.max(1);
     if block <= cap {
         // Whole outer blocks per window; each window's results are the next `inner * k`.
+        // Their pieces must share one precision: counts fold in the kernel's here (lanes
+        // of more than 2^24 elements in arrays past a window count inexactly in single).
+        let r = Reduction { count: false, ..r };
         let per = cap / block;
         let out = buffers::allocate(g, nout, gr.precision)?;
         let mut pieces = Vec::new();
@@ -95,7 +115,8 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
     // then folded along the segments.
     let seg = cap / inner;
     let segments = len.div_ceil(seg);
-    let partials = buffers::allocate(g, inner * segments * outer, gr.precision)?;
+    // Each segment's results come from `lanes` in the fold's precision.
+    let partials = buffers::allocate(g, inner * segments * outer, r.fold_precision(gr, g))?;
     let mut pieces = Vec::new();
     for o in 0..outer {
         for s in 0..segments {
@@ -118,7 +139,11 @@ pub fn run(gr: &Group, r: Reduction, inner: usize, nout: usize) -> MResult<Rc<De
         nout,
         start: 0,
     };
-    let group = partials_group(Rc::new(partials), inner * segments * outer, gr);
+    let group = values_group(
+        Rc::new(partials),
+        inner * segments * outer,
+        r.fold_precision(gr, g),
+    );
     pass(g, &group, r, folded, false, 1, true)
 }
 
@@ -153,6 +178,8 @@ pub(super) fn values_group(
     precision: crate::graph::Precision,
 ) -> Group {
     let shape = crate::values::shape::Shape::col(n);
+    // Read as stored; the kernel converts to `precision`.
+    let buffer_precision = buffer.precision;
     let leaf = crate::graph::leaf(
         crate::graph::Data::Device(buffer),
         shape.clone(),
@@ -162,9 +189,9 @@ pub(super) fn values_group(
         shape,
         precision,
         uniform_precision: true,
+        bindings: vec![buffer_precision],
         leaves: vec![leaf],
         inputs: vec![Access::Same],
-        bindings: vec![precision],
         consts: Vec::new(),
         rands: Vec::new(),
         regions: Vec::new(),
@@ -184,12 +211,14 @@ fn lanes(g: &Gpu, gr: &Group, r: Reduction, l: Lanes, last: bool) -> MResult<Rc<
     } else {
         crate::plan::reduce::parts(l.len, l.nout)
     };
-    let first = pass(g, gr, r, l, true, parts, last && parts == 1)?;
-    if parts == 1 {
+    // Counts in single end in a pass in double, even of one part.
+    let direct = parts == 1 && r.fold_precision(gr, g) == gr.precision;
+    let first = pass(g, gr, r, l, true, parts, last && direct)?;
+    if direct {
         return Ok(first);
     }
     // Each output's parts sit together.
-    let group = partials_group(first, l.nout * parts, gr);
+    let group = values_group(first, l.nout * parts, r.fold_precision(gr, g));
     let folded = Lanes {
         inner: 1,
         len: parts,

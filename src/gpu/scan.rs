@@ -17,8 +17,11 @@ use crate::graph::Precision;
 use crate::interp::error::MResult;
 
 const SCAN: &str = include_str!("../../shaders/scan.wgsl");
+const SCAN_TILED: &str = include_str!("../../shaders/scan_tiled.wgsl");
 /// Elements a workgroup takes in the block passes.
 const BLOCK: usize = 4096;
+/// Words of the tiled apply pass's block in workgroup memory (padded a word every 32).
+const TILE_WORDS: usize = BLOCK + BLOCK / 32;
 /// Lanes this short always take a thread each.
 const SHORT: usize = 64;
 
@@ -53,6 +56,7 @@ enum Pass {
     Carry,
     Apply,
     Lane,
+    ApplyTiled,
 }
 
 /// The helpers every kernel of this file and `gpu::sort` shares for an element type.
@@ -94,12 +98,20 @@ fn text(pass: Pass, op: ScanOp, p: Precision, omitnan: bool) -> String {
         Pass::Reduce => "reduce_pass(lid.x, w);",
         Pass::Carry => "carry_pass(lid.x, w);",
         Pass::Apply => "apply_pass(lid.x, w);",
+        Pass::ApplyTiled => "apply_tiled_pass(lid.x, w);",
         Pass::Lane => "lane_pass(lid.x, w);",
     };
+    let tiled = match pass {
+        Pass::ApplyTiled => {
+            format!("var<workgroup> tile: array<T, {TILE_WORDS}>;\n{SCAN_TILED}")
+        }
+        _ => String::new(),
+    };
     format!(
-        "{}fn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n{}",
+        "{}fn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n{}{}",
         prelude(p),
-        SCAN.replace("{{LOAD}}", load).replace("{{PASS}}", call)
+        SCAN.replace("{{LOAD}}", load).replace("{{PASS}}", call),
+        tiled
     )
 }
 
@@ -160,7 +172,11 @@ pub fn run(
             dispatch(Pass::Reduce, count * nb)?;
             dispatch(Pass::Carry, count)?;
         }
-        dispatch(Pass::Apply, count * nb)?;
+        // The tiled pass where the device's workgroup memory holds a block and the scan's
+        // 256 partials.
+        let tiled = (TILE_WORDS + 256) * p.bytes() <= g.info.max_workgroup_storage as usize;
+        let apply = if tiled { Pass::ApplyTiled } else { Pass::Apply };
+        dispatch(apply, count * nb)?;
     }
     Ok(out)
 }

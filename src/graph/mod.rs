@@ -86,6 +86,11 @@ pub enum Op {
     /// The second input where the first (a mask) is nonzero, else the third, element for
     /// element under implicit expansion: `x(mask) = v` as a new value.
     Select,
+    /// The 1-based positions of the input's nonzero elements in order, as a column (counted
+    /// when the node is made: the count is its size): the places `x(mask)` gathers from and
+    /// `find(mask)`. Computed first and read as an input; never computed when nothing reads
+    /// it (`sum(x(mask))` reduces the masked values instead).
+    Positions,
 }
 
 /// One subscript of a gather.
@@ -330,7 +335,9 @@ type OpKey = (std::mem::Discriminant<Op>, smallvec::SmallVec<[u64; 5]>);
 
 fn op_key(op: &Op) -> OpKey {
     let words: smallvec::SmallVec<[u64; 5]> = match op {
-        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose | Op::Select => smallvec::smallvec![],
+        Op::Leaf | Op::Reshape | Op::Cast | Op::Transpose | Op::Select | Op::Positions => {
+            smallvec::smallvec![]
+        }
         Op::Const(x) => smallvec::smallvec![x.to_bits()],
         Op::Unary(u) => smallvec::smallvec![*u as u64],
         Op::Binary(b) => smallvec::smallvec![*b as u64],

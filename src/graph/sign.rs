@@ -46,7 +46,7 @@ fn derive(n: &Node) -> Option<bool> {
     let known = match &n.op {
         Op::Leaf => false,
         Op::Const(c) => !(*c < 0.0),
-        Op::Iota(_) => true,
+        Op::Iota(_) | Op::Positions => true,
         Op::Rand(spec) => match spec.kind {
             RandKind::Uniform => true,
             RandKind::Normal => false,

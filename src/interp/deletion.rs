@@ -3,9 +3,11 @@
 //! last dimension (`x(end) = []`, `x(1) = []`, `A(:, 3:5) = []`) is one or two copies of
 //! what remains (no kernel, nothing waited for; `x(end) = []` on an array nothing else holds
 //! only shortens it). Anything else marks the kept positions on the device (ones, then zeros
-//! where the subscripts point), compacts them (`gpu::compact`: the kept count is the only
-//! thing read back), and the result is a gather of those positions, read inside whatever
-//! kernel consumes it. Bad subscripts go the general way, which reports MATLAB's error.
+//! where the subscripts point) and counts them (the only thing read back); the result is a
+//! gather at the marks' pending positions, which a linear deletion computes as one
+//! compaction of the kept values (`plan::compacted_values`) and other deletions as the
+//! positions (`gpu::compact`) read inside whatever kernel consumes the gather. Bad subscripts
+//! go the general way, which reports MATLAB's error.
 
 use super::put::{Outcome, Sub, device_data, plan_only, private, resolve, value_of};
 use crate::gpu::put::{self as gput, Values};
@@ -157,31 +159,30 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
         };
     }
     // Kept positions along dimension `d`: marked, then compacted.
-    let kept =
-        (|| -> super::error::MResult<(Option<Rc<crate::gpu::buffers::DeviceBuffer>>, usize)> {
-            let g = crate::gpu::device::ready().ok_or_else(no_gpu)?;
-            let marks = match &complement {
-                Some(m) => m.clone(),
-                None => {
-                    let marks = crate::gpu::buffers::allocate(g, extent, graph::Precision::F32)?;
-                    let all = [gput::Sub::Range {
-                        start: 0,
-                        step: 1,
-                        count: extent,
-                    }];
-                    gput::put(&marks, &[extent], &all, Values::Host(vec![1.0]))?;
-                    gput::put(&marks, &[extent], &[sub.as_put()], Values::Host(vec![0.0]))?;
-                    Rc::new(marks)
-                }
-            };
-            let precision = if g.info.supports_double {
-                graph::Precision::F64
-            } else {
-                graph::Precision::F32
-            };
-            let (found, count) = crate::gpu::compact::find(&marks, extent, precision)?;
-            Ok((found, count))
-        })();
+    let kept = (|| -> super::error::MResult<(Option<Rc<graph::Node>>, usize)> {
+        let g = crate::gpu::device::ready().ok_or_else(no_gpu)?;
+        let marks = match &complement {
+            Some(m) => m.clone(),
+            None => {
+                let marks = crate::gpu::buffers::allocate(g, extent, graph::Precision::F32)?;
+                let all = [gput::Sub::Range {
+                    start: 0,
+                    step: 1,
+                    count: extent,
+                }];
+                gput::put(&marks, &[extent], &all, Values::Host(vec![1.0]))?;
+                gput::put(&marks, &[extent], &[sub.as_put()], Values::Host(vec![0.0]))?;
+                Rc::new(marks)
+            }
+        };
+        // The kept count (read back: it is the result's size); the positions stay
+        // pending, so a linear deletion compacts the kept values in one pass.
+        let marks = graph::leaf(Data::Device(marks), Shape::col(extent), Class::Logical);
+        let count = kept_count(&marks)?;
+        let found = (count > 0)
+            .then(|| graph::intern(Op::Positions, vec![marks], Shape::col(count), Class::Double));
+        Ok((found, count))
+    })();
     crate::gpu::trace("deletion: compacted");
     let (found, count) = match kept {
         Ok(x) => x,
@@ -206,7 +207,11 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
         dims[d] = count;
         Shape::new(&dims)
     };
-    let idx = graph::leaf(Data::Device(positions), along, Class::Double);
+    let idx = if positions.shape == along {
+        positions
+    } else {
+        graph::intern(Op::Reshape, vec![positions], along, Class::Double)
+    };
     let picks: Vec<Pick> = (0..k)
         .map(|e| {
             if e == d {
@@ -219,6 +224,24 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
     let node = graph::intern(Op::Gather(picks), vec![n, idx], shape, class);
     drop(target);
     Outcome::Done(super::lower::pending(node, explicit))
+}
+
+/// How many of `marks` (a computed logical column) are set: a reduction, one value read back.
+fn kept_count(marks: &Rc<graph::Node>) -> super::error::MResult<usize> {
+    let failed = || super::error::MError::new("matfuse:gpu:compact", "The kept count failed.");
+    let value = Value::Device(Rc::new(DeviceValue {
+        node: marks.clone(),
+        explicit: true,
+    }));
+    let total = super::lower::reduction("sum", &[value])
+        .ok_or_else(failed)?
+        .host()?
+        .scalar_f64()?;
+    if total >= 0.0 && total.fract() == 0.0 && total <= marks.numel() as f64 {
+        Ok(total as usize)
+    } else {
+        Err(failed())
+    }
 }
 
 fn no_gpu() -> super::error::MError {

@@ -284,27 +284,35 @@ pub(super) fn checked_growth(
     Some((graph::memory::settled(&x.node), count, largest))
 }
 
-/// The positions of `x`'s nonzero elements, computed on the device: a leaf over them (None
-/// when there are none) and their count. None when `x` is not on the device.
+/// The positions of `x`'s nonzero elements as a pending `Positions` node (None when there
+/// are none) and their count. Only the count is computed now, a reduction fused with
+/// whatever computes `x` (one value read back, the mask itself never stored); the positions
+/// are compacted on the device when something reads them, and never when a reduction of the
+/// gathered values reduces the masked values instead (`lower::masked_reduction`).
 pub(super) fn positions(x: &DeviceValue) -> Option<(Option<Rc<graph::Node>>, usize)> {
-    let n = graph::memory::settled(&x.node);
-    crate::plan::realise(&n).ok()?;
-    let buf = match &*n.data.borrow() {
-        Some(graph::Data::Device(b)) => b.clone(),
-        _ => return None,
-    };
-    let dev = crate::gpu::device::ready()?;
-    let precision = if dev.info.supports_double {
-        graph::Precision::F64
+    let n = x.node.numel();
+    let col = super::views::reshaped(x, Shape::col(n));
+    // NaN is nonzero, as find says (logical values are 0 or 1 already).
+    let flags = if x.class() == Class::Logical {
+        col
     } else {
-        graph::Precision::F32
+        lower::binary(Bin::Ne, &col, &Value::Num(0.0))?
     };
-    let (found, count) = crate::gpu::compact::find(&buf, n.numel(), precision).ok()?;
-    let leaf = found.map(|b| {
-        let data = graph::Data::Device(b);
-        graph::leaf(data, Shape::col(count), Class::Double)
-    });
-    Some((leaf, count))
+    let total = lower::reduction("sum", &[flags])?
+        .host()
+        .ok()?
+        .scalar_f64()
+        .ok()?;
+    if !(total >= 0.0 && total <= n as f64 && total.fract() == 0.0) {
+        return None;
+    }
+    let count = total as usize;
+    if count == 0 {
+        return Some((None, 0));
+    }
+    let mask = graph::memory::settled(&x.node);
+    let node = graph::intern(Op::Positions, vec![mask], Shape::col(count), Class::Double);
+    Some((Some(node), count))
 }
 
 /// An empty graph value of `shape`.

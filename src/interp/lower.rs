@@ -427,6 +427,9 @@ pub fn reduction(name: &str, args: &[Value]) -> Option<Value> {
         dims[dim] = 1;
         crate::values::shape::Shape::new(&dims)
     };
+    if let Some(masked) = super::masked::reduction(op, &node, dim, all, omitnan, explicit(&[x])) {
+        return Some(masked);
+    }
     let class = crate::values::ops::reduce::out_class(op, node.class);
     let reduced = graph::intern(
         Op::Reduce {

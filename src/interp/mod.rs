@@ -23,6 +23,7 @@ pub mod interrupt;
 mod joins;
 pub mod loops;
 pub mod lower;
+mod masked;
 pub mod objects;
 pub mod output;
 mod outputs;

@@ -215,7 +215,7 @@ fn op_name(op: &Op) -> String {
         Op::Binary(b) => format!("{b:?}"),
         Op::Reduce { op, .. } => format!("a reduction ({op:?})"),
         Op::Embed(_) => "an indexed assignment".into(),
-        Op::Gather(_) => "an index by a vector or mask".into(),
+        Op::Gather(_) | Op::Positions => "an index by a vector or mask".into(),
         Op::Transpose => "a transpose".into(),
         Op::Leaf => "a value computed apart each iteration".into(),
         other => format!("{other:?}")

@@ -230,7 +230,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     }
     // A reduction inside a chain (x - mean(x)) runs first, as its own pass, and is read as an
     // input here.
-    if let Op::Reduce { .. } = n.op {
+    if let Op::Reduce { .. } | Op::Positions = n.op {
         if !n.is_realised() {
             first(n, g);
         }
@@ -340,7 +340,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
     // group's elements; under another shape it is computed first.
     if let Op::Gather(picks) = &n.op {
         if !n.is_realised() {
-            let step = if n.shape != g.shape {
+            let step = if n.shape != g.shape || masked_gather(n).is_some() {
                 first(n, g);
                 input_step(g, n, access(&n.shape, &g.shape))
             } else {
@@ -411,6 +411,7 @@ fn visit(n: &Rc<Node>, g: &mut Group, seen: &mut HashMap<*const Node, usize>) ->
             // later.
             Op::Leaf
             | Op::Reduce { .. }
+            | Op::Positions
             | Op::Reshape
             | Op::View(_)
             | Op::Embed(_)
@@ -489,12 +490,22 @@ fn same_data(a: &Node, b: &Node) -> bool {
     }
 }
 
-/// Whether every pending node under `n` (down to computed ones) has `numel` elements or one.
+/// Whether every pending node under `n` (down to computed ones) has `numel` elements or one,
+/// and reads its inputs element for element: a transpose, view, gather, embed or subscript
+/// along a dimension places elements by the shape it is read under, so under a reshape
+/// (`B(:)` of `A .* A.'`) it is computed first.
 fn aligned(n: &Node, numel: usize) -> bool {
     if n.numel() != numel && n.numel() != 1 {
         return false;
     }
-    n.is_realised() || n.inputs.iter().all(|i| aligned(i, numel))
+    if n.is_realised() {
+        return true;
+    }
+    let by_shape = matches!(
+        n.op,
+        Op::Transpose | Op::View(_) | Op::Gather(_) | Op::Embed(_) | Op::Iota(Some(_))
+    );
+    !(by_shape && n.numel() > 1) && n.inputs.iter().all(|i| aligned(i, numel))
 }
 
 /// Whether the GPU can run a group: a device, one precision throughout, f64 support for
@@ -610,6 +621,15 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
         *n.data.borrow_mut() = Some(data);
         return Ok(());
     }
+    if let Op::Positions = n.op {
+        let data = positions(n)?;
+        *n.data.borrow_mut() = Some(data);
+        return Ok(());
+    }
+    if let Some(data) = compacted_values(n)? {
+        *n.data.borrow_mut() = Some(data);
+        return Ok(());
+    }
     if let Some(data) = in_place::embed(n)? {
         *n.data.borrow_mut() = Some(data);
         return Ok(());
@@ -626,6 +646,91 @@ pub fn realise(n: &Rc<Node>) -> MResult<()> {
     };
     *n.data.borrow_mut() = Some(data);
     Ok(())
+}
+
+/// The mask and source of `x(mask)` (a gather of a whole array's elements at a mask's
+/// positions not computed yet), which one compaction computes (`compacted_values`).
+fn masked_gather(n: &Node) -> Option<(&Rc<Node>, &Rc<Node>, &Rc<Node>)> {
+    let Op::Gather(picks) = &n.op else {
+        return None;
+    };
+    if picks.as_slice() != [graph::Pick::Index] || n.inputs.len() != 2 {
+        return None;
+    }
+    let mut at = &n.inputs[1];
+    while let Op::Reshape = at.op {
+        at = &at.inputs[0];
+    }
+    if at.op != Op::Positions || at.is_realised() {
+        return None;
+    }
+    let (mask, source) = (&at.inputs[0], &n.inputs[0]);
+    (mask.numel() == source.numel() && crate::gpu::device::ready().is_some())
+        .then_some((mask, source, at))
+}
+
+/// `x(mask)` as the masked elements themselves, compacted on the device in one pass that
+/// writes values (no positions, no gather). None when that cannot run (the mask or the
+/// array is not on the device): the positions are computed then, and a gather reads them.
+fn compacted_values(n: &Rc<Node>) -> MResult<Option<Data>> {
+    let Some((mask, source, positions)) = masked_gather(n) else {
+        return Ok(None);
+    };
+    realise(mask)?;
+    realise(source)?;
+    let buffers = match (&*mask.data.borrow(), &*source.data.borrow()) {
+        (Some(Data::Device(m)), Some(Data::Device(s))) if s.precision == n.precision() => {
+            Some((m.clone(), s.clone()))
+        }
+        _ => None,
+    };
+    if let Some((m, s)) = buffers {
+        let r = crate::gpu::compact::values(&m, &s, mask.numel(), n.numel());
+        if let Some(buf) = device_result(r, "compaction")? {
+            return Ok(Some(Data::Device(buf)));
+        }
+    }
+    // Computed, the positions make the group below an ordinary gather.
+    realise(positions)?;
+    Ok(None)
+}
+
+/// The positions of a mask's nonzero elements (`Op::Positions`): compacted on the device
+/// when the mask is there (its count is known, so nothing is read back), else on the host.
+fn positions(n: &Rc<Node>) -> MResult<Data> {
+    let mask = &n.inputs[0];
+    realise(mask)?;
+    let count = n.numel();
+    let on_device = match &*mask.data.borrow() {
+        Some(Data::Device(b)) => Some(b.clone()),
+        _ => None,
+    };
+    if let Some(buf) = on_device {
+        let precision = match crate::gpu::device::ready() {
+            Some(d) if d.info.supports_double => Precision::F64,
+            _ => Precision::F32,
+        };
+        let r = crate::gpu::compact::find_counted(&buf, mask.numel(), count, precision);
+        if let Some(found) = device_result(r, "compaction")? {
+            return Ok(Data::Device(found));
+        }
+    }
+    let values = to_host(mask)?;
+    crate::values::limits::check_dims(&[count, 1], 8)?;
+    let mut at = Vec::with_capacity(count);
+    for k in 0..values.numel() {
+        if values.get_f64(k) != 0.0 {
+            at.push((k + 1) as f64);
+        }
+    }
+    if at.len() != count {
+        return Err(MError::new(
+            "matfuse:internal",
+            "A mask's nonzero count changed after it was counted.",
+        ));
+    }
+    let t = crate::values::tensor::Tensor::f64(n.shape.clone(), at);
+    Ok(Data::Host(Rc::new(t)))
 }
 
 /// What a kernel's outcome leaves to do: its result; None when the device refused it and the

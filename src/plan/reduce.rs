@@ -105,7 +105,14 @@ pub fn realise(n: &Rc<Node>, op: Red, dim: usize, all: bool, omitnan: bool) -> M
     let g = super::fitted_group(producer)?;
     let (inner, len, nout) = lanes(&g.shape, dim, all);
     if gpu_can_run(&g) && super::reduction_fits(&g, inner, len) && len > 0 && nout > 0 {
-        let reduction = crate::gpu::reduce::Reduction { op, omitnan, len };
+        let count = producer.class == crate::values::class::Class::Logical
+            && matches!(op, Red::Sum | Red::Mean);
+        let reduction = crate::gpu::reduce::Reduction {
+            op,
+            omitnan,
+            len,
+            count,
+        };
         let r = crate::gpu::reduce::run(&g, reduction, inner, nout);
         if let Some(buf) = super::device_result(r, "reduction")? {
             return Ok(Data::Device(buf));

@@ -111,7 +111,7 @@ pub fn fusable(values: &Rc<Node>) -> bool {
         match x.op {
             Op::Rand(_) | Op::Iota(_) | Op::Embed(_) | Op::Gather(_) => return false,
             // Computed first and read as inputs.
-            Op::Reduce { .. } => continue,
+            Op::Reduce { .. } | Op::Positions => continue,
             _ => stack.extend(x.inputs.iter()),
         }
     }

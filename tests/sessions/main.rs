@@ -4,9 +4,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod robust_interrupt;
-mod robust_device_interrupt;
-mod robust_terminal;
-mod terminal;
-mod session_survives;
 mod robust_device;
+mod robust_device_interrupt;
+mod robust_interrupt;
+mod robust_terminal;
+mod session_survives;
+mod terminal;

@@ -5,7 +5,6 @@
 //! a process of their own (device state is per process). With MATFUSE_REQUIRE_GPU=1 (CI,
 //! lavapipe) a missing adapter fails instead of skipping.
 
-
 use crate::common::{err, has_gpu, out};
 use std::process::{Command, Output};
 

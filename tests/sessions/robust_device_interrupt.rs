@@ -6,7 +6,6 @@
 //! beside it. Without an adapter these tests pass trivially; MATFUSE_REQUIRE_GPU=1 (CI,
 //! lavapipe) makes a missing one fail.
 
-
 use crate::common::{has_gpu, out};
 use rexpect::reader::Options;
 use rexpect::session::PtySession;

@@ -2,7 +2,6 @@
 //! mode it was seen in (in-process, a script run by the binary, the prompt on a terminal),
 //! must end in a MATLAB error or the right answer, with the workspace intact.
 
-
 use crate::common::{err, num, out, run};
 
 use std::path::PathBuf;

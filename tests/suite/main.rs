@@ -1,18 +1,15 @@
 //! The integration tests that can share one process: each test binary links the whole
 //! product (about 50 MB), and one binary per file (51 of them) filled the CI machine's disk.
-//! Files that change the process (its environment, its working folder) or count process-wide
-//! GPU events keep binaries of their own (`tests/*.rs`).
+//! Files that change the process (its environment, its working folder, its memory limit, its
+//! device) or count process-wide GPU events keep binaries of their own (`tests/*.rs`).
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../fuzz_gen/mod.rs"]
-mod fuzz_gen;
 
 mod dates;
 mod everyday;
 mod fft;
 mod file_io;
-mod fuzz;
 mod gpu_assign;
 mod gpu_complex;
 mod gpu_complex_device;
@@ -22,7 +19,7 @@ mod gpu_functions;
 mod gpu_gathers;
 mod gpu_host_held;
 mod gpu_layouts;
-mod gpu_loss;
+mod gpu_masked;
 mod gpu_math;
 mod gpu_matmul;
 mod gpu_moments;

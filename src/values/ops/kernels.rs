@@ -262,11 +262,18 @@ pub fn compare(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Tensor>
                     zip($a, sa, $b, sb, out, |p, q| f(p.to_f64(), q.to_f64()))
                 };
             }
+            // Single against double compares in single, as arithmetic between them computes
+            // (the double made single first: `single(0.2) == 0.2` is true).
+            let single = |x: f64| x as f32 as f64;
             match (&ta.data, &tb.data) {
                 (Data::F64(a), Data::F64(b)) => go!(a, b),
                 (Data::F32(a), Data::F32(b)) => go!(a, b),
-                (Data::F32(a), Data::F64(b)) => go!(a, b),
-                (Data::F64(a), Data::F32(b)) => go!(a, b),
+                (Data::F32(a), Data::F64(b)) => {
+                    zip(a, sa, b, sb, out, |p: f32, q: f64| f(p as f64, single(q)))
+                }
+                (Data::F64(a), Data::F32(b)) => {
+                    zip(a, sa, b, sb, out, |p: f64, q: f32| f(single(p), q as f64))
+                }
                 (Data::Bool(a), Data::F64(b)) => go!(a, b),
                 (Data::F64(a), Data::Bool(b)) => go!(a, b),
                 _ => return None,

@@ -3,7 +3,8 @@
 //! (they are cleared), and variables with host data survive, as do pending ones that need
 //! no device data (they now compute on the host).
 
-use crate::common::has_gpu;
+mod common;
+use common::has_gpu;
 use matfuse::interp::Interp;
 use matfuse::interp::output;
 

@@ -9,9 +9,8 @@
 //! (default 1e6) from FUZZ_SEED and prints the counts and the slowest input:
 //! `bench/fuzz_long.sh`.
 
-
-
-use crate::fuzz_gen::{Gen, SETUP, VARS};
+mod fuzz_gen;
+use fuzz_gen::{Gen, SETUP, VARS};
 use matfuse::interp::Interp;
 use matfuse::interp::output;
 use matfuse::syntax::span::Source;
