@@ -1,4 +1,4 @@
-//! The process's allocator: the system's, except that blocks of 4 MiB and more (array data)
+//! The process's allocator: the system's, except that blocks of 1 MiB and more (array data)
 //! are mapped directly, aligned to 2 MiB and marked for transparent huge pages, and grow in
 //! place with `mremap`. A fresh 80 MB array then costs 40 page faults instead of 20,000 (most
 //! of an elementwise operation's time on the host was the kernel faulting in 4 KiB pages),
@@ -20,8 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub struct HostAlloc;
 
-/// Blocks from this size on are mapped directly.
-const LARGE: usize = 4 << 20;
+/// Blocks from this size on are mapped directly. 1 MiB, not 4: results of 1e6 singles or
+/// int32 (4,000,000 bytes) went to the C heap, whose fresh pages were faulted in 4 KiB at a
+/// time each time the heap grew (`a + b` of 1e6 int32 took 2-6 ms on its first runs, 0.2
+/// once the heap had grown); mapped, they get a huge page and a kept mapping.
+const LARGE: usize = 1 << 20;
 /// The huge page size the mappings are aligned to.
 const HUGE: usize = 2 << 20;
 const PAGE: usize = 4096;
@@ -31,7 +34,7 @@ fn mapped(l: &Layout) -> bool {
 }
 
 /// Freed mappings kept for reuse, and their bytes at most.
-const KEEP: usize = 4;
+const KEEP: usize = 8;
 const KEEP_BYTES: usize = 256 << 20;
 
 /// Kept mappings as (address, length), 0 marking a free entry: a fixed array behind a spin

@@ -85,25 +85,83 @@ fn find_shape(of: &Shape, n: usize) -> Shape {
     }
 }
 
-/// `at(i)` for the positions i of the nonzero elements, in order: a count (vectorised), then
-/// one pass that writes every position and moves on past the nonzero ones, without a branch
-/// (a branch per element mispredicts on mixed data: `find(x > 0.5)` was 6x NumPy's time).
-fn nonzero_positions<T: crate::values::tensor::Elem, R: Copy + Default>(
+/// Elements a part of `nonzero_positions` takes when it splits across the cores.
+const FIND_BLOCK: usize = 1 << 16;
+
+/// `at(i)` for the positions i of the nonzero elements, in order. Large arrays are split
+/// into blocks counted across the cores, then each block writes its positions into its own
+/// part of the result, which is never cleared first (`find(x > 0.5)` was 1.3-2.2x NumPy's
+/// time at 1e6 and 1e7 elements: one thread, and a cleared result written twice).
+fn nonzero_positions<T: crate::values::tensor::Elem + Sync, R: Copy + Send>(
     v: &[T],
-    at: impl Fn(usize) -> R,
+    at: impl Fn(usize) -> R + Sync,
 ) -> Vec<R> {
-    let count = v.iter().map(|x| x.is_nonzero() as usize).sum::<usize>();
-    // one slot past the last: the elements after the last nonzero one write there
-    let mut out = vec![R::default(); count + 1];
+    use rayon::prelude::*;
+    let count = |c: &[T]| c.iter().map(|x| x.is_nonzero() as usize).sum::<usize>();
+    let parallel = v.len() >= crate::values::ops::kernels::PAR_MIN_CHEAP;
+    let counts: Vec<usize> = if parallel {
+        v.par_chunks(FIND_BLOCK).map(count).collect()
+    } else {
+        vec![count(v)]
+    };
+    let total: usize = counts.iter().sum();
+    let mut out: Vec<R> = Vec::with_capacity(total);
+    let mut parts = Vec::with_capacity(counts.len());
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    for &c in &counts {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(c);
+        parts.push(part);
+        rest = tail;
+    }
+    if parallel {
+        parts
+            .into_par_iter()
+            .zip(v.par_chunks(FIND_BLOCK))
+            .enumerate()
+            .for_each(|(k, (dst, src))| write_positions(src, k * FIND_BLOCK, dst, &at));
+    } else if let Some(dst) = parts.pop() {
+        write_positions(v, 0, dst, &at);
+    }
+    // SAFETY: the parts cover the first `total` slots, and each part's block holds exactly
+    // as many nonzero elements as its part has slots (they were counted by the same test),
+    // so `write_positions` wrote every slot.
+    unsafe { out.set_len(total) };
+    out
+}
+
+/// Writes `at(from + i)` for the nonzero elements `src[i]` into `dst` (exactly as many
+/// slots as nonzero elements): each element writes its position into the next slot and
+/// moves on past it when it is nonzero, without a branch (a branch per element mispredicts
+/// on mixed data); runs of eight zeros are skipped whole (sparse data).
+fn write_positions<T: crate::values::tensor::Elem, R: Copy>(
+    src: &[T],
+    from: usize,
+    dst: &mut [std::mem::MaybeUninit<R>],
+    at: &impl Fn(usize) -> R,
+) {
     let mut k = 0;
-    for (i, x) in v.iter().enumerate() {
-        if let Some(o) = out.get_mut(k) {
-            *o = at(i);
+    let mut i = from;
+    let mut groups = src.chunks_exact(8);
+    for g in &mut groups {
+        if g.iter().any(|x| x.is_nonzero()) {
+            for x in g {
+                if let Some(o) = dst.get_mut(k) {
+                    o.write(at(i));
+                }
+                k += x.is_nonzero() as usize;
+                i += 1;
+            }
+        } else {
+            i += 8;
+        }
+    }
+    for x in groups.remainder() {
+        if let Some(o) = dst.get_mut(k) {
+            o.write(at(i));
         }
         k += x.is_nonzero() as usize;
+        i += 1;
     }
-    out.truncate(count);
-    out
 }
 
 fn nnz(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {

@@ -7,4 +7,5 @@ mod common;
 mod host_fast_paths;
 mod host_round4;
 mod host_round5;
+mod host_round6;
 mod host_typed;

@@ -194,6 +194,18 @@ fn slab<F: Flt, const MAX: bool>(
         let Some(row) = row.get(from..from + w) else {
             return;
         };
+        if nan_k.is_empty() {
+            // NaN omitted: the first NaN's row is needed only for a lane of NaN, whose
+            // first NaN is row 0; no third row of state to read and write
+            for ((&v, b), bk) in row.iter().zip(&mut *best).zip(&mut *best_k) {
+                let nan = v != v;
+                let better = if MAX { v > *b } else { v < *b };
+                let take = !nan & ((*bk == NONE) | better);
+                *b = if take { v } else { *b };
+                *bk = if take { k } else { *bk };
+            }
+            continue;
+        }
         for (((&v, b), bk), nk) in row
             .iter()
             .zip(&mut *best)
@@ -301,7 +313,8 @@ fn strided<F: Flt, const MAX: bool>(
         .collect();
     let run = |&(o, from, k0, k1): &(usize, usize, usize, usize)| -> State<F> {
         let w = LANE_BLOCK.min(inner - from);
-        let mut st = (vec![init; w], vec![NONE; w], vec![NONE; w]);
+        let nans = if omitnan { 0 } else { w };
+        let mut st = (vec![init; w], vec![NONE; w], vec![NONE; nans]);
         let base = o * inner * len;
         if let Some(part) = x.get(base + k0 * inner..base + k1 * inner) {
             slab_wide::<F, MAX>(
@@ -329,12 +342,18 @@ fn strided<F: Flt, const MAX: bool>(
                     b[i] = lb[i];
                     bk[i] = lbk[i];
                 }
-                if nk[i] == NONE {
-                    nk[i] = lnk[i];
+                if let (Some(n), Some(&l)) = (nk.get_mut(i), lnk.get(i)) {
+                    if *n == NONE {
+                        *n = l;
+                    }
                 }
             }
         }
-        out.extend(bk.iter().zip(&nk).map(|(&b, &n)| {
+        out.extend(bk.iter().enumerate().map(|(i, &b)| {
+            let n = nk
+                .get(i)
+                .copied()
+                .unwrap_or(if b == NONE { 0 } else { NONE });
             let k = if (!omitnan && n != NONE) || b == NONE {
                 n
             } else {
