@@ -61,7 +61,7 @@ pub fn compare(op: Bin, a: &Value, b: &Value) -> Option<Value> {
 }
 
 /// `mask ? x : y` element by element, over the mask's shape and the class of `x`.
-fn select(mask: &Value, x: &Value, y: &Value, class: Class) -> Option<Value> {
+pub(super) fn select(mask: &Value, x: &Value, y: &Value, class: Class) -> Option<Value> {
     let m = lower::node_of(mask)?;
     let shape = m.shape.clone();
     let x = lower::node_of(&spread(x.clone(), &shape, class)?)?;
@@ -227,7 +227,7 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
             let t = lower::binary(Bin::And, &un(Un::IsFinite, re)?, &un(Un::IsFinite, im)?)?;
             return Some((t, Value::Num(0.0)));
         }
-        _ => return None,
+        _ => return super::complex_inverse::function(name, re, im),
     })
 }
 
@@ -401,74 +401,9 @@ fn split_parts(z: &Value) -> Option<(Value, Value)> {
 }
 
 /// A complex double scalar constant (split into two scalar constants by `split`).
-fn complex_scalar(z: num_complex::Complex64) -> Value {
+pub(super) fn complex_scalar(z: num_complex::Complex64) -> Value {
     Value::Tensor(std::rc::Rc::new(crate::values::tensor::Tensor::new(
         crate::values::shape::Shape::scalar(),
         crate::values::tensor::Data::from_c64(Class::Double, vec![z]),
     )))
-}
-
-/// `sort(z)` of a complex gpuArray vector (MATLAB's order: by magnitude, then by angle) as
-/// two stable device sorts carrying places (`gpu::sort`): by angle first, then by magnitude
-/// (least significant key first, as a radix sort does), then one gather. None: matrices and
-/// other options (the host sorts them).
-pub fn sort(
-    i: &mut super::Interp,
-    f: &mut super::function::Frame,
-    z: &crate::values::complex_device::ComplexDevice,
-    args: &[Value],
-) -> Option<MResult<Value>> {
-    let shape = z.shape();
-    let vector = shape.ndims() == 2 && (shape.dim(0) == 1 || shape.dim(1) == 1);
-    if !vector || shape.numel() < 2 {
-        return None;
-    }
-    let descend = match args.get(1..).unwrap_or(&[]) {
-        [] => false,
-        [o] if o.is_text() => match o.text().ok()?.to_ascii_lowercase().as_str() {
-            "ascend" => false,
-            "descend" => true,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let (re, im) = (super::complex::part(&z.re), super::complex::part(&z.im));
-    let sort = crate::builtins::lookup("sort")?;
-    let mut places = |i: &mut super::Interp, key: Value| -> Option<MResult<Value>> {
-        let mut call = vec![key];
-        if descend {
-            call.push(Value::str("descend"));
-        }
-        Some(match i.call_builtin(f, sort, call, 2) {
-            Ok(mut r) if r.len() == 2 => Ok(r.swap_remove(1)),
-            Ok(_) => return None,
-            Err(e) => Err(e),
-        })
-    };
-    let r = (|| -> Option<MResult<Value>> {
-        let angle = lower::binary(Bin::Atan2, &im, &re)?;
-        let by_angle = match places(i, angle)? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let size = lower::binary(Bin::Hypot, &re, &im)?;
-        let size = match i.index_value(&size, std::slice::from_ref(&by_angle)) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let by_size = match places(i, size)? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let order = match i.index_value(&by_angle, &[by_size]) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let order = match order {
-            Value::Device(_) => order,
-            _ => return None,
-        };
-        Some(super::complex::index(i, z, &[order]))
-    })();
-    r
 }
