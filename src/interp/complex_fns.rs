@@ -74,6 +74,24 @@ fn un(op: Un, x: &Value) -> Option<Value> {
     lower::unary(op, x)
 }
 
+/// `op(x)` (`sqrt`, `log`) of a part that holds no negatives by construction (an `abs` or a
+/// `hypot`), interned without the real lowering's domain check: a budget may have computed
+/// `x` already, and a computed value's sign would be checked by reading a value back.
+fn of_nonneg(op: Un, x: &Value) -> Option<Value> {
+    let n = lower::node_of(x)?;
+    if crate::codegen::has_unary(op)
+        && !crate::codegen::functions_available(n.class == Class::Single)
+    {
+        return None;
+    }
+    let class = graph::ops::unary_class(op, n.class);
+    let shape = n.shape.clone();
+    Some(lower::pending(
+        graph::intern(Op::Unary(op), vec![n], shape, class),
+        true,
+    ))
+}
+
 fn num(x: f64) -> Value {
     Value::Num(x)
 }
@@ -91,20 +109,20 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
             // sqrt(|im|/2) (1 +- i); else sqrt(r) e^(i theta/2).
             let r = lower::binary(Bin::Hypot, re, im)?;
             let t = bin(Bin::Mul, &lower::binary(Bin::Atan2, im, re)?, &num(0.5))?;
-            let s = un(Un::Sqrt, &un(Un::Abs, &r)?)?;
+            let s = of_nonneg(Un::Sqrt, &un(Un::Abs, &r)?)?;
             let (gr, gi) = (mul(&s, &un(Un::Cos, &t)?)?, mul(&s, &un(Un::Sin, &t)?)?);
             let im0 = lower::binary(Bin::Eq, im, &num(0.0))?;
             let re_neg = lower::binary(Bin::Lt, re, &num(0.0))?;
             let re0 = lower::binary(Bin::Eq, re, &num(0.0))?;
-            let x = un(Un::Sqrt, &un(Un::Abs, &mul(im, &num(0.5))?)?)?;
+            let x = of_nonneg(Un::Sqrt, &un(Un::Abs, &mul(im, &num(0.5))?)?)?;
             let im_neg = lower::binary(Bin::Lt, im, &num(0.0))?;
             // sqrt(|re|): +0 at -0, as the host's (the real lowering takes sqrt only of values
             // it knows are >= 0)
-            let real_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
+            let real_root = of_nonneg(Un::Sqrt, &un(Un::Abs, re)?)?;
             let on_axis_re = select(&re_neg, &num(0.0), &real_root, class)?;
             // on the negative real axis: +-sqrt(-re), the sign of im's zero (which gi has:
             // sin(+-pi/2)), exactly
-            let axis_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
+            let axis_root = of_nonneg(Un::Sqrt, &un(Un::Abs, re)?)?;
             let below = lower::binary(Bin::Lt, &gi, &num(0.0))?;
             let signed_root = select(&below, &neg(&axis_root)?, &axis_root, class)?;
             let on_axis_im = select(&re_neg, &signed_root, im, class)?;
@@ -120,7 +138,7 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
         }
         "log" | "log2" | "log10" => {
             // ln|z| + i arg z; log2 and log10 divide both parts, as the host does
-            let r = un(Un::Log, &lower::binary(Bin::Hypot, re, im)?)?;
+            let r = of_nonneg(Un::Log, &lower::binary(Bin::Hypot, re, im)?)?;
             let t = lower::binary(Bin::Atan2, im, re)?;
             let scale = match name {
                 "log2" => std::f64::consts::LN_2,

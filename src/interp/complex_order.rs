@@ -13,6 +13,7 @@
 use super::Interp;
 use super::complex::{join, part};
 use super::complex_fns::select;
+use super::complex_inverse::as_class;
 use super::error::MResult;
 use super::function::Frame;
 use super::lower;
@@ -73,6 +74,18 @@ fn along(p: &Value, shape: &Shape, dim: usize) -> Option<Value> {
     }
 }
 
+/// `x(idx)` with device positions that lie within `x` by construction (made from a sort's
+/// places): the index is computed and remembered as checked, so the gather reads nothing
+/// back.
+fn take(i: &mut Interp, x: &Value, idx: Value) -> MResult<Value> {
+    if let Value::Device(d) = &idx {
+        if crate::plan::realise(&d.node).is_ok() {
+            crate::plan::gathers::remember(&graph::memory::settled(&d.node), x.numel());
+        }
+    }
+    i.index_value(x, &[idx])
+}
+
 fn sort(
     i: &mut Interp,
     f: &mut Frame,
@@ -103,7 +116,7 @@ fn sort(
         return None;
     }
     let sort = crate::builtins::lookup("sort")?;
-    let (re, im) = (part(&z.re), part(&z.im));
+    let (re, im) = key_parts(z)?;
     // the places that sort `key` along dim (stable)
     let mut places = |i: &mut Interp, key: Value| -> Option<MResult<Value>> {
         let mut call = vec![key, Value::Num(dim as f64 + 1.0)];
@@ -127,18 +140,33 @@ fn sort(
     let angle = lower::binary(Bin::Atan2, &im, &re)?;
     let by_angle = take!(places(i, angle)?);
     let size = lower::binary(Bin::Hypot, &re, &im)?;
-    let size = take!(i.index_value(&size, &[along(&by_angle, &shape, dim)?]));
+    let size = take!(take(i, &size, along(&by_angle, &shape, dim)?));
     let by_size = take!(places(i, size)?);
-    let order = take!(i.index_value(&by_angle, &[along(&by_size, &shape, dim)?]));
+    let order = take!(take(i, &by_angle, along(&by_size, &shape, dim)?));
     if !matches!(order, Value::Device(_)) {
         return None;
     }
-    let sorted = take!(super::complex::index(i, z, &[along(&order, &shape, dim)?]));
+    let at = along(&order, &shape, dim)?;
+    let sorted = take!(take(
+        i,
+        &Value::DeviceComplex(std::rc::Rc::new(z.clone())),
+        at
+    ));
     let mut out = vec![sorted];
     if nargout == 2 {
         out.push(order);
     }
     Some(Ok(out))
+}
+
+/// The parts the order's keys (magnitude, angle) are computed from: singles in double where
+/// the device has it, as the host compares them (in f64), so that ties are the host's.
+fn key_parts(z: &ComplexDevice) -> Option<(Value, Value)> {
+    let (re, im) = (part(&z.re), part(&z.im));
+    if z.class() != Class::Single || !super::complex_prod::has_double() {
+        return Some((re, im));
+    }
+    Some((as_class(&re, Class::Double)?, as_class(&im, Class::Double)?))
 }
 
 /// A reduction node (NaN omitted) of `v` along `dim` (or of every element).
@@ -187,6 +215,8 @@ fn extreme(
     };
     let (re, im) = (part(&z.re), part(&z.im));
     let class = re.num_class()?;
+    let (kr, ki) = key_parts(z)?;
+    let kclass = kr.num_class()?;
     let op = if is_max { Red::Max } else { Red::Min };
     let b = |op, x: &Value, y: &Value| lower::binary(op, x, y);
     let nan = Value::Num(f64::NAN);
@@ -197,11 +227,11 @@ fn extreme(
     )?;
     let valid = lower::unary(Un::Not, &missing)?;
     // the extreme magnitude, then the extreme angle among the elements of that magnitude
-    let size = b(Bin::Hypot, &re, &im)?;
-    let m = reduce(op, &select(&valid, &size, &nan, class)?, dim, all)?;
+    let size = b(Bin::Hypot, &kr, &ki)?;
+    let m = reduce(op, &select(&valid, &size, &nan, kclass)?, dim, all)?;
     let on_top = b(Bin::And, &valid, &b(Bin::Eq, &size, &m)?)?;
-    let angle = b(Bin::Atan2, &im, &re)?;
-    let a = reduce(op, &select(&on_top, &angle, &nan, class)?, dim, all)?;
+    let angle = b(Bin::Atan2, &ki, &kr)?;
+    let a = reduce(op, &select(&on_top, &angle, &nan, kclass)?, dim, all)?;
     let hit = b(Bin::And, &on_top, &b(Bin::Eq, &angle, &a)?)?;
     // the first place holding both (subscripts are exact in single up to 2^24)
     let lane = if all { shape.numel() } else { shape.dim(dim) };

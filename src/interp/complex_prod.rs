@@ -6,17 +6,19 @@
 //! - `cumprod`: Hillis-Steele, `ceil(log2 n)` rounds of `y(k) = y(k) * y(k - s)` for
 //!   `s = 1, 2, 4, ...`.
 //!
-//! Both multiply in another order than the host's left-to-right loop, so finite results
+//! Singles multiply in double and are rounded once (the host computes them in f64). Both
+//! multiply in another order than the host's left-to-right loop, so finite results
 //! agree to rounding (about `log2(n)` products' worth, relative to the magnitudes
 //! multiplied), and Inf/NaN come out as the host's where a lane holds at most one
 //! non-finite element.
 
 use super::Interp;
 use super::complex::{join, part};
-use super::complex_inverse::{Parts, cmul};
+use super::complex_inverse::{Parts, as_class, cmul};
 use super::error::MResult;
 use super::lower;
 use crate::graph::{self, Op};
+use crate::values::class::Class;
 use crate::values::complex_device::ComplexDevice;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
@@ -51,9 +53,16 @@ pub fn builtin(
     let inner: usize = dims.get(..dim)?.iter().product();
     let outer: usize = dims.get(dim + 1..)?.iter().product();
     let lanes = Shape::new(&[inner, n, outer]);
+    // singles multiply in double where the device has it, rounded once as the host's are
+    let class = z.class();
+    let wide = if class == Class::Single && has_double() {
+        Class::Double
+    } else {
+        class
+    };
     let x = (
-        reshape(&part(&z.re), &lanes)?,
-        reshape(&part(&z.im), &lanes)?,
+        as_class(&reshape(&part(&z.re), &lanes)?, wide)?,
+        as_class(&reshape(&part(&z.im), &lanes)?, wide)?,
     );
     let r = match name {
         "prod" => halve(i, x, n),
@@ -69,7 +78,15 @@ pub fn builtin(
         *out.get_mut(dim)? = 1;
     }
     let out = Shape::new(&out);
-    Some(join(reshape(&re, &out)?, reshape(&im, &out)?))
+    Some(join(
+        as_class(&reshape(&re, &out)?, class)?,
+        as_class(&reshape(&im, &out)?, class)?,
+    ))
+}
+
+/// Whether the device computes in double.
+pub(super) fn has_double() -> bool {
+    crate::gpu::device::ready().is_some_and(|g| g.info.supports_double)
 }
 
 fn reshape(v: &Value, shape: &Shape) -> Option<Value> {
