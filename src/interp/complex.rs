@@ -16,16 +16,17 @@
 //! - comparisons `== ~=` (both parts) and `< <= > >=` (real parts, MATLAB's rule);
 //! - `complex(a, b)`, indexing, concatenation, and builtins that act on each part alone
 //!   (`sum mean cumsum diff reshape flip circshift permute repmat fftshift ...`, PARTWISE);
-//! - `fft ifft fft2 ifft2` (`interp::fourier`).
+//! - `fft ifft fft2 ifft2` (`interp::fourier`);
+//! - `asin acos atan asinh acosh atanh` (`complex_inverse`), `x .^ y` with exponent arrays
+//!   (`complex_power`, the host's `cpow` per element), `prod` and `cumprod` along a dimension
+//!   (`complex_prod`, products of whole slices), `sort` of vectors and matrices with indices
+//!   and `max`/`min` with indices (`complex_order`, MATLAB's magnitude-then-angle order).
 //! Everything else is an honest fallback: the value is read back as a host complex array,
 //! the host computes (MATLAB's results and errors), the result is a gpuArray again, and
 //! `MATFUSE_DEBUG` names complex values as the reason (a fallback in gpuStats). Still on the
-//! host (tests/suite/gpu_complex_device.rs lists them): the inverse trig and hyperbolic functions
-//! (`asin acos atan asinh acosh atanh`: no device form written yet), `z .^ w` with an array
-//! exponent (the host picks repeated squaring per element), `prod` and `cumprod` (a complex
-//! product is not a part-wise reduction; the device reductions and scans carry one real
-//! value), `sort`, `max`/`min` (order by magnitude, then angle: a two-key order the device
-//! sort does not take yet) and matrix division `A \ B`, `A / B`.
+//! host (tests/suite/gpu_complex_device.rs lists them): matrix division `A \ B`, `A / B` (the
+//! device has no factorizations; real ones are solved on the host too), `max(a, b)` of two
+//! arrays, 'omitnan' reductions and 'reverse' scans of complex values.
 
 use super::Interp;
 use super::error::{MError, MResult};
@@ -310,7 +311,9 @@ pub fn binary_op(op: BinOp, a: &Value, b: &Value) -> Option<MResult<Value>> {
         BinOp::ElemLeftDiv => arith(Bin::Div, b, a),
         BinOp::LeftDiv if scalar(a) => arith(Bin::Div, b, a),
         BinOp::ElemPow if matches!(b, Value::Num(k) if *k == 2.0) => arith(Bin::Mul, a, a),
-        BinOp::ElemPow => super::complex_fns::power(a, b),
+        BinOp::ElemPow => {
+            super::complex_fns::power(a, b).or_else(|| super::complex_power::array_power(a, b))
+        }
         _ => None,
     };
     Some(match lazy {
@@ -400,6 +403,13 @@ pub fn builtin(
     args: &[Value],
     nargout: usize,
 ) -> Option<MResult<Vec<Value>>> {
+    if let (true, Some(Value::DeviceComplex(z))) =
+        (matches!(b.name, "sort" | "max" | "min"), args.first())
+    {
+        if let Some(r) = super::complex_order::builtin(i, f, b.name, z, args, nargout) {
+            return Some(r);
+        }
+    }
     if nargout > 1 {
         return None;
     }
@@ -423,12 +433,12 @@ pub fn builtin(
     let Some(Value::DeviceComplex(z)) = args.first() else {
         return None;
     };
-    let (re, im) = (part(&z.re), part(&z.im));
-    if b.name == "sort" {
-        if let Some(r) = super::complex_fns::sort(i, f, z, args) {
+    if matches!(b.name, "prod" | "cumprod") {
+        if let Some(r) = super::complex_prod::builtin(i, b.name, z, args) {
             return Some(r.map(|v| vec![v]));
         }
     }
+    let (re, im) = (part(&z.re), part(&z.im));
     if args.len() == 1 {
         if let Some((r, im)) = super::complex_fns::elementwise(b.name, &re, &im) {
             if super::complex_fns::logical_result(b.name) {

@@ -61,7 +61,7 @@ pub fn compare(op: Bin, a: &Value, b: &Value) -> Option<Value> {
 }
 
 /// `mask ? x : y` element by element, over the mask's shape and the class of `x`.
-fn select(mask: &Value, x: &Value, y: &Value, class: Class) -> Option<Value> {
+pub(super) fn select(mask: &Value, x: &Value, y: &Value, class: Class) -> Option<Value> {
     let m = lower::node_of(mask)?;
     let shape = m.shape.clone();
     let x = lower::node_of(&spread(x.clone(), &shape, class)?)?;
@@ -72,6 +72,24 @@ fn select(mask: &Value, x: &Value, y: &Value, class: Class) -> Option<Value> {
 
 fn un(op: Un, x: &Value) -> Option<Value> {
     lower::unary(op, x)
+}
+
+/// `op(x)` (`sqrt`, `log`) of a part that holds no negatives by construction (an `abs` or a
+/// `hypot`), interned without the real lowering's domain check: a budget may have computed
+/// `x` already, and a computed value's sign would be checked by reading a value back.
+fn of_nonneg(op: Un, x: &Value) -> Option<Value> {
+    let n = lower::node_of(x)?;
+    if crate::codegen::has_unary(op)
+        && !crate::codegen::functions_available(n.class == Class::Single)
+    {
+        return None;
+    }
+    let class = graph::ops::unary_class(op, n.class);
+    let shape = n.shape.clone();
+    Some(lower::pending(
+        graph::intern(Op::Unary(op), vec![n], shape, class),
+        true,
+    ))
 }
 
 fn num(x: f64) -> Value {
@@ -91,20 +109,20 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
             // sqrt(|im|/2) (1 +- i); else sqrt(r) e^(i theta/2).
             let r = lower::binary(Bin::Hypot, re, im)?;
             let t = bin(Bin::Mul, &lower::binary(Bin::Atan2, im, re)?, &num(0.5))?;
-            let s = un(Un::Sqrt, &un(Un::Abs, &r)?)?;
+            let s = of_nonneg(Un::Sqrt, &un(Un::Abs, &r)?)?;
             let (gr, gi) = (mul(&s, &un(Un::Cos, &t)?)?, mul(&s, &un(Un::Sin, &t)?)?);
             let im0 = lower::binary(Bin::Eq, im, &num(0.0))?;
             let re_neg = lower::binary(Bin::Lt, re, &num(0.0))?;
             let re0 = lower::binary(Bin::Eq, re, &num(0.0))?;
-            let x = un(Un::Sqrt, &un(Un::Abs, &mul(im, &num(0.5))?)?)?;
+            let x = of_nonneg(Un::Sqrt, &un(Un::Abs, &mul(im, &num(0.5))?)?)?;
             let im_neg = lower::binary(Bin::Lt, im, &num(0.0))?;
             // sqrt(|re|): +0 at -0, as the host's (the real lowering takes sqrt only of values
             // it knows are >= 0)
-            let real_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
+            let real_root = of_nonneg(Un::Sqrt, &un(Un::Abs, re)?)?;
             let on_axis_re = select(&re_neg, &num(0.0), &real_root, class)?;
             // on the negative real axis: +-sqrt(-re), the sign of im's zero (which gi has:
             // sin(+-pi/2)), exactly
-            let axis_root = un(Un::Sqrt, &un(Un::Abs, re)?)?;
+            let axis_root = of_nonneg(Un::Sqrt, &un(Un::Abs, re)?)?;
             let below = lower::binary(Bin::Lt, &gi, &num(0.0))?;
             let signed_root = select(&below, &neg(&axis_root)?, &axis_root, class)?;
             let on_axis_im = select(&re_neg, &signed_root, im, class)?;
@@ -120,7 +138,7 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
         }
         "log" | "log2" | "log10" => {
             // ln|z| + i arg z; log2 and log10 divide both parts, as the host does
-            let r = un(Un::Log, &lower::binary(Bin::Hypot, re, im)?)?;
+            let r = of_nonneg(Un::Log, &lower::binary(Bin::Hypot, re, im)?)?;
             let t = lower::binary(Bin::Atan2, im, re)?;
             let scale = match name {
                 "log2" => std::f64::consts::LN_2,
@@ -227,7 +245,7 @@ pub fn elementwise(name: &str, re: &Value, im: &Value) -> Option<(Value, Value)>
             let t = lower::binary(Bin::And, &un(Un::IsFinite, re)?, &un(Un::IsFinite, im)?)?;
             return Some((t, Value::Num(0.0)));
         }
-        _ => return None,
+        _ => return super::complex_inverse::function(name, re, im),
     })
 }
 
@@ -401,74 +419,9 @@ fn split_parts(z: &Value) -> Option<(Value, Value)> {
 }
 
 /// A complex double scalar constant (split into two scalar constants by `split`).
-fn complex_scalar(z: num_complex::Complex64) -> Value {
+pub(super) fn complex_scalar(z: num_complex::Complex64) -> Value {
     Value::Tensor(std::rc::Rc::new(crate::values::tensor::Tensor::new(
         crate::values::shape::Shape::scalar(),
         crate::values::tensor::Data::from_c64(Class::Double, vec![z]),
     )))
-}
-
-/// `sort(z)` of a complex gpuArray vector (MATLAB's order: by magnitude, then by angle) as
-/// two stable device sorts carrying places (`gpu::sort`): by angle first, then by magnitude
-/// (least significant key first, as a radix sort does), then one gather. None: matrices and
-/// other options (the host sorts them).
-pub fn sort(
-    i: &mut super::Interp,
-    f: &mut super::function::Frame,
-    z: &crate::values::complex_device::ComplexDevice,
-    args: &[Value],
-) -> Option<MResult<Value>> {
-    let shape = z.shape();
-    let vector = shape.ndims() == 2 && (shape.dim(0) == 1 || shape.dim(1) == 1);
-    if !vector || shape.numel() < 2 {
-        return None;
-    }
-    let descend = match args.get(1..).unwrap_or(&[]) {
-        [] => false,
-        [o] if o.is_text() => match o.text().ok()?.to_ascii_lowercase().as_str() {
-            "ascend" => false,
-            "descend" => true,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let (re, im) = (super::complex::part(&z.re), super::complex::part(&z.im));
-    let sort = crate::builtins::lookup("sort")?;
-    let mut places = |i: &mut super::Interp, key: Value| -> Option<MResult<Value>> {
-        let mut call = vec![key];
-        if descend {
-            call.push(Value::str("descend"));
-        }
-        Some(match i.call_builtin(f, sort, call, 2) {
-            Ok(mut r) if r.len() == 2 => Ok(r.swap_remove(1)),
-            Ok(_) => return None,
-            Err(e) => Err(e),
-        })
-    };
-    let r = (|| -> Option<MResult<Value>> {
-        let angle = lower::binary(Bin::Atan2, &im, &re)?;
-        let by_angle = match places(i, angle)? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let size = lower::binary(Bin::Hypot, &re, &im)?;
-        let size = match i.index_value(&size, std::slice::from_ref(&by_angle)) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let by_size = match places(i, size)? {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let order = match i.index_value(&by_angle, &[by_size]) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
-        let order = match order {
-            Value::Device(_) => order,
-            _ => return None,
-        };
-        Some(super::complex::index(i, z, &[order]))
-    })();
-    r
 }

@@ -13,6 +13,7 @@ mod file_io;
 mod gpu_assign;
 mod gpu_complex;
 mod gpu_complex_device;
+mod gpu_complex_device_more;
 mod gpu_device;
 mod gpu_fft;
 mod gpu_functions;
