@@ -176,7 +176,11 @@ pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usiz
             }
             let (found, count) = super::gathers::positions(x)?;
             match found {
-                Some(leaf) => Some((Sub::Device(buffer_of(&leaf)?, count), extent)),
+                // Pending positions are compacted now: the assignment reads them.
+                Some(at) => {
+                    crate::plan::realise(&at).ok()?;
+                    Some((Sub::Device(buffer_of(&at)?, count), extent))
+                }
                 None => Some((
                     Sub::Range {
                         start: 0,

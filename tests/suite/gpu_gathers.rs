@@ -101,14 +101,14 @@ fn device_indices_masks_and_find_stay_on_the_device() {
         let out = parity(&setup, &DEVICE_INDEX);
         // Each device index check reads one value back (at most one for each of the six
         // device subscripts: an index array checked before is not checked again), each mask
-        // its count (4 bytes); nothing else moves.
+        // its count (a sum: 8 bytes); nothing else moves.
         if gpu {
             let moved: u64 = out
                 .trim_end()
                 .strip_prefix("fallbacks 0 moved ")
                 .and_then(|m| m.parse().ok())
                 .unwrap_or_else(|| panic!("{class}: {out}"));
-            assert!((7 * 4..=6 * 8 + 7 * 4).contains(&moved), "{class}: {out}");
+            assert!((7 * 8..=6 * 8 + 7 * 8).contains(&moved), "{class}: {out}");
         } else {
             assert!(out.starts_with("fallbacks 0"), "{class}: {out}");
         }

@@ -111,7 +111,7 @@ fn pending_positions_keep_the_values_they_were_made_from() {
     );
     assert_eq!(
         text,
-        "[4 3 5 7]|[1 3 5 7]|19|[6 200 10 14]\n[3 1]|[0 1]|[0 1]|[3;2;4]\n"
+        "[4 3 5 7]|[1 3 5 7]|19|[200 10 14]\n[3 1]|[0 1]|[0 1]|[3;2;4]\n"
     );
 }
 
