@@ -84,9 +84,13 @@ fn bcast(i: u32, k: u32) -> u32 {
         return at;
     }
     var rem = i;
-    // The last subscript is what remains (a division costs the GPU tens of operations).
+    // The last subscript is what remains (a division costs the GPU tens of operations, so
+    // none where the rest is within the dimension: every element of a column vector).
     for (var d = 0u; d + 1u < rank; d = d + 1u) {
         let size = shape_table[2u + d];
+        if (rem < size) {
+            return at + rem * shape_table[base + d];
+        }
         at = at + (rem % size) * shape_table[base + d];
         rem = rem / size;
     }
@@ -106,12 +110,20 @@ fn m_region(i: u32, p: u32) -> vec2<u32> {
         let q = p + 1u + 4u * d;
         var s = rem;
         if (d + 1u < k) {
-            s = rem % shape_table[q];
-            rem = rem / shape_table[q];
+            // (no division where the rest is within the dimension)
+            if (rem < shape_table[q]) {
+                rem = 0u;
+            } else {
+                s = rem % shape_table[q];
+                rem = rem / shape_table[q];
+            }
         }
         let off = i32(s) - i32(shape_table[q + 1u]);
         let step = bitcast<i32>(shape_table[q + 2u]);
-        let at = off / step;
+        var at = off;
+        if (step != 1) {
+            at = off / step;
+        }
         if (off - at * step != 0 || at < 0 || u32(at) >= shape_table[q + 3u]) {
             return vec2<u32>(0u, 0u);
         }
@@ -127,7 +139,7 @@ fn m_iota(i: u32, d: u32) -> T {
     for (var k = 0u; k < d; k = k + 1u) {
         below = below * shape_table[2u + k];
     }
-    return T((i / below) % shape_table[2u + d] + 1u);
+    return T(m_div_mod(i, below, shape_table[2u + d]) + 1u);
 }
 
 // The 0-based subscript of output element `i` along dimension `d` (0 past the last).
@@ -139,7 +151,19 @@ fn m_sub(i: u32, d: u32) -> u32 {
     for (var k = 0u; k < d; k = k + 1u) {
         below = below * shape_table[2u + k];
     }
-    return (i / below) % shape_table[2u + d];
+    return m_div_mod(i, below, shape_table[2u + d]);
+}
+
+// (i / below) % size, without the divisions where they change nothing.
+fn m_div_mod(i: u32, below: u32, size: u32) -> u32 {
+    var q = i;
+    if (below != 1u) {
+        q = i / below;
+    }
+    if (q < size) {
+        return q;
+    }
+    return q % size;
 }
 
 // Where a scatter writes its element `i` (`gpu::scatter`): the words at `p` are the number
@@ -153,8 +177,12 @@ fn m_scatter(i: u32, p: u32) -> u32 {
         let count = shape_table[p + 2u + 2u * d];
         var s = rem;
         if (d + 1u < k) {
-            s = rem % count;
-            rem = rem / count;
+            if (rem < count) {
+                rem = 0u;
+            } else {
+                s = rem % count;
+                rem = rem / count;
+            }
         }
         at = at + s * shape_table[p + 3u + 2u * d];
     }

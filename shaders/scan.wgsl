@@ -16,19 +16,33 @@
 
 var<workgroup> part: array<T, 256>;
 
-fn addr(lane: u32, k: u32) -> u32 {
+// Where a lane's elements lie: element k of lane `lane` is at `first + inner * k` (from the
+// lane's end with 'reverse'). Computed once a thread: a division costs the GPU tens of
+// operations, and an address divided out per element made the passes compute-bound.
+struct LaneAt {
+    first: u32,
+    inner: u32,
+    len: u32,
+    reverse: bool,
+    live: bool,
+}
+
+fn lane_at(lane: u32) -> LaneAt {
     let inner = params[1];
     let len = params[2];
-    let kk = select(k, len - 1u - k, params[4] == 1u);
-    return lane % inner + inner * (kk + len * (lane / inner));
+    return LaneAt(lane % inner + inner * len * (lane / inner), inner, len, params[4] == 1u, lane < params[0]);
+}
+
+fn addr(l: LaneAt, k: u32) -> u32 {
+    return l.first + l.inner * select(k, l.len - 1u - k, l.reverse);
 }
 
 // Element k of a lane as the operation takes it; the identity past the lane's end.
-fn load(lane: u32, k: u32) -> T {
-    if (k >= params[2] || lane >= params[0]) {
+fn load(l: LaneAt, k: u32) -> T {
+    if (k >= l.len || !l.live) {
         return identity();
     }
-    let v = x[addr(lane, k)];
+    let v = x[addr(l, k)];
     {{LOAD}}
 }
 
@@ -52,9 +66,10 @@ fn reduce_pass(t: u32, w: u32) {
     let lane = w / nb;
     let b = w % nb;
     let k = b * 4096u + t * 16u;
-    var acc = load(lane, k);
+    let l = lane_at(lane);
+    var acc = load(l, k);
     for (var j = 1u; j < 16u; j = j + 1u) {
-        acc = combine(acc, load(lane, k + j));
+        acc = combine(acc, load(l, k + j));
     }
     part[t] = acc;
     workgroupBarrier();
@@ -97,9 +112,10 @@ fn apply_pass(t: u32, w: u32) {
     let lane = w / nb;
     let b = w % nb;
     let k = b * 4096u + t * 16u;
-    var acc = load(lane, k);
+    let l = lane_at(lane);
+    var acc = load(l, k);
     for (var j = 1u; j < 16u; j = j + 1u) {
-        acc = combine(acc, load(lane, k + j));
+        acc = combine(acc, load(l, k + j));
     }
     part[t] = acc;
     workgroupBarrier();
@@ -118,8 +134,8 @@ fn apply_pass(t: u32, w: u32) {
     let len = params[2];
     for (var j = 0u; j < 16u; j = j + 1u) {
         if (k + j < len) {
-            run = combine(run, load(lane, k + j));
-            out[addr(lane, k + j)] = run;
+            run = combine(run, load(l, k + j));
+            out[addr(l, k + j)] = run;
         }
     }
 }
@@ -131,9 +147,10 @@ fn lane_pass(t: u32, w: u32) {
     }
     var acc = identity();
     let len = params[2];
+    let l = lane_at(lane);
     for (var k = 0u; k < len; k = k + 1u) {
-        acc = combine(acc, load(lane, k));
-        out[addr(lane, k)] = acc;
+        acc = combine(acc, load(l, k));
+        out[addr(l, k)] = acc;
     }
 }
 

@@ -15,9 +15,10 @@ fn apply_tiled_pass(t: u32, w: u32) {
     let lane = w / nb;
     let b = w % nb;
     let k0 = b * 4096u;
+    let l = lane_at(lane);
     for (var j = 0u; j < 16u; j = j + 1u) {
         let i = j * 256u + t;
-        tile[tiled(i)] = load(lane, k0 + i);
+        tile[tiled(i)] = load(l, k0 + i);
     }
     workgroupBarrier();
     let own = t * 16u;
@@ -44,11 +45,10 @@ fn apply_tiled_pass(t: u32, w: u32) {
         tile[tiled(own + j)] = run;
     }
     workgroupBarrier();
-    let len = params[2];
     for (var j = 0u; j < 16u; j = j + 1u) {
         let i = j * 256u + t;
-        if (k0 + i < len) {
-            out[addr(lane, k0 + i)] = tile[tiled(i)];
+        if (k0 + i < l.len) {
+            out[addr(l, k0 + i)] = tile[tiled(i)];
         }
     }
 }

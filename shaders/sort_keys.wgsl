@@ -24,9 +24,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var j = 0u; j < 8u; j = j + 1u) {
         let t = b * 2048u + j * 256u + lid.x;
         if (t < params[0]) {
-            let lane = t / len;
-            let k = t % len;
-            let v = x[lane % inner + inner * (k + len * (lane / inner))];
+            var at = t;
+            // Several lanes: the element's address (one lane's is its place).
+            if (len != params[0]) {
+                let lane = t / len;
+                let k = t % len;
+                at = lane % inner + inner * (k + len * (lane / inner));
+            }
+            let v = x[at];
             {{KEYS}}
             vals[t] = t;
             acc = acc | vec4<u32>(lo, hi, ~lo, ~hi);

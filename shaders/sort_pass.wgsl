@@ -33,11 +33,15 @@ const PADDED: u32 = 256u * {{ITEMS}}u + 8u * {{ITEMS}}u;
 
 var<workgroup> lh: array<atomic<u32>, 256>;
 var<workgroup> sums: array<u32, 256>;
+var<workgroup> runs: array<u32, 16>;
+// Each thread's eight packed counter words (padded to nine so threads fall in distinct banks),
+// and the 16 runs' totals of each word.
+var<workgroup> cnt: array<u32, 2304>;
+var<workgroup> cruns: array<u32, 128>;
+var<workgroup> tot: array<u32, 8>;
 var<workgroup> goff: array<u32, 256>;
 var<workgroup> lstart: array<u32, 256>;
 var<workgroup> nstart: array<u32, 16>;
-var<workgroup> wa: array<vec4<u32>, 256>;
-var<workgroup> wb: array<vec4<u32>, 256>;
 var<workgroup> sd: array<u32, PADDED>;
 var<workgroup> sd2: array<u32, PADDED>;
 
@@ -120,20 +124,33 @@ fn pad(i: u32) -> u32 {
     return i + (i >> 5u);
 }
 
-// Inclusive sum over the workgroup's threads.
+// Inclusive sum over the workgroup's threads, in two levels (16 runs of 16 summed by a
+// thread each, then the runs' totals by one): four barriers where a step-doubling scan takes
+// sixteen, and barriers are what a tile's time goes to.
 fn scan256(t: u32, v: u32) -> u32 {
     sums[t] = v;
     workgroupBarrier();
-    for (var s = 1u; s < 256u; s = s << 1u) {
-        var a = 0u;
-        if (t >= s) {
-            a = sums[t - s];
+    if (t < 16u) {
+        var acc = 0u;
+        for (var j = 0u; j < 16u; j = j + 1u) {
+            acc = acc + sums[t * 16u + j];
+            sums[t * 16u + j] = acc;
         }
-        workgroupBarrier();
-        sums[t] = sums[t] + a;
-        workgroupBarrier();
+        runs[t] = acc;
     }
-    return sums[t];
+    workgroupBarrier();
+    if (t == 0u) {
+        var acc = 0u;
+        for (var j = 0u; j < 16u; j = j + 1u) {
+            let c = runs[j];
+            runs[j] = acc;
+            acc = acc + c;
+        }
+    }
+    workgroupBarrier();
+    let r = sums[t] + runs[t / 16u];
+    workgroupBarrier();
+    return r;
 }
 
 fn hist_pass(t: u32, b: u32) {
@@ -180,25 +197,20 @@ fn scan_pass(t: u32, d: u32) {
     }
 }
 
+// Counter d (16 bits, two to a word) of the eight words a, b, with selects rather than an
+// index: a dynamically indexed vector goes to local memory.
 fn bump(a: ptr<function, vec4<u32>>, b: ptr<function, vec4<u32>>, d: u32) {
-    let w = d >> 1u;
-    let inc = 1u << ((d & 1u) * 16u);
-    if (w < 4u) {
-        (*a)[w] = (*a)[w] + inc;
-    } else {
-        (*b)[w - 4u] = (*b)[w - 4u] + inc;
-    }
+    let inc = vec4<u32>(1u << ((d & 1u) * 16u));
+    let w = vec4<u32>(d >> 1u);
+    *a = *a + select(vec4<u32>(0u), inc, w == vec4<u32>(0u, 1u, 2u, 3u));
+    *b = *b + select(vec4<u32>(0u), inc, w == vec4<u32>(4u, 5u, 6u, 7u));
 }
 
 fn count_of(a: vec4<u32>, b: vec4<u32>, d: u32) -> u32 {
-    let w = d >> 1u;
-    var v = 0u;
-    if (w < 4u) {
-        v = a[w];
-    } else {
-        v = b[w - 4u];
-    }
-    return (v >> ((d & 1u) * 16u)) & 0xffffu;
+    let w = vec4<u32>(d >> 1u);
+    let m = select(vec4<u32>(0u), a, w == vec4<u32>(0u, 1u, 2u, 3u))
+        | select(vec4<u32>(0u), b, w == vec4<u32>(4u, 5u, 6u, 7u));
+    return ((m.x | m.y | m.z | m.w) >> ((d & 1u) * 16u)) & 0xffffu;
 }
 
 fn tile_get(forward: bool, i: u32) -> u32 {
@@ -224,24 +236,45 @@ fn split(t: u32, shift: u32, forward: bool) {
     for (var j = 0u; j < ITEMS; j = j + 1u) {
         bump(&ca, &cb, (tile_get(forward, t * ITEMS + j) >> (16u + shift)) & 15u);
     }
-    wa[t] = ca;
-    wb[t] = cb;
+    // The counts' exclusive sums over the threads, word by word, in two levels: thread
+    // (run c, word w) sums its run of 16 threads' word w, then eight threads the runs.
+    for (var w = 0u; w < 4u; w = w + 1u) {
+        cnt[t * 9u + w] = ca[w];
+        cnt[t * 9u + 4u + w] = cb[w];
+    }
     workgroupBarrier();
-    for (var s = 1u; s < 256u; s = s << 1u) {
-        var va = vec4<u32>(0u);
-        var vb = vec4<u32>(0u);
-        if (t >= s) {
-            va = wa[t - s];
-            vb = wb[t - s];
+    if (t < 128u) {
+        let w = t % 8u;
+        let c = t / 8u;
+        var acc = 0u;
+        for (var j = 0u; j < 16u; j = j + 1u) {
+            let at = (c * 16u + j) * 9u + w;
+            acc = acc + cnt[at];
+            cnt[at] = acc;
         }
-        workgroupBarrier();
-        wa[t] = wa[t] + va;
-        wb[t] = wb[t] + vb;
-        workgroupBarrier();
+        cruns[c * 8u + w] = acc;
+    }
+    workgroupBarrier();
+    if (t < 8u) {
+        var acc = 0u;
+        for (var c = 0u; c < 16u; c = c + 1u) {
+            let x = cruns[c * 8u + t];
+            cruns[c * 8u + t] = acc;
+            acc = acc + x;
+        }
+        tot[t] = acc;
+    }
+    workgroupBarrier();
+    var ia = vec4<u32>(0u);
+    var ib = vec4<u32>(0u);
+    let g = (t / 16u) * 8u;
+    for (var w = 0u; w < 4u; w = w + 1u) {
+        ia[w] = cnt[t * 9u + w] + cruns[g + w];
+        ib[w] = cnt[t * 9u + 4u + w] + cruns[g + 4u + w];
     }
     if (t < 16u) {
-        let ta = wa[255];
-        let tb = wb[255];
+        let ta = vec4<u32>(tot[0], tot[1], tot[2], tot[3]);
+        let tb = vec4<u32>(tot[4], tot[5], tot[6], tot[7]);
         var start = 0u;
         for (var d = 0u; d < t; d = d + 1u) {
             start = start + count_of(ta, tb, d);
@@ -249,8 +282,8 @@ fn split(t: u32, shift: u32, forward: bool) {
         nstart[t] = start;
     }
     workgroupBarrier();
-    var ra = wa[t] - ca;
-    var rb = wb[t] - cb;
+    var ra = ia - ca;
+    var rb = ib - cb;
     for (var j = 0u; j < ITEMS; j = j + 1u) {
         let e = tile_get(forward, t * ITEMS + j);
         let d = (e >> (16u + shift)) & 15u;

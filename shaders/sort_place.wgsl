@@ -23,6 +23,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         return;
     }
     let len = params[2];
+    // One lane (a vector): no divisions.
+    if (len == params[0]) {
+        let t1 = vals[p];
+        out[p] = x[t1];
+        if (params[3] == 1u) {
+            idx[p] = {{IDX}}(t1 + 1u);
+        }
+        return;
+    }
     let lane = p / len;
     let t = vals[p];
     let k = t % len;

@@ -6,6 +6,7 @@ use super::bind_cache::Binding;
 use super::buffers::{self, DeviceBuffer};
 use super::device::{self, Gpu};
 use super::kernels::{binding_limit, compiled, window};
+use super::shader_files;
 use crate::codegen::KernelKey;
 use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
@@ -38,7 +39,7 @@ fn text(pass: Pass, mask: Precision, out: Precision) -> String {
         ),
         _ => ("", "return {{OUT}}(i + 1u);", ""),
     };
-    COMPACT
+    shader_files::text("compact.wgsl", COMPACT)
         .replace("{{SOURCE}}", source)
         .replace("{{WRITTEN}}", written)
         .replace("{{TOUCH}}", touch)

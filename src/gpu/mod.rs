@@ -24,6 +24,7 @@ pub mod reduce;
 pub mod scan;
 pub mod scatter;
 pub mod sets;
+pub mod shader_files;
 pub mod sort;
 pub mod sqrt_check;
 pub mod stats;

@@ -9,6 +9,7 @@ use super::bind_cache::Binding;
 use super::buffers::{self, DeviceBuffer};
 use super::device::{self, Gpu};
 use super::kernels::{binding_limit, compiled, window};
+use super::shader_files;
 use crate::codegen::KernelKey;
 use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
@@ -341,7 +342,8 @@ fn dispatch(
         } else {
             "write_pass(t);"
         };
-        PUT.replace("{{OUT}}", elems[0].name())
+        shader_files::text("put.wgsl", PUT)
+            .replace("{{OUT}}", elems[0].name())
             .replace("{{VAL}}", elems[1].name())
             .replace("{{I0}}", elems[2].name())
             .replace("{{I1}}", elems[3].name())

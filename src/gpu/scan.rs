@@ -13,6 +13,7 @@
 use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
 use super::launch;
+use super::shader_files;
 use crate::graph::Precision;
 use crate::interp::error::MResult;
 
@@ -103,14 +104,19 @@ fn text(pass: Pass, op: ScanOp, p: Precision, omitnan: bool) -> String {
     };
     let tiled = match pass {
         Pass::ApplyTiled => {
-            format!("var<workgroup> tile: array<T, {TILE_WORDS}>;\n{SCAN_TILED}")
+            format!(
+                "var<workgroup> tile: array<T, {TILE_WORDS}>;\n{}",
+                shader_files::text("scan_tiled.wgsl", SCAN_TILED)
+            )
         }
         _ => String::new(),
     };
     format!(
         "{}fn identity() -> T {{ return {identity}; }}\nfn combine(a: T, b: T) -> T {{ return {combine}; }}\n{}{}",
         prelude(p),
-        SCAN.replace("{{LOAD}}", load).replace("{{PASS}}", call),
+        shader_files::text("scan.wgsl", SCAN)
+            .replace("{{LOAD}}", load)
+            .replace("{{PASS}}", call),
         tiled
     )
 }

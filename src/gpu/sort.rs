@@ -15,6 +15,7 @@ use super::buffers::{self, DeviceBuffer};
 use super::device::Gpu;
 use super::launch;
 use super::scan::{Lanes, prelude};
+use super::shader_files;
 use crate::graph::Precision;
 use crate::interp::error::MResult;
 
@@ -108,7 +109,11 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
                 Precision::F32 => KEYS_F32,
                 Precision::F64 => KEYS_F64,
             };
-            format!("{}{}", prelude(p), KEYS.replace("{{KEYS}}", keys_text))
+            format!(
+                "{}{}",
+                prelude(p),
+                shader_files::text("sort_keys.wgsl", KEYS).replace("{{KEYS}}", keys_text)
+            )
         },
         &[x, &keys, &vals, &andor],
         &params,
@@ -158,7 +163,8 @@ fn pass_text(stage: u32, kw: usize, items: usize) -> String {
         2 => "scatter_pass(lid.x, b);",
         _ => "copy_pass(lid.x, b);",
     };
-    PASS.replace("{{KW}}", &kw.to_string())
+    shader_files::text("sort_pass.wgsl", PASS)
+        .replace("{{KW}}", &kw.to_string())
         .replace("{{ITEMS}}", &items.to_string())
         .replace("{{PASS}}", call)
 }
@@ -198,7 +204,13 @@ pub fn place(
     launch::run(
         g,
         &[2, 2, p as u32, ip as u32],
-        || format!("{}{}", prelude(p), PLACE.replace("{{IDX}}", ip.wgsl())),
+        || {
+            format!(
+                "{}{}",
+                prelude(p),
+                shader_files::text("sort_place.wgsl", PLACE).replace("{{IDX}}", ip.wgsl())
+            )
+        },
         &[x, order, &out, &idx],
         &params,
         n.div_ceil(256),
