@@ -10,6 +10,7 @@ mod dates;
 mod everyday;
 mod fft;
 mod file_io;
+mod gpu_addressing;
 mod gpu_assign;
 mod gpu_complex;
 mod gpu_complex_device;
