@@ -19,6 +19,8 @@ fn written(i: u32) -> {{OUT}} {
 }
 
 var<workgroup> sums: array<u32, 256>;
+var<workgroup> runs: array<u32, 16>;
+var<workgroup> block_count: atomic<u32>;
 
 fn flag(i: u32) -> u32 {
     if (i < params[0] && !(mask[i] == {{MASK}}(0))) {
@@ -27,31 +29,48 @@ fn flag(i: u32) -> u32 {
     return 0u;
 }
 
-// Inclusive prefix sums of `sums` across the workgroup.
+// Inclusive prefix sums of `sums` across the workgroup, in two levels (16 runs of 16 summed
+// by a thread each, then the runs by one): four barriers where a step-doubling scan takes
+// sixteen, and a block's barriers are most of its time.
 fn scan_sums(t: u32) {
-    for (var s = 1u; s < 256u; s = s << 1u) {
-        var v = 0u;
-        if (t >= s) {
-            v = sums[t - s];
+    workgroupBarrier();
+    if (t < 16u) {
+        var acc = 0u;
+        for (var j = 0u; j < 16u; j = j + 1u) {
+            acc = acc + sums[t * 16u + j];
+            sums[t * 16u + j] = acc;
         }
-        workgroupBarrier();
-        sums[t] = sums[t] + v;
-        workgroupBarrier();
+        runs[t] = acc;
     }
+    workgroupBarrier();
+    if (t == 0u) {
+        var acc = 0u;
+        for (var j = 0u; j < 16u; j = j + 1u) {
+            let c = runs[j];
+            runs[j] = acc;
+            acc = acc + c;
+        }
+    }
+    workgroupBarrier();
+    let r = sums[t] + runs[t / 16u];
+    workgroupBarrier();
+    sums[t] = r;
+    workgroupBarrier();
 }
 
 fn count_pass(t: u32, b: u32) {
     let base = b * 1024u + t * 4u;
-    sums[t] = flag(base) + flag(base + 1u) + flag(base + 2u) + flag(base + 3u);
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s = s >> 1u) {
-        if (t < s) {
-            sums[t] = sums[t] + sums[t + s];
-        }
-        workgroupBarrier();
+    if (t == 0u) {
+        atomicStore(&block_count, 0u);
     }
+    workgroupBarrier();
+    let c = flag(base) + flag(base + 1u) + flag(base + 2u) + flag(base + 3u);
+    if (c != 0u) {
+        atomicAdd(&block_count, c);
+    }
+    workgroupBarrier();
     if (t == 0u && b < params[1]) {
-        counts[b] = sums[0];
+        counts[b] = atomicLoad(&block_count);
     }
 }
 

@@ -282,6 +282,8 @@ pub(super) fn grown(shape: &Shape, needs: &[usize]) -> Option<Option<Shape>> {
 
 /// `target(args) = rhs` on the device, or the operands back.
 pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
+    // (the statement's subscripts and right-hand side, evaluated)
+    crate::gpu::trace("assignment: operands");
     if args.is_empty() || !takes_rhs(&rhs) {
         return Outcome::Declined(target, rhs);
     }
@@ -291,6 +293,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     let Some((n, old)) = device_data(&target) else {
         return Outcome::Declined(target, rhs);
     };
+    crate::gpu::trace("assignment: target's data");
     let class = n.class;
     let Some(rhs_class) = rhs.num_class() else {
         return Outcome::Declined(target, rhs);
@@ -303,6 +306,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     let Some((subs, needs)) = resolve_growing(args, &sizes) else {
         return Outcome::Declined(target, rhs);
     };
+    crate::gpu::trace("assignment: subscripts resolved");
     let counts: Vec<usize> = subs.iter().map(Sub::count).collect();
     let total: usize = counts.iter().product();
     // More than two index subscripts are written through one linear index of host positions
