@@ -132,7 +132,7 @@ fn realpow(_: &mut Interp, _: &mut Frame, a: A, _: usize) -> R {
                 "Realpow produced complex result.",
             ))
         } else {
-            Ok(x.powf(y))
+            Ok(crate::values::ops::whole_power::real_pow(x, y))
         }
     })?)
 }

@@ -27,7 +27,7 @@ pub mod input_parser;
 mod integers;
 mod io;
 mod linalg;
-mod locate;
+pub(crate) mod locate;
 mod math;
 mod mathx;
 mod matrices;

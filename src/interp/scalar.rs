@@ -280,7 +280,7 @@ pub fn run(prog: &ScalarProgram, vars: &[Slot]) -> Option<f64> {
                 if x < 0.0 && acc.fract() != 0.0 && acc.is_finite() {
                     return None;
                 }
-                acc = x.powf(acc);
+                acc = crate::values::ops::whole_power::real_pow(x, acc);
             }
             ScalarOp::Lt => acc = b(pop!() < acc),
             ScalarOp::Le => acc = b(pop!() <= acc),
@@ -307,7 +307,7 @@ pub fn run(prog: &ScalarProgram, vars: &[Slot]) -> Option<f64> {
                 if acc < 0.0 && c.fract() != 0.0 && c.is_finite() {
                     return None;
                 }
-                acc = if c == 2.0 { acc * acc } else { acc.powf(c) };
+                acc = if c == 2.0 { acc * acc } else { crate::values::ops::whole_power::real_pow(acc, c) };
             }
             ScalarOp::LtK(c) => acc = b(acc < c),
             ScalarOp::LeK(c) => acc = b(acc <= c),

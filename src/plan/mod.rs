@@ -717,12 +717,9 @@ fn positions(n: &Rc<Node>) -> MResult<Data> {
     }
     let values = to_host(mask)?;
     crate::values::limits::check_dims(&[count, 1], 8)?;
-    let mut at = Vec::with_capacity(count);
-    for k in 0..values.numel() {
-        if values.get_f64(k) != 0.0 {
-            at.push((k + 1) as f64);
-        }
-    }
+    // find's typed pass across the cores (an element at a time through `get_f64` made
+    // `find(x > 0.5)` of 1e6 doubles 4.5 ms against 1.5 for the mask and find apart)
+    let at = crate::builtins::locate::one_based_positions(&values);
     if at.len() != count {
         return Err(MError::new(
             "matfuse:internal",

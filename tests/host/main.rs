@@ -8,4 +8,5 @@ mod host_fast_paths;
 mod host_round4;
 mod host_round5;
 mod host_round6;
+mod host_round7;
 mod host_typed;

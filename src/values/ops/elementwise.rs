@@ -150,6 +150,8 @@ fn single_cube(x: &Tensor, rc: Class, y: &[f64]) -> bool {
     rc == Class::Single && x.class() == Class::Single && y.len() == 1 && y[0] == 3.0
 }
 
+use super::whole_power::{small_whole, whole_powers_wide};
+
 /// The f64 kernel of a real binary operation.
 #[inline]
 pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
@@ -161,7 +163,7 @@ pub fn f64_op(op: Bin, x: f64, y: f64) -> f64 {
         Mul => x * y,
         Div => x / y,
         LDiv => y / x,
-        Pow => x.powf(y),
+        Pow => super::whole_power::real_pow(x, y),
         Eq => b(x == y),
         Ne => b(x != y),
         Lt => b(x < y),
@@ -462,7 +464,15 @@ fn arith(op: Bin, ta: &Tensor, tb: &Tensor, out: Shape) -> MResult<Tensor> {
         Bin::Div => go!(|p, q| p / q),
         Bin::LDiv => go!(|p, q| q / p),
         Bin::Pow if single_cube(ta, rc, &y) => go!(|p: f64, _| p * p * p),
-        Bin::Pow => go!(|p: f64, q: f64| p.powf(q)),
+        // a whole exponent up to 32: repeated squaring in double-double (`whole_power`),
+        // eight lanes a vector, in parallel blocks
+        Bin::Pow if y.len() == 1 && x.len() == out.numel() && small_whole(y[0]).is_some() => {
+            let k = small_whole(y[0]).unwrap_or(0);
+            let mut r = vec![0.0; x.len()];
+            super::kernels::fill(&mut r, |s, c| whole_powers_wide(&x[s..s + c.len()], k, c));
+            r
+        }
+        Bin::Pow => go!(super::whole_power::real_pow),
         Bin::Max => go!(max_f64),
         Bin::Min => go!(min_f64),
         Bin::Atan2 => go!(|p: f64, q: f64| p.atan2(q)),

@@ -48,6 +48,7 @@ trait Int: Elem + Send + Sync + PartialOrd {
     fn wide(self) -> i64;
     fn sat_add(self, o: Self) -> Self;
     fn sat_sub(self, o: Self) -> Self;
+    fn wrap_mul(self, o: Self) -> Self;
     fn own(d: &Data) -> Option<&[Self]>;
     fn wrap(v: Vec<Self>) -> Data;
 }
@@ -72,6 +73,10 @@ macro_rules! int {
             #[inline(always)]
             fn sat_sub(self, o: $t) -> $t {
                 self.saturating_sub(o)
+            }
+            #[inline(always)]
+            fn wrap_mul(self, o: $t) -> $t {
+                self.wrapping_mul(o)
             }
             fn own(d: &Data) -> Option<&[$t]> {
                 match d {
@@ -216,10 +221,24 @@ fn whole_scalar<T>(o: &Operand<'_, T>) -> Option<i64> {
     }
 }
 
-/// `a op q` (or `q op a` when `left`) of the class's values and a whole number, in i64,
-/// saturated: the same values as through double.
+/// `a op q` (or `q op a` when `left`) of the class's values and a whole number, saturated:
+/// the same values as through double. A `q` of the class runs in the class's own width
+/// (sixteen int32 lanes a vector): sums and differences are its saturating operations, and
+/// a product saturates where `p` passes the bounds `hi / q` and `lo / q` (found once), the
+/// wrapping product being exact between them. Other `q` run in i64 (eight lanes, a 64-bit
+/// multiply: `a * 3` of int32 was 1.5-1.8x NumPy's time so).
 fn with_whole<T: Int>(op: Bin, a: &[T], q: i64, left: bool) -> Option<Vec<T>> {
     let (lo, hi) = (T::LO as i64, T::HI as i64);
+    if (lo..=hi).contains(&q) {
+        let c = T::of(q);
+        match (op, left) {
+            (Bin::Add, _) => return Some(map_wide(a, move |p: T| p.sat_add(c))),
+            (Bin::Sub, false) => return Some(map_wide(a, move |p: T| p.sat_sub(c))),
+            (Bin::Sub, true) => return Some(map_wide(a, move |p: T| c.sat_sub(p))),
+            (Bin::Mul, _) => return Some(scaled(a, q)),
+            _ => {}
+        }
+    }
     let sat = move |v: i64| T::of(v.clamp(lo, hi));
     Some(match (op, left) {
         (Bin::Add, _) => map_wide(a, |p: T| sat(p.wide() + q)),
@@ -228,6 +247,47 @@ fn with_whole<T: Int>(op: Bin, a: &[T], q: i64, left: bool) -> Option<Vec<T>> {
         (Bin::Mul, _) => map_wide(a, |p: T| sat(p.wide() * q)),
         _ => return None,
     })
+}
+
+/// `p * q` saturated for a `q` of the class: `hi` where the product passes above the class,
+/// `lo` where it passes below, else the wrapping product (the true product modulo 2^bits,
+/// and the true product fits). The bounds on `p` are found once, in i64, and kept inside
+/// the class (a bound past it is one no `p` passes).
+fn scaled<T: Int>(a: &[T], q: i64) -> Vec<T> {
+    let (lo, hi) = (T::LO as i64, T::HI as i64);
+    if q == 0 {
+        return map_wide(a, |_: T| T::of(0));
+    }
+    let floor = |n: i64, d: i64| n.div_euclid(d) - if d < 0 && n.rem_euclid(d) != 0 { 1 } else { 0 };
+    let ceil = |n: i64, d: i64| -floor(-n, d);
+    let inside = |v: i64| T::of(v.clamp(lo, hi));
+    let c = T::of(q);
+    let (top, bottom) = (T::of(hi), T::of(lo));
+    if q > 0 {
+        // p q > hi exactly when p > floor(hi / q); p q < lo when p < ceil(lo / q)
+        let (above, below) = (inside(floor(hi, q)), inside(ceil(lo, q)));
+        map_wide(a, move |p: T| {
+            if p > above {
+                top
+            } else if p < below {
+                bottom
+            } else {
+                p.wrap_mul(c)
+            }
+        })
+    } else {
+        // q < 0: p q > hi exactly when p < ceil(hi / q); p q < lo when p > floor(lo / q)
+        let (high_when_below, low_when_above) = (inside(ceil(hi, q)), inside(floor(lo, q)));
+        map_wide(a, move |p: T| {
+            if p < high_when_below {
+                top
+            } else if p > low_when_above {
+                bottom
+            } else {
+                p.wrap_mul(c)
+            }
+        })
+    }
 }
 
 fn small<T: Int>(op: Bin, ta: &Tensor, tb: &Tensor, out: &Shape) -> Option<Data> {

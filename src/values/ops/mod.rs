@@ -18,6 +18,7 @@ pub mod scan_fast;
 pub mod shape_ops;
 pub mod slices;
 pub mod unary;
+pub mod whole_power;
 
 /// Elementwise binary operations (all with implicit expansion).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
