@@ -307,7 +307,11 @@ pub fn run(prog: &ScalarProgram, vars: &[Slot]) -> Option<f64> {
                 if acc < 0.0 && c.fract() != 0.0 && c.is_finite() {
                     return None;
                 }
-                acc = if c == 2.0 { acc * acc } else { crate::values::ops::whole_power::real_pow(acc, c) };
+                acc = if c == 2.0 {
+                    acc * acc
+                } else {
+                    crate::values::ops::whole_power::real_pow(acc, c)
+                };
             }
             ScalarOp::LtK(c) => acc = b(acc < c),
             ScalarOp::LeK(c) => acc = b(acc <= c),

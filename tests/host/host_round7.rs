@@ -121,14 +121,25 @@ fn whole_powers_are_within_one_ulp_of_pow() {
         for &x in xs.iter().chain(&specials) {
             let want = x.powf(k as f64);
             let got = whole_power(x, k);
-            assert_eq!(real_pow(x, k as f64).to_bits(), got.to_bits(), "real_pow {x:e}^{k}");
+            assert_eq!(
+                real_pow(x, k as f64).to_bits(),
+                got.to_bits(),
+                "real_pow {x:e}^{k}"
+            );
             total += 1;
             if want.is_nan() || got.is_nan() {
-                assert!(want.is_nan() && got.is_nan(), "{x:e}^{k}: {got:e} against {want:e}");
+                assert!(
+                    want.is_nan() && got.is_nan(),
+                    "{x:e}^{k}: {got:e} against {want:e}"
+                );
                 continue;
             }
             if !want.is_finite() || want == 0.0 || !x.is_finite() || x == 0.0 {
-                assert_eq!(got.to_bits(), want.to_bits(), "{x:e}^{k}: {got:e} against {want:e}");
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "{x:e}^{k}: {got:e} against {want:e}"
+                );
                 continue;
             }
             let d = ulps(got, want);
@@ -139,7 +150,10 @@ fn whole_powers_are_within_one_ulp_of_pow() {
     }
     // the double-double chain is correctly rounded outside subnormal results and near-ties,
     // as pow is (within 0.52 ulp): they differ in very few last bits
-    assert!(differ * 1000 < total, "{differ} of {total} differ (worst {worst} ulp)");
+    assert!(
+        differ * 1000 < total,
+        "{differ} of {total} differ (worst {worst} ulp)"
+    );
     // exact results stay exact: whole numbers and powers of two
     for b in -200..=200i32 {
         for k in 0..=7i32 {

@@ -258,7 +258,8 @@ fn scaled<T: Int>(a: &[T], q: i64) -> Vec<T> {
     if q == 0 {
         return map_wide(a, |_: T| T::of(0));
     }
-    let floor = |n: i64, d: i64| n.div_euclid(d) - if d < 0 && n.rem_euclid(d) != 0 { 1 } else { 0 };
+    let floor =
+        |n: i64, d: i64| n.div_euclid(d) - if d < 0 && n.rem_euclid(d) != 0 { 1 } else { 0 };
     let ceil = |n: i64, d: i64| -floor(-n, d);
     let inside = |v: i64| T::of(v.clamp(lo, hi));
     let c = T::of(q);

@@ -15,8 +15,8 @@ use super::kernels::BLOCK;
 /// for them on a busy machine (`sum`, `max` of 1e5 elements were 2-4x NumPy's time, most
 /// of it the hand-off). The blocks are the same either way, so are the results.
 const PAR_MIN: usize = 1 << 18;
-use crate::values::tensor::{Data, Elem};
 use crate::interp::interrupt::Watch;
+use crate::values::tensor::{Data, Elem};
 use rayon::prelude::*;
 
 /// Short lanes summed side by side.
@@ -139,11 +139,7 @@ fn lane_sums<T: Elem + Sync>(x: &[T], lanes: Lanes, omitnan: bool, mean: bool) -
 /// Runs `f(first lane, accumulators)` over stretches of the lanes of `acc` (one value a
 /// lane), across the cores when the reduction reads at least `PAR_MIN_CHEAP` elements, each
 /// stretch a multiple of eight lanes; `f` looks at Ctrl-C every `ROWS_PER_LOOK` rows.
-fn in_stretches<R: Send>(
-    acc: &mut [R],
-    work: usize,
-    f: impl Fn(usize, &mut [R], &Watch) + Sync,
-) {
+fn in_stretches<R: Send>(acc: &mut [R], work: usize, f: impl Fn(usize, &mut [R], &Watch) + Sync) {
     let inner = acc.len();
     let watch = Watch::current();
     if work < super::kernels::PAR_MIN_CHEAP || inner < 128 {
@@ -180,7 +176,13 @@ fn strided_sums<T: Elem>(block: &[T], inner: usize, a: usize, acc: &mut [f64], o
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-fn strided_sums_avx512<T: Elem>(block: &[T], inner: usize, a: usize, acc: &mut [f64], omitnan: bool) {
+fn strided_sums_avx512<T: Elem>(
+    block: &[T],
+    inner: usize,
+    a: usize,
+    acc: &mut [f64],
+    omitnan: bool,
+) {
     strided_sums(block, inner, a, acc, omitnan)
 }
 

@@ -13,7 +13,11 @@ const MOST: f64 = 32.0;
 /// `y` as a whole exponent this path takes.
 #[inline(always)]
 pub fn small_whole(y: f64) -> Option<i32> {
-    if y == y.trunc() && y.abs() <= MOST { Some(y as i32) } else { None }
+    if y == y.trunc() && y.abs() <= MOST {
+        Some(y as i32)
+    } else {
+        None
+    }
 }
 
 /// `x^y` as the engine computes it (scalars, arrays, fused groups alike): whole exponents
@@ -139,7 +143,11 @@ fn whole_powers_in<const L: usize, T: Copy, R>(
     let top = 31 - n.leading_zeros();
     let odd = if n & 1 == 1 { SIGN } else { 0 };
     // what a zero and an infinity give (the sign is applied after, for odd k)
-    let (at_zero, at_inf) = if k > 0 { (0.0, f64::INFINITY) } else { (f64::INFINITY, 0.0) };
+    let (at_zero, at_inf) = if k > 0 {
+        (0.0, f64::INFINITY)
+    } else {
+        (f64::INFINITY, 0.0)
+    };
     for (xs, ds) in x.chunks(L).zip(dst.chunks_mut(L)) {
         let mut v = [1.0f64; L];
         for (v, &s) in v.iter_mut().zip(xs) {
