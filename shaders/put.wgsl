@@ -12,13 +12,17 @@
 @group(0) @binding(2) var<storage, read> idx0: array<{{I0}}>;
 @group(0) @binding(3) var<storage, read> idx1: array<{{I1}}>;
 @group(0) @binding(4) var<storage, read_write> marks: array<atomic<u32>>;
-// Threads, subscripts, one value for all (1) or one per thread (0); then six words per
+// Threads, subscripts, one value for all (1) or one per thread (0), the word of `marks`
+// where the mark pass counts repeated positions (NO_MARKS: not counted); then six words per
 // subscript: kind (0 a progression, 1 positions in idx0, 2 in idx1), count, start, step
-// (two's complement), stride in `out`, its first word in `marks`.
+// (two's complement), stride in `out`, its first word in `marks` (NO_MARKS: its positions are
+// known to be distinct, or one value is written everywhere, so nothing is marked).
 @group(0) @binding(5) var<storage, read> params: array<u32>;
 
+const NO_MARKS: u32 = 0xffffffffu;
+
 fn position(d: u32, j: u32) -> u32 {
-    let at = 3u + d * 6u;
+    let at = 4u + d * 6u;
     let kind = params[at];
     if (kind == 1u) {
         return u32(idx0[j]) - 1u;
@@ -32,9 +36,13 @@ fn position(d: u32, j: u32) -> u32 {
 fn mark_pass(t: u32) {
     let k = params[1];
     for (var d = 0u; d < k; d = d + 1u) {
-        let at = 3u + d * 6u;
-        if (params[at] != 0u && t < params[at + 1u]) {
-            atomicMax(&marks[params[at + 5u] + position(d, t)], t + 1u);
+        let at = 4u + d * 6u;
+        if (params[at] != 0u && params[at + 5u] != NO_MARKS && t < params[at + 1u]) {
+            // A position named before (by any thread, in any order) is a repeat.
+            let before = atomicMax(&marks[params[at + 5u] + position(d, t)], t + 1u);
+            if (before != 0u && params[3] != NO_MARKS) {
+                atomicAdd(&marks[params[3]], 1u);
+            }
         }
     }
 }
@@ -47,7 +55,7 @@ fn write_pass(t: u32) {
     var rem = t;
     var addr = 0u;
     for (var d = 0u; d < k; d = d + 1u) {
-        let at = 3u + d * 6u;
+        let at = 4u + d * 6u;
         var j = rem;
         if (d + 1u < k) {
             let c = params[at + 1u];
@@ -55,7 +63,8 @@ fn write_pass(t: u32) {
             rem = rem / c;
         }
         let p = position(d, j);
-        if (params[at] != 0u && atomicLoad(&marks[params[at + 5u] + p]) != j + 1u) {
+        let m = params[at + 5u];
+        if (params[at] != 0u && m != NO_MARKS && atomicLoad(&marks[m + p]) != j + 1u) {
             return;
         }
         addr = addr + p * params[at + 4u];

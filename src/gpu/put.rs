@@ -26,6 +26,18 @@ pub enum Positions<'a> {
     Host(Vec<u32>),
 }
 
+/// What is known of the repeated positions of an index subscript.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Repeats {
+    /// Every position is named once (a mask's positions, an array checked before): the
+    /// values are written without marks.
+    None,
+    /// There may be repeats: marked, so the last write wins.
+    Possible,
+    /// Not known: marked, and the repeats counted, so the caller learns (`put`'s verdict).
+    Unchecked,
+}
+
 /// One subscript of a put.
 pub enum Sub<'a> {
     /// `count` positions from `start` (0-based) in steps of `step`.
@@ -34,18 +46,26 @@ pub enum Sub<'a> {
         step: i64,
         count: usize,
     },
-    Index(Positions<'a>),
+    Index(Positions<'a>, Repeats),
 }
 
 impl Sub<'_> {
     pub fn count(&self) -> usize {
         match self {
             Sub::Range { count, .. } => *count,
-            Sub::Index(Positions::Device(b)) => b.len,
-            Sub::Index(Positions::Host(p)) => p.len(),
+            Sub::Index(Positions::Device(b), _) => b.len,
+            Sub::Index(Positions::Host(p), _) => p.len(),
         }
     }
+    /// Whether the put marks this subscript's positions.
+    fn marked(&self, one: bool) -> bool {
+        // One value for every place: whichever write lands, the element gets that value.
+        matches!(self, Sub::Index(_, r) if *r != Repeats::None && !one)
+    }
 }
+
+/// The marks word of a subscript written without marks (and of a put counting no repeats).
+const NO_MARKS: u32 = u32::MAX;
 
 /// The values a put writes: one per place (column-major over the subscripts), or one for all.
 pub enum Values<'a> {
@@ -107,17 +127,19 @@ impl Bound<'_> {
 }
 
 /// Writes `values` into `out` (whose dimensions the subscripts see as `sizes`) at the places
-/// `subs` pick. Positions must be within `sizes` (the caller checked them).
+/// `subs` pick. Positions must be within `sizes` (the caller checked them). Where the only
+/// marked subscript is `Repeats::Unchecked`, its repeats are counted and the verdict given
+/// back (Some(true): every position named once; one word read back, so the caller keeps it).
 pub fn put(
     out: &DeviceBuffer,
     sizes: &[usize],
     subs: &[Sub<'_>],
     values: Values<'_>,
-) -> MResult<()> {
+) -> MResult<Option<bool>> {
     let g = gpu()?;
     let n: usize = subs.iter().map(Sub::count).product();
     if n == 0 {
-        return Ok(());
+        return Ok(None);
     }
     let limit = binding_limit(g);
     if out.bytes() > limit || n >= u32::MAX as usize || out.len > u32::MAX as usize {
@@ -127,16 +149,23 @@ pub fn put(
         Values::Device(b) => b.len == 1,
         Values::Host(v) => v.len() == 1,
     };
+    let marked: Vec<bool> = subs.iter().map(|s| s.marked(one)).collect();
+    let counted = marked.iter().filter(|&&m| m).count() == 1
+        && subs
+            .iter()
+            .zip(&marked)
+            .any(|(s, &m)| m && matches!(s, Sub::Index(_, Repeats::Unchecked)));
     // Parameter blocks: the table, then host positions and host values.
     let mut blocks: Vec<Vec<u8>> = vec![Vec::new()];
     let mut index_bound: Vec<(Bound<'_>, Elem)> = Vec::new();
-    let mut table = vec![n as u32, subs.len() as u32, u32::from(one)];
+    // (the fourth word, where the repeats are counted, is filled in below)
+    let mut table = vec![n as u32, subs.len() as u32, u32::from(one), NO_MARKS];
     let mut stride = 1u64;
     let mut marks_len = 0usize;
-    for (s, &size) in subs.iter().zip(sizes) {
+    for ((s, &size), &mark) in subs.iter().zip(sizes).zip(&marked) {
         let (kind, start, step) = match s {
             Sub::Range { start, step, .. } => (0u32, *start, *step),
-            Sub::Index(p) => {
+            Sub::Index(p, _) => {
                 if index_bound.len() == 2 {
                     return Err(MError::new(
                         "matfuse:gpu:put",
@@ -160,8 +189,11 @@ pub fn put(
                 (index_bound.len() as u32, 0, 0)
             }
         };
-        let marks_at = marks_len;
-        if kind != 0 {
+        let marks_at = match mark {
+            true => marks_len as u32,
+            false => NO_MARKS,
+        };
+        if mark {
             marks_len += size;
         }
         table.extend([
@@ -170,9 +202,13 @@ pub fn put(
             start as i32 as u32,
             step as i32 as u32,
             stride as u32,
-            marks_at as u32,
+            marks_at,
         ]);
         stride = stride.saturating_mul(size as u64);
+    }
+    if counted {
+        table[3] = marks_len as u32;
+        marks_len += 1;
     }
     blocks[0] = bytes_of(&table);
     let (vals, val_elem) = match &values {
@@ -234,16 +270,27 @@ pub fn put(
             threads,
         )
     };
-    if marks.is_some() {
-        let most = subs
-            .iter()
-            .filter(|s| matches!(s, Sub::Index(_)))
-            .map(Sub::count)
-            .max()
-            .unwrap_or(0);
-        run(0, most)?;
+    let Some(marks) = &marks else {
+        run(1, n)?;
+        return Ok(None);
+    };
+    let most = subs
+        .iter()
+        .zip(&marked)
+        .filter(|(_, m)| **m)
+        .map(|(s, _)| s.count())
+        .max()
+        .unwrap_or(0);
+    run(0, most)?;
+    run(1, n)?;
+    if !counted {
+        return Ok(None);
     }
-    run(1, n)
+    let repeats = match super::transfer::download_elems(marks, marks_len - 1, 1)? {
+        super::transfer::Elems::F32(w) => w.first().map_or(1, |x| x.to_bits()),
+        super::transfer::Elems::F64(_) => 1,
+    };
+    Ok(Some(repeats == 0))
 }
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {

@@ -6,6 +6,7 @@
 pub mod memory;
 pub mod ops;
 pub mod sign;
+pub mod sink;
 
 use crate::values::class::Class;
 use crate::values::shape::Shape;
@@ -142,9 +143,22 @@ pub fn folded_sizes(shape: &Shape, k: usize) -> Vec<usize> {
         .collect()
 }
 
+impl Progression {
+    /// One past the largest position (0-based) it reaches.
+    pub fn extent(&self) -> usize {
+        let last = self.start + (self.count.max(1) as i64 - 1) * self.step;
+        (self.start.max(last) + 1).max(0) as usize
+    }
+}
+
 impl Region {
     pub fn count(&self) -> usize {
         self.dims.iter().map(|p| p.count).product()
+    }
+    /// Whether every position lies within an array of `shape`.
+    pub fn fits(&self, shape: &Shape) -> bool {
+        let sizes = self.folded_sizes(shape);
+        self.dims.iter().zip(&sizes).all(|(p, &s)| p.extent() <= s)
     }
     /// The sizes of the array's dimensions as the region's subscripts see them.
     pub fn folded_sizes(&self, shape: &Shape) -> Vec<usize> {
@@ -419,6 +433,13 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         .iter()
         .filter(|i| !i.is_realised() && !matches!(i.op, Op::Const(_)))
         .fold(1usize, |acc, i| acc.saturating_add(i.size));
+    // Counted per use, shared work looks larger than the kernel it makes (a loop whose every
+    // step reads one gather: `y = g .* w + y; g = g * c` grows as the square of its steps);
+    // past the budget it is counted again, each node once.
+    let size = match size > SIZE_RECOUNT {
+        true => distinct_size(&inputs, SIZE_RECOUNT),
+        false => size,
+    };
     let leaf_set = RefCell::new(leaf_set_of(&inputs));
     let node = Rc::new(Node {
         op,
@@ -441,6 +462,27 @@ pub fn intern(op: Op, inputs: Vec<Rc<Node>>, shape: Shape, class: Class) -> Rc<N
         m.insert(key, Rc::downgrade(&node));
     });
     node
+}
+
+/// The size (`Node::size`) past which a node's pending work is counted again, each node
+/// once: the group-size budget (`interp::lower`), 2 * `plan::MAX_CHAIN`.
+const SIZE_RECOUNT: usize = 2 * crate::plan::MAX_CHAIN;
+
+/// One plus the pending operations (constants aside) of the work ending at `inputs`, each
+/// counted once; `cap + 1` once more than `cap` are found (the walk stops there).
+fn distinct_size(inputs: &[Rc<Node>], cap: usize) -> usize {
+    let mut seen: std::collections::HashSet<*const Node> = std::collections::HashSet::new();
+    let mut stack: Vec<&Rc<Node>> = inputs.iter().collect();
+    while let Some(n) = stack.pop() {
+        if n.is_realised() || matches!(n.op, Op::Const(_)) || !seen.insert(Rc::as_ptr(n)) {
+            continue;
+        }
+        if seen.len() > cap {
+            break;
+        }
+        stack.extend(n.inputs.iter());
+    }
+    1 + seen.len()
 }
 
 /// A node for data that is already computed.

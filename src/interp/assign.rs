@@ -50,8 +50,13 @@ impl Interp {
             (&lhs.steps[..], &cur, delete)
         {
             let shape = d.shape().clone();
-            compact = self.compact_region(f, &shape, args).transpose()?;
+            compact = self.compact_region(f, &shape, args, true).transpose()?;
         }
+        // Ranges past the end (`x(end+1:end+m) = w`) grow the array: kernels (`put`).
+        let grows = match (&compact, &cur) {
+            (Some(region), Some(v)) => !region.fits(&v.shape()),
+            _ => false,
+        };
         // A large plain host array without a device: a range of it assigned is an embed
         // written in place too (the array enters the graph over its own storage below).
         let mut host_embed = false;
@@ -61,7 +66,7 @@ impl Interp {
             if let Some(d) = super::lower::host_graph_source(v) {
                 let shape = d.shape().clone();
                 // (a small region is written in place by the general path)
-                let region = self.compact_region(f, &shape, args).transpose()?;
+                let region = self.compact_region(f, &shape, args, false).transpose()?;
                 if region
                     .as_ref()
                     .is_some_and(|r| r.count() * 2 > shape.numel())
@@ -178,6 +183,25 @@ impl Interp {
             old => old,
         };
         let (old, rhs) = match (old, &steps[..], delete, compact) {
+            (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) if grows => {
+                match super::put::assign_ranges(d, &region, rhs) {
+                    super::put::Outcome::Done(v) => {
+                        self.store(f, slot, v);
+                        return Ok(());
+                    }
+                    super::put::Outcome::Failed(e, old) => {
+                        if let Some(v) = old {
+                            self.store(f, slot, v);
+                        }
+                        return Err(e);
+                    }
+                    super::put::Outcome::Declined(d, rhs) => {
+                        // The general path takes the positions as index vectors.
+                        steps = vec![Step::Paren(super::slices::region_args(&region))];
+                        (Some(Value::Device(d)), rhs)
+                    }
+                }
+            }
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
                 match super::slices::assign_region(d, Some(region.clone()), linear, rhs) {
                     Ok(v) => {

@@ -82,7 +82,8 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
             }
         }
     }
-    let node = graph::intern(Op::Gather(picks), inputs, shape, n.class);
+    // (read through the source's pending elementwise work where that reads less)
+    let node = graph::sink::gather(&n, &picks, &inputs[1..], &shape);
     Some(lower::pending(node, d.explicit))
 }
 

@@ -10,8 +10,9 @@
 //! checking device indices. Forms not taken (and every wrong subscript, size or class) are
 //! given back for the general path, which reports MATLAB's error and keeps the workspace.
 
+pub(super) use super::put_subs::{Sub, Subscripts, resolve, resolve_growing};
 use crate::gpu::buffers::DeviceBuffer;
-use crate::gpu::put::{self as gput, Positions, Values};
+use crate::gpu::put::{self as gput, Values};
 use crate::graph::{self, Data, folded_sizes};
 use crate::values::class::Class;
 use crate::values::device::DeviceValue;
@@ -27,186 +28,6 @@ pub enum Outcome {
     /// The device failed after the assignment began (the old value is given back where it
     /// still exists).
     Failed(super::error::MError, Option<Value>),
-}
-
-/// One subscript of an assignment or deletion, resolved.
-pub(super) enum Sub {
-    /// `count` positions from `start` (0-based) in steps of `step`.
-    Range { start: i64, step: i64, count: usize },
-    /// 1-based positions given by the host.
-    Host(Vec<u32>),
-    /// 1-based positions on the device (checked), and how many.
-    Device(Rc<DeviceBuffer>, usize),
-}
-
-impl Sub {
-    pub(super) fn count(&self) -> usize {
-        match self {
-            Sub::Range { count, .. } => *count,
-            Sub::Host(p) => p.len(),
-            Sub::Device(_, c) => *c,
-        }
-    }
-    pub(super) fn as_put(&self) -> gput::Sub<'_> {
-        match self {
-            Sub::Range { start, step, count } => gput::Sub::Range {
-                start: *start,
-                step: *step,
-                count: *count,
-            },
-            Sub::Host(p) => gput::Sub::Index(Positions::Host(p.clone())),
-            Sub::Device(b, _) => gput::Sub::Index(Positions::Device(b)),
-        }
-    }
-}
-
-/// 1-based positions as a progression when they are one.
-fn from_positions(p: Vec<u32>) -> Sub {
-    let first = p.first().copied().unwrap_or(1) as i64;
-    let step = p.get(1).map_or(1, |&x| x as i64 - first);
-    let even = p
-        .iter()
-        .enumerate()
-        .all(|(k, &x)| x as i64 == first + k as i64 * step);
-    if even {
-        Sub::Range {
-            start: first - 1,
-            step,
-            count: p.len(),
-        }
-    } else {
-        Sub::Host(p)
-    }
-}
-
-/// Whole positions `first, first + step, ...` within `limit` (`x(end+1:end+m)`, `x(a:b)`)
-/// as a range, found in one pass over the values without building a position list: a
-/// subscript of 1e6 values took milliseconds of the statement otherwise. None for anything
-/// else (repeated positions included), which the general form resolves.
-fn progression(values: &[f64], limit: usize) -> Option<(Sub, usize)> {
-    let first = *values.first()?;
-    let last = *values.last()?;
-    let step = values.get(1).map_or(1.0, |&x| x - first);
-    let whole = |x: f64| x >= 1.0 && x <= limit as f64 && x.fract() == 0.0;
-    if !whole(first) || !whole(last) || step == 0.0 || step.fract() != 0.0 {
-        return None;
-    }
-    if !values
-        .iter()
-        .enumerate()
-        .all(|(k, &x)| x == first + k as f64 * step)
-    {
-        return None;
-    }
-    Some((
-        Sub::Range {
-            start: first as i64 - 1,
-            step: step as i64,
-            count: values.len(),
-        },
-        first.max(last) as usize,
-    ))
-}
-
-/// Every subscript of an assignment that may grow the array (`args` over the folded
-/// `sizes`) resolved, with the extent each needs; None when one is not a form taken here.
-pub(super) fn resolve_growing(args: &[Value], sizes: &[usize]) -> Option<(Vec<Sub>, Vec<usize>)> {
-    args.iter()
-        .zip(sizes)
-        .map(|(a, &extent)| resolve(a, extent, true))
-        .collect::<Option<Vec<_>>>()
-        .map(|pairs| pairs.into_iter().unzip())
-}
-
-/// One subscript over `extent` positions and the extent it needs (one past its last
-/// position); positions past `extent` only where `grow`. None for forms not taken here and
-/// for bad subscripts (the general path reports them).
-pub(super) fn resolve(a: &Value, extent: usize, grow: bool) -> Option<(Sub, usize)> {
-    let limit = if grow { u32::MAX as usize / 2 } else { extent };
-    let whole = |x: f64| x >= 1.0 && x <= limit as f64 && x.fract() == 0.0;
-    match a {
-        _ if a.is_char() => {
-            let colon = a.text().ok().is_some_and(|t| t == ":");
-            colon.then_some((
-                Sub::Range {
-                    start: 0,
-                    step: 1,
-                    count: extent,
-                },
-                extent,
-            ))
-        }
-        Value::Num(x) if whole(*x) => Some((
-            Sub::Range {
-                start: *x as i64 - 1,
-                step: 0,
-                count: 1,
-            },
-            *x as usize,
-        )),
-        Value::Tensor(t) if t.is_complex() || t.class() == Class::Char => None,
-        Value::Tensor(t) if t.class() == Class::Logical => {
-            let values = t.to_f64();
-            let mut p = Vec::new();
-            for (k, &b) in values.iter().enumerate() {
-                if b != 0.0 {
-                    if k >= extent {
-                        return None;
-                    }
-                    p.push((k + 1) as u32);
-                }
-            }
-            Some((from_positions(p), extent))
-        }
-        Value::Tensor(t) => {
-            let values = t.to_f64();
-            if let Some(range) = progression(&values, limit) {
-                return Some(range);
-            }
-            if !values.iter().all(|&x| whole(x)) {
-                return None;
-            }
-            let need = values.iter().fold(0usize, |m, &x| m.max(x as usize));
-            let p = values.iter().map(|&x| x as u32).collect();
-            Some((from_positions(p), need))
-        }
-        Value::Device(x) if x.class() == Class::Logical => {
-            if x.node.numel() > extent || x.node.numel() == 0 {
-                return None;
-            }
-            let (found, count) = super::gathers::positions(x)?;
-            match found {
-                // Pending positions are compacted now: the assignment reads them.
-                Some(at) => {
-                    crate::plan::realise(&at).ok()?;
-                    Some((Sub::Device(buffer_of(&at)?, count), extent))
-                }
-                None => Some((
-                    Sub::Range {
-                        start: 0,
-                        step: 1,
-                        count: 0,
-                    },
-                    0,
-                )),
-            }
-        }
-        Value::Device(x) if grow => {
-            // Positions past the end grow the array (its new extent is the largest).
-            let (node, count, largest) = super::gathers::checked_growth(x, extent, limit)?;
-            crate::plan::realise(&node).ok()?;
-            Some((Sub::Device(buffer_of(&node)?, count), largest.max(extent)))
-        }
-        Value::Device(x) => {
-            if x.node.numel() == 0 {
-                return None;
-            }
-            let (node, count) = super::gathers::checked_index(x, extent)?;
-            crate::plan::realise(&node).ok()?;
-            Some((Sub::Device(buffer_of(&node)?, count), extent))
-        }
-        _ => None,
-    }
 }
 
 /// The device buffer holding a computed node's data.
@@ -290,6 +111,22 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     if target.node.numel() == 0 {
         return super::put_empty::assign(target, args, rhs);
     }
+    write(target, Subscripts::Values(args), rhs)
+}
+
+/// `target(region) = rhs` on the device where the region's ranges reach past the array's
+/// end (`x(end+1:end+m) = w`), its subscripts known as progressions: no index array is made
+/// or checked element by element (that was most of an append of 1e5 values).
+pub fn assign_ranges(target: Rc<DeviceValue>, region: &graph::Region, rhs: Value) -> Outcome {
+    crate::gpu::trace("assignment: operands");
+    if region.dims.is_empty() || !takes_rhs(&rhs) || target.node.numel() == 0 {
+        return Outcome::Declined(target, rhs);
+    }
+    write(target, Subscripts::Ranges(&region.dims), rhs)
+}
+
+/// The assignment itself, its operands checked as far as their kind goes.
+fn write(target: Rc<DeviceValue>, subscripts: Subscripts<'_>, rhs: Value) -> Outcome {
     let Some((n, old)) = device_data(&target) else {
         return Outcome::Declined(target, rhs);
     };
@@ -301,9 +138,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     if super::slices::assigned_class(class, rhs_class) != Some(class) {
         return Outcome::Declined(target, rhs);
     }
-    let k = args.len();
+    let k = subscripts.len();
     let sizes = folded_sizes(&n.shape, k);
-    let Some((subs, needs)) = resolve_growing(args, &sizes) else {
+    let Some((subs, needs)) = subscripts.resolve(&sizes) else {
         return Outcome::Declined(target, rhs);
     };
     crate::gpu::trace("assignment: subscripts resolved");
@@ -342,8 +179,11 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         } else {
             "writes the assigned elements"
         };
-        let marks = if indices > 0 {
+        let marked = rhs.numel() != 1 && subs.iter().any(Sub::marked);
+        let marks = if marked {
             "; a first kernel marks repeated positions, so the last write wins"
+        } else if indices > 0 {
+            "; positions known to be distinct, or one value for all: no marks"
         } else {
             ""
         };
@@ -355,7 +195,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         note(&format!(
             "indexed assignment by index: {} kernel(s) over {total} element(s) {how} on the GPU \
              ({}{marks}{copy}), in place when no other value holds the array",
-            if indices > 0 { 2 } else { 1 },
+            if marked { 2 } else { 1 },
             if device_index {
                 "positions on the device, checked there: one value read back"
             } else {
@@ -380,7 +220,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
     drop(n);
     // Where the values and subscripts are the array itself, it is not written in place.
     let aliased = subs.iter().any(|s| match s {
-        Sub::Device(b, _) => gput::shares(b, &old),
+        Sub::Device(b, ..) => gput::shares(b, &old),
         _ => false,
     }) || matches!(&values, Held::Device(b) if gput::shares(b, &old));
     let in_place = !aliased && private(&target, 1);
@@ -403,8 +243,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         Held::Device(b) => Values::Device(b),
         Held::Host(v) => Values::Host(v.clone()),
     };
-    if let Err(e) = gput::put(&out, &put_sizes, &put_subs, v) {
-        return Outcome::Failed(e, None);
+    match gput::put(&out, &put_sizes, &put_subs, v) {
+        Ok(verdict) => Sub::remember(&subs, verdict),
+        Err(e) => return Outcome::Failed(e, None),
     }
     Outcome::Done(value_of(out, new_shape, class, explicit))
 }

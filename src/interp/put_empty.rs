@@ -111,8 +111,9 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         Held::Device(b) => Values::Device(b),
         Held::Host(v) => Values::Host(v.clone()),
     };
-    if let Err(e) = gput::put(&out, &new_sizes, &put_subs, v) {
-        return Outcome::Failed(e, Some(Value::Device(target)));
+    match gput::put(&out, &new_sizes, &put_subs, v) {
+        Ok(verdict) => Sub::remember(&subs, verdict),
+        Err(e) => return Outcome::Failed(e, Some(Value::Device(target))),
     }
     // A gpuArray: the empty was one, or a host `[]` was given a device value.
     Outcome::Done(value_of(Rc::new(out), new_shape, class, true))

@@ -155,6 +155,11 @@ pub(super) fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Val
     if whole {
         return Some(super::views::reshaped(d, out));
     }
+    let affine = affine_of(&region, &sizes, &out);
+    // A view of pending elementwise work over one array is that work over the array's view.
+    if let Some(node) = graph::sink::view(&n, &affine, &out) {
+        return Some(super::lower::pending(node, d.explicit));
+    }
     // A view reads its input computed: computing a pending one now (recorded, not waited
     // for) keeps a chain of steps that each read the last (a stencil's
     // `u(2:end-1) = f(u(1:end-2), u(3:end))`) at one kernel a step, where the budgets would
@@ -164,7 +169,6 @@ pub(super) fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Val
     } else {
         graph::memory::settled(&n)
     };
-    let affine = affine_of(&region, &sizes, &out);
     let node = graph::intern(Op::View(affine), vec![n.clone()], out, n.class);
     Some(super::lower::pending(node, d.explicit))
 }
@@ -424,6 +428,7 @@ impl super::Interp {
         f: &mut super::function::Frame,
         args: &[Expr],
         shape: &Shape,
+        grow: bool,
     ) -> Option<MResult<Vec<Compact>>> {
         let count = args.len();
         if count == 0 {
@@ -432,13 +437,17 @@ impl super::Interp {
         let sizes = graph::folded_sizes(shape, count);
         let mut out = Vec::with_capacity(count);
         for (pos, a) in args.iter().enumerate() {
-            let extent = sizes[pos] as f64;
+            // An assignment may write past the end (`x(end+1:end+m) = w` grows the array).
+            let limit = match grow {
+                true => (u32::MAX / 2) as f64,
+                false => sizes[pos] as f64,
+            };
             let ctx = super::eval::EndCtx {
                 shape: shape.clone(),
                 pos,
                 count,
             };
-            let whole = |x: f64| x >= 1.0 && x <= extent && x.fract() == 0.0;
+            let whole = |x: f64| x >= 1.0 && x <= limit && x.fract() == 0.0;
             let c = match &a.kind {
                 ExprKind::Colon => Compact::Colon,
                 ExprKind::Range(lo, step, hi) => {
@@ -511,7 +520,7 @@ impl super::Interp {
         args: &[Expr],
     ) -> Option<MResult<Value>> {
         let shape = d.shape().clone();
-        let subs = match self.compact_subscripts(f, args, &shape)? {
+        let subs = match self.compact_subscripts(f, args, &shape, false)? {
             Ok(s) => s,
             Err(e) => return Some(Err(e)),
         };
@@ -519,14 +528,16 @@ impl super::Interp {
         view_of(d, region, out).map(Ok)
     }
 
-    /// The subscripts of `d(args) = ...` as a region when they are compact ranges.
+    /// The subscripts of `d(args) = ...` as a region when they are compact ranges; where
+    /// `grow`, ranges may reach past the array's end (the region then does not fit it).
     pub fn compact_region(
         &mut self,
         f: &mut super::function::Frame,
         shape: &Shape,
         args: &[Expr],
+        grow: bool,
     ) -> Option<MResult<Region>> {
-        let subs = match self.compact_subscripts(f, args, shape)? {
+        let subs = match self.compact_subscripts(f, args, shape, grow)? {
             Ok(s) => s,
             Err(e) => return Some(Err(e)),
         };

@@ -140,4 +140,46 @@ pub fn forget(b: &crate::gpu::buffers::DeviceBuffer) {
         c.borrow_mut()
             .retain(|(w, _)| w.upgrade().is_some_and(|x| !std::ptr::eq(&*x, b)));
     });
+    DISTINCT.with(|c| {
+        c.borrow_mut()
+            .retain(|(w, _)| w.upgrade().is_some_and(|x| !std::ptr::eq(&*x, b)));
+    });
+}
+
+thread_local! {
+    /// Index arrays on the device whose positions were counted for repeats by an indexed
+    /// assignment (`gpu::put`), with the verdict (true: every position named once), so
+    /// later assignments through them (`x(idx) = f(x(idx))` in a loop) skip the marks.
+    static DISTINCT: std::cell::RefCell<Vec<(std::rc::Weak<crate::gpu::buffers::DeviceBuffer>, bool)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// What is known of the repeats among the positions `b` holds: Some(true) when each is
+/// named once. Only whole buffers are remembered (a view's storage is written through its
+/// parent, which `forget` would not match).
+pub fn distinct(b: &Rc<crate::gpu::buffers::DeviceBuffer>) -> Option<bool> {
+    if b.parent.is_some() {
+        return None;
+    }
+    DISTINCT.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(w, _)| w.upgrade().is_some_and(|x| Rc::ptr_eq(&x, b)))
+            .map(|(_, d)| *d)
+    })
+}
+
+/// Remembers the verdict on the repeats among `b`'s positions.
+pub fn remember_distinct(b: &Rc<crate::gpu::buffers::DeviceBuffer>, distinct: bool) {
+    if b.parent.is_some() {
+        return;
+    }
+    DISTINCT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(w, _)| w.strong_count() > 0);
+        if c.len() >= REMEMBERED {
+            c.remove(0);
+        }
+        c.push((Rc::downgrade(b), distinct));
+    });
 }
