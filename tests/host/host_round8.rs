@@ -91,7 +91,7 @@ fn row_sums_and_means_in_registers_follow_the_loop() {
               ok = ok && isequaln(s(:, 1, p), cast(t, cls{1})) && isequaln(m(:, 1, p), cast(t / sz(2), cls{1}));
               omit = omit && isequaln(so(:, 1, p), cast(u, cls{1}));
             end
-            ok = ok && strcmp(class(s), cls{1}) && strcmp(class(m), cls{1}) && isequal(size(s), [sz(1) 1 sz(3)]);
+            ok = ok && strcmp(class(s), cls{1}) && strcmp(class(m), cls{1}) && size(s, 1) == sz(1) && size(s, 2) == 1 && size(s, 3) == sz(3);
           end
           if sz(3) == 1
             % integers and logical: sums of whole numbers, exact in double
@@ -123,6 +123,8 @@ fn masked_gathers_follow_the_loop() {
           for dens = [0 0.3 0.999 1]
             m = z < dens;
             r = zeros(1, 0); for k = 1:n, if m(k), r(end + 1) = x(k); end, end
+            % a scalar indexed by a false scalar gives 0x0 (MATLAB, Octave)
+            if n == 1 && isempty(r), r = zeros(0, 0); end
             got = x(z < dens);
             ok = ok && isequaln(got, r) && isequal(size(got), size(r));
             if n > 20 && dens > 0.95, ok = ok && 1 / got(find(r == 0, 1)) == -Inf; end
