@@ -86,6 +86,45 @@ pub fn one_based_positions(t: &Tensor) -> Vec<f64> {
     }
 }
 
+/// The number of nonzero elements of `t` (NaN is nonzero), across the cores when
+/// large; logical values counted as bytes.
+pub fn nonzero_count(t: &Tensor) -> usize {
+    use rayon::prelude::*;
+    crate::with_data!(&t.data, v => {
+        if v.len() >= crate::values::ops::kernels::PAR_MIN_CHEAP {
+            v.par_chunks(FIND_BLOCK).map(count_nonzero).sum()
+        } else {
+            count_nonzero(v)
+        }
+    })
+}
+
+/// The elements of `v` where `mask` is true, in order (`x(mask)`; equal lengths), in one
+/// pass across the cores as find's positions are written.
+pub fn kept<T: crate::values::tensor::Elem + Send + Sync>(mask: &[bool], v: &[T]) -> Option<Vec<T>> {
+    if mask.len() != v.len() {
+        return None;
+    }
+    Some(nonzero_positions(mask, |m, from, dst| {
+        if let Some(v) = v.get(from..from + m.len()) {
+            write_kept(m, v, dst);
+        }
+    }))
+}
+
+/// Writes the elements of `v` where `mask` is true into `dst` (exactly as many slots): each
+/// element is written into the next slot, which moves on when it is kept (no branch per
+/// element, as in `write_positions`).
+fn write_kept<T: Copy>(mask: &[bool], v: &[T], dst: &mut [std::mem::MaybeUninit<T>]) {
+    let mut k = 0;
+    for (&m, &x) in mask.iter().zip(v) {
+        if let Some(o) = dst.get_mut(k) {
+            o.write(x);
+        }
+        k += m as usize;
+    }
+}
+
 /// The shape of find's results: a row for a row, 0x0 for 0x0, else a column.
 fn find_shape(of: &Shape, n: usize) -> Shape {
     if of.dims() == [0, 0] {

@@ -665,19 +665,50 @@ fn masked_gather(n: &Node) -> Option<(&Rc<Node>, &Rc<Node>, &Rc<Node>)> {
         return None;
     }
     let (mask, source) = (&at.inputs[0], &n.inputs[0]);
-    (mask.numel() == source.numel() && crate::gpu::device::ready().is_some())
-        .then_some((mask, source, at))
+    (mask.numel() == source.numel()).then_some((mask, source, at))
 }
 
-/// `x(mask)` as the masked elements themselves, compacted on the device in one pass that
-/// writes values (no positions, no gather). None when that cannot run (the mask or the
-/// array is not on the device): the positions are computed then, and a gather reads them.
+/// `x(mask)` as the masked elements themselves, compacted in one pass that writes values
+/// (no positions, no gather): on the device when the mask and the array are there, on the
+/// host when both are there and the mask is logical (positions in doubles, then a gather
+/// reading them, made `x(x > 0.5)` of 1e6 1.4-1.5x NumPy's time). None otherwise: the
+/// positions are computed then, and a gather reads them.
 fn compacted_values(n: &Rc<Node>) -> MResult<Option<Data>> {
     let Some((mask, source, positions)) = masked_gather(n) else {
         return Ok(None);
     };
     realise(mask)?;
     realise(source)?;
+    let on_host = match (&*mask.data.borrow(), &*source.data.borrow()) {
+        (Some(Data::Host(m)), Some(Data::Host(s))) => Some((m.clone(), s.clone())),
+        _ => None,
+    };
+    if let Some((m, s)) = on_host {
+        let kept = match &m.data {
+            // equal lengths, so `kept` gives every element it is asked for
+            crate::values::tensor::Data::Bool(bits)
+                if s.data.class() == n.class && bits.len() == s.data.len() =>
+            {
+                use crate::builtins::locate::kept;
+                Some(crate::map_data!(&s.data, v => kept(bits, v).unwrap_or_default()))
+            }
+            _ => None,
+        };
+        if let Some(data) = kept {
+            if data.len() != n.numel() {
+                return Err(MError::new(
+                    "matfuse:internal",
+                    "A mask's nonzero count changed after it was counted.",
+                ));
+            }
+            let t = crate::values::tensor::Tensor::new(n.shape.clone(), data);
+            return Ok(Some(Data::Host(Rc::new(t))));
+        }
+    }
+    if crate::gpu::device::ready().is_none() {
+        realise(positions)?;
+        return Ok(None);
+    }
     let buffers = match (&*mask.data.borrow(), &*source.data.borrow()) {
         (Some(Data::Device(m)), Some(Data::Device(s))) if s.precision == n.precision() => {
             Some((m.clone(), s.clone()))

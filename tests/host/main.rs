@@ -9,4 +9,5 @@ mod host_round4;
 mod host_round5;
 mod host_round6;
 mod host_round7;
+mod host_round8;
 mod host_typed;

@@ -155,20 +155,45 @@ fn in_stretches<R: Send>(acc: &mut [R], work: usize, f: impl Fn(usize, &mut [R],
 /// Rows between looks at Ctrl-C in the strided reductions.
 const ROWS_PER_LOOK: usize = 256;
 
+/// Lanes a stretch of `strided_sums` keeps in registers down the rows (four AVX-512
+/// vectors of doubles).
+const STRETCH: usize = 32;
+
 /// The lanes `a..a + acc.len()` of rows of `inner` elements in `block`, each added to its
-/// accumulator row by row (NaN as 0 when `omitnan`).
+/// accumulator row by row (NaN as 0 when `omitnan`). A stretch of `STRETCH` lanes is summed
+/// in registers down all the rows, then stored: the row-at-a-time form loaded and stored
+/// every accumulator for every row (`mean(A, 2)` of a 1000x1000 single 1.2-1.5x NumPy's
+/// time). Each lane still adds its elements in row order, so the sums are the same bits.
 #[inline(always)]
 fn strided_sums<T: Elem>(block: &[T], inner: usize, a: usize, acc: &mut [f64], omitnan: bool) {
-    for row in block.chunks_exact(inner) {
-        let row = &row[a..a + acc.len()];
-        if omitnan {
-            for (s, &v) in acc.iter_mut().zip(row) {
-                let v = v.to_f64();
-                *s += if v.is_nan() { 0.0 } else { v };
+    let add = |s: &mut f64, v: T| {
+        let v = v.to_f64();
+        *s += if omitnan && v.is_nan() { 0.0 } else { v };
+    };
+    let mut stretches = acc.chunks_exact_mut(STRETCH);
+    let mut at = a;
+    for stretch in &mut stretches {
+        let mut r = [0.0f64; STRETCH];
+        r.copy_from_slice(stretch);
+        for row in block.chunks_exact(inner) {
+            let piece = row.get(at..at + STRETCH).and_then(|p| <&[T; STRETCH]>::try_from(p).ok());
+            if let Some(piece) = piece {
+                for (s, &v) in r.iter_mut().zip(piece) {
+                    add(s, v);
+                }
             }
-        } else {
-            for (s, &v) in acc.iter_mut().zip(row) {
-                *s += v.to_f64();
+        }
+        stretch.copy_from_slice(&r);
+        at += STRETCH;
+    }
+    let rest = stretches.into_remainder();
+    if rest.is_empty() {
+        return;
+    }
+    for row in block.chunks_exact(inner) {
+        if let Some(piece) = row.get(at..at + rest.len()) {
+            for (s, &v) in rest.iter_mut().zip(piece) {
+                add(s, v);
             }
         }
     }
