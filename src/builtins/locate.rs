@@ -101,7 +101,10 @@ pub fn nonzero_count(t: &Tensor) -> usize {
 
 /// The elements of `v` where `mask` is true, in order (`x(mask)`; equal lengths), in one
 /// pass across the cores as find's positions are written.
-pub fn kept<T: crate::values::tensor::Elem + Send + Sync>(mask: &[bool], v: &[T]) -> Option<Vec<T>> {
+pub fn kept<T: crate::values::tensor::Elem + Send + Sync>(
+    mask: &[bool],
+    v: &[T],
+) -> Option<Vec<T>> {
     if mask.len() != v.len() {
         return None;
     }

@@ -115,7 +115,8 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             (Access::Region(r), _) => 5 | (*r as u32) << 8,
         };
         let binding = precision_word(g.bindings.get(k).copied().unwrap_or(g.precision));
-        w.push(access | binding << 3);
+        let shifted = u32::from(super::shifted(g, a));
+        w.push(access | binding << 3 | shifted << 6);
     }
     for s in &g.steps {
         match *s {

@@ -241,11 +241,37 @@ fn input_read_from(g: &Group, params: usize, k: usize, access: &Access, array: &
         // Clamped: an embed's values planned in the output's space (`plan::region_space`)
         // are read at meaningless addresses outside the region (and dropped), and kernels
         // run without wgpu's bounds checks.
+        // A view in the output's own layout: its first element plus the element's index.
+        Access::Strided(..) if shifted(g, access) => {
+            format!("{array}[min(m_shifted(gi, {k}u), arrayLength(&{array}) - 1u)]")
+        }
         Access::Strided(..) => {
             format!("{array}[min(bcast(gi, {k}u), arrayLength(&{array}) - 1u)]")
         }
         Access::Region(r) => region_read(g, params, array, *r),
     }
+}
+
+/// Whether strided input `a` of `g` is a view in the output's own layout, shifted: every
+/// dimension of more than one element has the output's column-major stride (`u(2:end-1)`,
+/// `A(:, 2:end)`), so element `gi` reads the view's first element plus `gi` and no
+/// subscripts are found (`m_shifted`; a stencil's views took most of its kernel's work).
+pub(crate) fn shifted(g: &Group, a: &Access) -> bool {
+    let Access::Strided(strides, _) = a else {
+        return false;
+    };
+    let dims = g.shape.dims();
+    if strides.len() != dims.len() {
+        return false;
+    }
+    let mut natural = 1u64;
+    for (&size, &stride) in dims.iter().zip(strides) {
+        if size > 1 && u64::from(stride) != natural {
+            return false;
+        }
+        natural = natural.saturating_mul(size as u64);
+    }
+    natural <= u64::from(u32::MAX)
 }
 
 /// `step_lines` with each input read as `read(k, access)` says.
@@ -614,5 +640,66 @@ mod tests {
             );
             validate(&src);
         }
+    }
+
+    /// A view in the output's own layout (`u(2:end-1)` beside `u(1:end-2)`) reads its first
+    /// element plus the element's index; a broadcast input finds its subscripts.
+    #[test]
+    fn views_in_the_outputs_layout_read_shifted() {
+        use crate::graph::Affine;
+        let class = Class::Single;
+        let u = graph::leaf(
+            Data::Host(Rc::new(Tensor::zeros(class, Shape::col(9)))),
+            Shape::col(9),
+            class,
+        );
+        let view = |offset: i64| {
+            let affine = Affine {
+                offset,
+                strides: vec![1, 9],
+            };
+            graph::intern(Op::View(affine), vec![u.clone()], Shape::col(7), class)
+        };
+        let n = graph::intern(
+            Op::Binary(Bin::Sub),
+            vec![view(0), view(2)],
+            Shape::col(7),
+            class,
+        );
+        let g = crate::plan::group(&n);
+        assert!(
+            g.inputs.iter().all(|a| super::shifted(&g, a)),
+            "{:?}",
+            g.inputs
+        );
+        let src = super::elementwise(&g, true, false);
+        assert!(
+            src.contains("m_shifted(gi, 0u)") && src.contains("m_shifted(gi, 1u)"),
+            "{src}"
+        );
+        validate(&src);
+        // A broadcast row is not in the output's layout.
+        let a = graph::leaf(
+            Data::Host(Rc::new(Tensor::zeros(class, Shape::matrix(3, 4)))),
+            Shape::matrix(3, 4),
+            class,
+        );
+        let row = graph::leaf(
+            Data::Host(Rc::new(Tensor::zeros(class, Shape::matrix(1, 4)))),
+            Shape::matrix(1, 4),
+            class,
+        );
+        let b = graph::intern(
+            Op::Binary(Bin::Add),
+            vec![a, row],
+            Shape::matrix(3, 4),
+            class,
+        );
+        let g = crate::plan::group(&b);
+        assert!(
+            !g.inputs.iter().any(|x| super::shifted(&g, x)),
+            "{:?}",
+            g.inputs
+        );
     }
 }

@@ -128,14 +128,15 @@ impl Bound<'_> {
 
 /// Writes `values` into `out` (whose dimensions the subscripts see as `sizes`) at the places
 /// `subs` pick. Positions must be within `sizes` (the caller checked them). Where the only
-/// marked subscript is `Repeats::Unchecked`, its repeats are counted and the verdict given
-/// back (Some(true): every position named once; one word read back, so the caller keeps it).
+/// marked subscript is `Repeats::Unchecked`, its repeats are counted and the count given
+/// back in a one-word buffer (0: every position named once), not read: the caller reads it
+/// when the positions are used again, so a one-off assignment waits for nothing.
 pub fn put(
     out: &DeviceBuffer,
     sizes: &[usize],
     subs: &[Sub<'_>],
     values: Values<'_>,
-) -> MResult<Option<bool>> {
+) -> MResult<Option<DeviceBuffer>> {
     let g = gpu()?;
     let n: usize = subs.iter().map(Sub::count).product();
     if n == 0 {
@@ -286,11 +287,17 @@ pub fn put(
     if !counted {
         return Ok(None);
     }
-    let repeats = match super::transfer::download_elems(marks, marks_len - 1, 1)? {
-        super::transfer::Elems::F32(w) => w.first().map_or(1, |x| x.to_bits()),
-        super::transfer::Elems::F64(_) => 1,
-    };
-    Ok(Some(repeats == 0))
+    let repeats = buffers::allocate(g, 1, Precision::F32)?;
+    copy_part(marks, marks_len - 1, &repeats, 0, 1)?;
+    Ok(Some(repeats))
+}
+
+/// Whether a count of repeats `put` gave back is zero (waits for the GPU; one word).
+pub fn no_repeats(count: &DeviceBuffer) -> MResult<bool> {
+    Ok(match super::transfer::download_elems(count, 0, 1)? {
+        super::transfer::Elems::F32(w) => w.first().is_some_and(|x| x.to_bits() == 0),
+        super::transfer::Elems::F64(_) => false,
+    })
 }
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {

@@ -12,6 +12,8 @@ use std::rc::Rc;
 
 /// Nodes one gather may rebuild; past them it reads its source as it is.
 const MOST_NODES: usize = 256;
+/// Arrays under the work a gather or view may be moved to (half a kernel's bindings).
+const MOST_BASES: usize = crate::plan::MAX_INPUTS / 2;
 
 /// What is taken from the source: the elements a gather picks, or a view's.
 enum Take<'a> {
@@ -53,10 +55,27 @@ fn sunk(source: &Rc<Node>, take: &Take<'_>, shape: &Shape) -> Option<Rc<Node>> {
     }
     let mut bases = Vec::new();
     let mut seen = 0usize;
-    if !collect(source, &source.shape, &mut bases, &mut seen) {
+    let mut costly = false;
+    if !collect(source, &source.shape, &mut bases, &mut seen, &mut costly) {
+        return None;
+    }
+    // Views come several to an array (`y(2:end) - y(1:end-1)`) and each computes the work
+    // again where it reads: taken through arithmetic, or where a view reads few elements,
+    // but a wide view of functions (`sin`, `exp`) reads the computed array instead.
+    if costly && matches!(take, Take::View(_)) && shape.numel().saturating_mul(4) > source.numel() {
         return None;
     }
     if bases.len() > 1 && shape.numel().saturating_mul(bases.len()) > source.numel() {
+        return None;
+    }
+    // A view reads its input computed (`interp::slices::view_of` computes a pending one
+    // first, keeping a stencil's chain at one kernel a step), and a gather of several
+    // pending arrays would compute each apart: computed arrays only, but for one. And few
+    // of them: each taken array binds apart (a chain reading eight columns of a matrix,
+    // read three elements at a time, was split into a kernel per column).
+    let computed = bases.iter().all(|b| b.is_realised());
+    if bases.len() > MOST_BASES || (!computed && (bases.len() > 1 || matches!(take, Take::View(_))))
+    {
         return None;
     }
     let mut memo = HashMap::new();
@@ -93,25 +112,58 @@ fn scalar(n: &Node) -> bool {
 
 /// The distinct arrays under `n`'s elementwise work into `bases`; false where some operand
 /// is broadcast (neither the source's shape nor a scalar) or the work is too large.
-fn collect(n: &Rc<Node>, shape: &Shape, bases: &mut Vec<*const Node>, seen: &mut usize) -> bool {
+/// `costly` is set where some operation is more than a few instructions (`cheap`).
+fn collect(
+    n: &Rc<Node>,
+    shape: &Shape,
+    bases: &mut Vec<Rc<Node>>,
+    seen: &mut usize,
+    costly: &mut bool,
+) -> bool {
     *seen += 1;
     if *seen > MOST_NODES {
         return false;
     }
     if !sinks(n) {
-        let p = Rc::as_ptr(n);
-        if !bases.contains(&p) {
-            bases.push(p);
+        if !bases.iter().any(|b| Rc::ptr_eq(b, n)) {
+            bases.push(n.clone());
         }
         return true;
     }
+    *costly |= !cheap(&n.op);
     n.inputs.iter().all(|a| {
         if scalar(a) {
             true
         } else {
-            a.shape == *shape && collect(a, shape, bases, seen)
+            a.shape == *shape && collect(a, shape, bases, seen, costly)
         }
     })
+}
+
+/// Whether an elementwise operation is arithmetic, a comparison or a cast: computing it
+/// again costs less than reading it back from memory.
+fn cheap(op: &Op) -> bool {
+    use crate::values::ops::{Bin, Un};
+    match op {
+        Op::Cast => true,
+        Op::Unary(u) => matches!(
+            u,
+            Un::Neg | Un::Not | Un::Abs | Un::Sign | Un::Floor | Un::Ceil | Un::Round | Un::Fix
+        ),
+        Op::Binary(b) => !matches!(
+            b,
+            Bin::Pow
+                | Bin::Atan2
+                | Bin::Hypot
+                | Bin::Mod
+                | Bin::Rem
+                | Bin::Nthroot
+                | Bin::Atan2d
+                | Bin::Pow2
+                | Bin::Beta
+        ),
+        _ => false,
+    }
 }
 
 /// `n` rebuilt over what `take` takes of the arrays it reads (scalars kept), each node once.

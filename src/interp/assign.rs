@@ -53,10 +53,15 @@ impl Interp {
             compact = self.compact_region(f, &shape, args, true).transpose()?;
         }
         // Ranges past the end (`x(end+1:end+m) = w`) grow the array: kernels (`put`).
+        // (an empty array grows the general way: `put_empty` makes it on the device)
         let grows = match (&compact, &cur) {
             (Some(region), Some(v)) => !region.fits(&v.shape()),
             _ => false,
         };
+        if grows && cur.as_ref().is_some_and(|v| v.numel() == 0) {
+            compact = None;
+        }
+        let grows = grows && compact.is_some();
         // A large plain host array without a device: a range of it assigned is an embed
         // written in place too (the array enters the graph over its own storage below).
         let mut host_embed = false;
@@ -296,12 +301,19 @@ impl Interp {
         // A graph value stored whole in a cell or a field stays what it is (pending or on the
         // device); only one written into an array's elements needs its data here.
         let stored_whole = matches!(steps.last(), Some(Step::Brace(_) | Step::Field(_)));
+        // A graph value worked on as host data is what the variable keeps when the
+        // assignment fails (a gpuArray stays one: `A(end+1:end+2) = [1 2]` of a matrix).
+        let mut device_old = None;
         let (old, rhs) = if matches!(old, Some(Value::Device(_) | Value::DeviceComplex(_)))
             || (matches!(rhs, Value::Device(_) | Value::DeviceComplex(_)) && !stored_whole)
         {
             let backup = old.clone();
             match (old.map(Value::host).transpose(), rhs.host()) {
-                (Ok(o), Ok(r)) => (o, r),
+                (Ok(o), Ok(r)) => {
+                    device_old =
+                        backup.filter(|v| matches!(v, Value::Device(_) | Value::DeviceComplex(_)));
+                    (o, r)
+                }
                 (Err(e), _) | (_, Err(e)) => {
                     // The variable keeps its value when its data cannot be read.
                     if let Some(v) = backup {
@@ -320,7 +332,7 @@ impl Interp {
         };
         let (value, err) = match result {
             Ok(v) => (Some(v), None),
-            Err((e, orig)) => (orig, Some(e)),
+            Err((e, orig)) => (device_old.or(orig), Some(e)),
         };
         if let Some(v) = value {
             self.store(f, slot, v);

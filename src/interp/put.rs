@@ -244,7 +244,7 @@ fn write(target: Rc<DeviceValue>, subscripts: Subscripts<'_>, rhs: Value) -> Out
         Held::Host(v) => Values::Host(v.clone()),
     };
     match gput::put(&out, &put_sizes, &put_subs, v) {
-        Ok(verdict) => Sub::remember(&subs, verdict),
+        Ok(count) => Sub::remember(&subs, &put_subs, count),
         Err(e) => return Outcome::Failed(e, None),
     }
     Outcome::Done(value_of(out, new_shape, class, explicit))

@@ -112,7 +112,7 @@ pub fn assign(target: Rc<DeviceValue>, args: &[Value], rhs: Value) -> Outcome {
         Held::Host(v) => Values::Host(v.clone()),
     };
     match gput::put(&out, &new_sizes, &put_subs, v) {
-        Ok(verdict) => Sub::remember(&subs, verdict),
+        Ok(count) => Sub::remember(&subs, &put_subs, count),
         Err(e) => return Outcome::Failed(e, Some(Value::Device(target))),
     }
     // A gpuArray: the empty was one, or a host `[]` was given a device value.

@@ -64,17 +64,19 @@ impl Sub {
             _ => matches!(self.as_put(), gput::Sub::Index(_, r) if r != Repeats::None),
         }
     }
-    /// Keeps the verdict of a put (`gpu::put::put`) on the positions it counted.
-    pub(super) fn remember(subs: &[Sub], distinct: Option<bool>) {
-        let Some(distinct) = distinct else {
+    /// Keeps the count of repeats a put (`gpu::put::put`) made of the one device index
+    /// array it counted (read when the array is used again).
+    /// `put_subs` are `subs` as the put took them (`as_put`).
+    pub(super) fn remember(subs: &[Sub], put_subs: &[gput::Sub<'_>], count: Option<DeviceBuffer>) {
+        let Some(count) = count else {
             return;
         };
-        for s in subs {
-            if let Sub::Device(b, _, false) = s {
-                if crate::plan::gathers::distinct(b).is_none() {
-                    crate::plan::gathers::remember_distinct(b, distinct);
-                }
-            }
+        let counted = subs
+            .iter()
+            .zip(put_subs)
+            .find(|(_, p)| matches!(p, gput::Sub::Index(_, Repeats::Unchecked)));
+        if let Some((Sub::Device(b, ..), _)) = counted {
+            crate::plan::gathers::remember_count(b, count);
         }
     }
 }

@@ -146,40 +146,67 @@ pub fn forget(b: &crate::gpu::buffers::DeviceBuffer) {
     });
 }
 
+/// What is known of the repeats among an index array's positions.
+enum Verdict {
+    Known(bool),
+    /// Counted by an assignment (`gpu::put`), not yet read: the count of repeats.
+    Counted(Rc<crate::gpu::buffers::DeviceBuffer>),
+}
+
 thread_local! {
     /// Index arrays on the device whose positions were counted for repeats by an indexed
     /// assignment (`gpu::put`), with the verdict (true: every position named once), so
     /// later assignments through them (`x(idx) = f(x(idx))` in a loop) skip the marks.
-    static DISTINCT: std::cell::RefCell<Vec<(std::rc::Weak<crate::gpu::buffers::DeviceBuffer>, bool)>> =
+    static DISTINCT: std::cell::RefCell<Vec<(std::rc::Weak<crate::gpu::buffers::DeviceBuffer>, Verdict)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What is known of the repeats among the positions `b` holds: Some(true) when each is
-/// named once. Only whole buffers are remembered (a view's storage is written through its
-/// parent, which `forget` would not match).
+/// named once. A count not yet read is read now (one word; the array is being used again).
+/// Only whole buffers are remembered (a view's storage is written through its parent,
+/// which `forget` would not match).
 pub fn distinct(b: &Rc<crate::gpu::buffers::DeviceBuffer>) -> Option<bool> {
     if b.parent.is_some() {
         return None;
     }
-    DISTINCT.with(|c| {
+    let counted = DISTINCT.with(|c| {
         c.borrow()
             .iter()
             .find(|(w, _)| w.upgrade().is_some_and(|x| Rc::ptr_eq(&x, b)))
-            .map(|(_, d)| *d)
-    })
+            .map(|(_, v)| match v {
+                Verdict::Known(d) => Ok(*d),
+                Verdict::Counted(count) => Err(count.clone()),
+            })
+    })?;
+    let count = match counted {
+        Ok(d) => return Some(d),
+        Err(count) => count,
+    };
+    let verdict = crate::gpu::put::no_repeats(&count).ok()?;
+    DISTINCT.with(|c| {
+        for (w, v) in c.borrow_mut().iter_mut() {
+            if w.upgrade().is_some_and(|x| Rc::ptr_eq(&x, b)) {
+                *v = Verdict::Known(verdict);
+            }
+        }
+    });
+    Some(verdict)
 }
 
-/// Remembers the verdict on the repeats among `b`'s positions.
-pub fn remember_distinct(b: &Rc<crate::gpu::buffers::DeviceBuffer>, distinct: bool) {
+/// Remembers the count of repeats among `b`'s positions (`gpu::put`'s, read when needed).
+pub fn remember_count(
+    b: &Rc<crate::gpu::buffers::DeviceBuffer>,
+    count: crate::gpu::buffers::DeviceBuffer,
+) {
     if b.parent.is_some() {
         return;
     }
     DISTINCT.with(|c| {
         let mut c = c.borrow_mut();
-        c.retain(|(w, _)| w.strong_count() > 0);
+        c.retain(|(w, _)| w.upgrade().is_some_and(|x| !Rc::ptr_eq(&x, b)));
         if c.len() >= REMEMBERED {
             c.remove(0);
         }
-        c.push((Rc::downgrade(b), distinct));
+        c.push((Rc::downgrade(b), Verdict::Counted(Rc::new(count))));
     });
 }

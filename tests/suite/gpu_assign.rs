@@ -170,8 +170,8 @@ fn assignment_keeps_value_semantics_and_writes_in_place_when_it_may() {
     );
     if has_gpu() {
         // A scatter loop: the values' kernel, the marks and the writes each step, nothing
-        // read back but the one index check (8 bytes) and the one count of its repeated
-        // positions (4 bytes; these have repeats, so the marks stay).
+        // read back but the one index check and the one count of its repeated positions
+        // (read at the second step; these have repeats, so the marks stay).
         let out = run(
             "x = gpuArray(rand(1, 1e5)); idx = gpuArray(randi(1e5, 1, 1000)); \
              v = gpuArray(rand(1, 1000)); xh = gather(x); ih = gather(idx); vh = gather(v); \
@@ -185,7 +185,7 @@ fn assignment_keeps_value_semantics_and_writes_in_place_when_it_may() {
             .filter_map(|w| w.parse().ok())
             .collect();
         assert!(
-            w.len() == 3 && w[0] <= 3 * 20 + 2 && w[1] <= 12 && w[2] == 1,
+            w.len() == 3 && w[0] <= 3 * 20 + 2 && w[1] <= 16 && w[2] == 1,
             "{out}"
         );
         // Appending in a loop stays on the device and reads nothing back.

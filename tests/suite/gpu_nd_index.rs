@@ -365,6 +365,7 @@ fn explain_says_where_the_indexing_runs() {
          explain a = G(:, :, 2) + 1\n\
          explain G(:, :, 3, 2) = G(:, :, 1, 1) * 2\n\
          explain G([2 1 2], [3 1 4], [1 5 2]) = 7\n\
+         explain G([2 1 2], [3 1 4], [1 5 2]) = reshape(1:27, 3, 3, 3)\n\
          explain x(r + 10) = 5\n\
          explain x(end + 1) = 5\n\
          explain e(3) = 5\n\
@@ -380,9 +381,17 @@ fn explain_says_where_the_indexing_runs() {
     };
     assert!(after("value: 3×4").contains("runs on the GPU"), "{out}");
     assert!(after("G(:, :, 3, 2)").contains("runs on the GPU"), "{out}");
-    let three = after("G([2 1 2]");
+    // One value everywhere: whichever write lands, so no marks; a value each: marks first.
+    let three = after("G([2 1 2], [3 1 4], [1 5 2]) = 7");
     assert!(
-        three.contains("2 kernel(s) over 27") && three.contains("positions given by the host"),
+        three.contains("1 kernel(s) over 27")
+            && three.contains("positions given by the host")
+            && three.contains("one value for all: no marks"),
+        "{out}"
+    );
+    let many = after("G([2 1 2], [3 1 4], [1 5 2]) = reshape");
+    assert!(
+        many.contains("2 kernel(s) over 27") && many.contains("marks repeated positions"),
         "{out}"
     );
     let grow = after("x(r + 10)");

@@ -31,8 +31,8 @@ fn gathers_and_views_of_pending_work_match_the_host() {
                 "B = A * 2 + 1; C = B([3 1 30], [2 2 20]); D = B(2:end, 1:2:end)",
                 "B = A + r; C = B([3 1], [4 2])",
                 "x = a * 2; s = sum(x(x > 0.5)); y = x(x > 0.5)",
-                "x = a; y = zeros(size(a), class(a)); for t = 1:6, y = x(p) .* b(p) + y(p); y = [y; zeros(2001 - 500, 1, class(a))]; x = x * 0.999; end",
-                "x = a; y = zeros(500, 1, class(a)); for t = 1:6, y = x(p) .* b(p) + y; x = x * 0.999; end",
+                "x = a; y = a(1:500) * 0; for t = 1:6, y = x(p) .* b(p) + y; x = x * 0.999; end",
+                "x = a; y = a * 0; for t = 1:6, y = x(p) .* b(p) + y(p); y = [y; a(1:1501)]; x = x * 0.999; end",
             ],
         );
         let bytes = moved(&got);

@@ -176,7 +176,9 @@ fn strided_sums<T: Elem>(block: &[T], inner: usize, a: usize, acc: &mut [f64], o
         let mut r = [0.0f64; STRETCH];
         r.copy_from_slice(stretch);
         for row in block.chunks_exact(inner) {
-            let piece = row.get(at..at + STRETCH).and_then(|p| <&[T; STRETCH]>::try_from(p).ok());
+            let piece = row
+                .get(at..at + STRETCH)
+                .and_then(|p| <&[T; STRETCH]>::try_from(p).ok());
             if let Some(piece) = piece {
                 for (s, &v) in r.iter_mut().zip(piece) {
                     add(s, v);
