@@ -72,13 +72,6 @@ fn m_hypot(x: T, y: T) -> T {
     return m * sqrt(T(1) + r * r);
 }
 
-// The linear index of input `k`'s element for output element `i` where the input is a view
-// in the output's own layout (each stride the output's own): its first element plus `i`.
-fn m_shifted(i: u32, k: u32) -> u32 {
-    let rank = shape_table[1];
-    return shape_table[2u + rank + k * (rank + 1u) + rank] + i;
-}
-
 // The linear index of input `k`'s element for output element `i` under implicit expansion
 // and views: the input's first element plus the output's subscripts times its strides
 // (0 for broadcast dimensions; two's complement for views that step back, so the sum wraps

@@ -41,6 +41,9 @@ const RANDOM: &str = include_str!("../../shaders/random.wgsl");
 const MULHILO_U16: &str = include_str!("../../shaders/mulhilo_u16.wgsl");
 const MULHILO_U64: &str = include_str!("../../shaders/mulhilo_u64.wgsl");
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
+/// The address of an input read shifted (`shifted`): its first element plus the output
+/// element's index.
+const M_SHIFTED: &str = include_str!("../../shaders/shifted.wgsl");
 const ELEMENTWISE: &str = include_str!("../../shaders/elementwise.wgsl");
 const REDUCE: &str = include_str!("../../shaders/reduce.wgsl");
 const REDUCE_LANES: &str = include_str!("../../shaders/reduce_lanes.wgsl");
@@ -163,6 +166,12 @@ fn prelude(g: &Group, width: u32, out_width: u32) -> String {
             )
         })
         .collect();
+    // (only where a kernel reads one, so other kernels' text, and the drivers' caches of
+    // them, stay as they were)
+    let inputs = match g.inputs.iter().any(|a| shifted(g, a)) {
+        true => inputs + M_SHIFTED,
+        false => inputs,
+    };
     let out = if out_width > 1 {
         format!("array<vec{out_width}<T>>")
     } else {
