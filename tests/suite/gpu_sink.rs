@@ -67,3 +67,25 @@ fn a_loop_gathering_from_a_rescaled_array_is_one_kernel() {
     // One kernel for y (and the sum), where computing x took one a step.
     assert!(w.len() == 2 && w[0] <= 3 && w[1] == 1, "{text}");
 }
+
+#[test]
+fn a_pending_index_array_is_checked_once() {
+    if !has_gpu() {
+        return;
+    }
+    // Reading idx(1) reads through idx's pending work without computing idx; a gather by
+    // idx then computes it, so that its check (one value) is kept with its data and not
+    // read again at each gather.
+    let text = out(
+        "idx = gpuArray(mod((0:99)' * 7, 1000) + 1) + 0; x = gpuArray((1:1000)' / 7);
+         q = gather(idx(1)); gpuStats reset;
+         for k = 1:5, y = x(idx); q = gather(y(1)); end
+         s = gpuStats; fprintf('%d %d\\n', s.Session.BytesDownloaded, isequal(gather(y), (mod((0:99)' * 7, 1000) + 1) / 7));",
+    );
+    let w: Vec<u64> = text
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // One check (8 bytes) and five elements (8 bytes each); a check a gather was 88.
+    assert!(w.len() == 2 && w[0] <= 48 && w[1] == 1, "{text}");
+}
