@@ -189,23 +189,13 @@ impl Interp {
         };
         let (old, rhs) = match (old, &steps[..], delete, compact) {
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) if grows => {
-                match super::put::assign_ranges(d, &region, rhs) {
-                    super::put::Outcome::Done(v) => {
-                        self.store(f, slot, v);
-                        return Ok(());
-                    }
-                    super::put::Outcome::Failed(e, old) => {
-                        if let Some(v) = old {
-                            self.store(f, slot, v);
-                        }
-                        return Err(e);
-                    }
-                    super::put::Outcome::Declined(d, rhs) => {
-                        // The general path takes the positions as index vectors.
-                        steps = vec![Step::Paren(super::slices::region_args(&region))];
-                        (Some(Value::Device(d)), rhs)
-                    }
-                }
+                let outcome = super::put::assign_ranges(d, &region, rhs);
+                let Some((d, rhs)) = self.settle(f, slot, outcome)? else {
+                    return Ok(());
+                };
+                // The general path takes the positions as index vectors.
+                steps = vec![Step::Paren(super::slices::region_args(&region))];
+                (Some(Value::Device(d)), rhs)
             }
             (Some(Value::Device(d)), [Step::Paren(_)], false, Some(region)) => {
                 match super::slices::assign_region(d, Some(region.clone()), linear, rhs) {
@@ -236,58 +226,26 @@ impl Interp {
                     }
                     Err((d, rhs)) => {
                         // Index vectors, masks with many values, growth: kernels (`put`).
-                        let (d, rhs) = match super::put::assign(d, args, rhs) {
-                            super::put::Outcome::Done(v) => {
-                                self.store(f, slot, v);
-                                return Ok(());
-                            }
-                            super::put::Outcome::Failed(e, old) => {
-                                if let Some(v) = old {
-                                    self.store(f, slot, v);
-                                }
-                                return Err(e);
-                            }
-                            super::put::Outcome::Declined(d, rhs) => (d, rhs),
+                        let outcome = super::put::assign(d, args, rhs);
+                        let Some((d, rhs)) = self.settle(f, slot, outcome)? else {
+                            return Ok(());
                         };
-                        if args.iter().any(|a| matches!(a, Value::Device(_))) {
-                            let host = super::lower::host_args(args.clone());
-                            match host {
-                                Ok(h) => steps = vec![Step::Paren(h)],
-                                Err(e) => {
-                                    self.store(f, slot, Value::Device(d));
-                                    return Err(e);
-                                }
-                            }
+                        if let Some(host) = self.host_steps(f, slot, &d, args)? {
+                            steps = host;
                         }
                         (Some(Value::Device(d)), rhs)
                     }
                 }
             }
             (Some(Value::Device(d)), [Step::Paren(args)], true, _) => {
-                match super::deletion::delete(d, args) {
-                    super::put::Outcome::Done(v) => {
-                        self.store(f, slot, v);
-                        return Ok(());
-                    }
-                    super::put::Outcome::Failed(e, old) => {
-                        if let Some(v) = old {
-                            self.store(f, slot, v);
-                        }
-                        return Err(e);
-                    }
-                    super::put::Outcome::Declined(d, _) => {
-                        if args.iter().any(|a| matches!(a, Value::Device(_))) {
-                            match super::lower::host_args(args.clone()) {
-                                Ok(h) => steps = vec![Step::Paren(h)],
-                                Err(e) => {
-                                    self.store(f, slot, Value::Device(d));
-                                    return Err(e);
-                                }
-                            }
-                        }
-                        (Some(Value::Device(d)), rhs)
-                    }
+                let outcome = super::deletion::delete(d, args);
+                let Some((d, _)) = self.settle(f, slot, outcome)? else {
+                    return Ok(());
+                };
+                if let Some(host) = self.host_steps(f, slot, &d, args)? {
+                    steps = host;
                 }
+                (Some(Value::Device(d)), rhs)
             }
             (old, _, _, _) => (old, rhs),
         };
@@ -342,6 +300,53 @@ impl Interp {
         match err {
             Some(e) => Err(e),
             None => Ok(()),
+        }
+    }
+}
+
+impl Interp {
+    /// Stores what a device assignment (`put`, `deletion`) came to: done, or failed (the
+    /// old value kept where it still exists, the error returned); Some(operands) where it
+    /// was declined, for the general path.
+    fn settle(
+        &mut self,
+        f: &mut Frame,
+        slot: usize,
+        outcome: super::put::Outcome,
+    ) -> MResult<Option<(Rc<crate::values::device::DeviceValue>, Value)>> {
+        match outcome {
+            super::put::Outcome::Done(v) => {
+                self.store(f, slot, v);
+                Ok(None)
+            }
+            super::put::Outcome::Failed(e, old) => {
+                if let Some(v) = old {
+                    self.store(f, slot, v);
+                }
+                Err(e)
+            }
+            super::put::Outcome::Declined(d, rhs) => Ok(Some((d, rhs))),
+        }
+    }
+
+    /// Device subscripts read to the host for the general path (None: all are on the host
+    /// already); where reading fails the variable gets `d` back.
+    fn host_steps(
+        &mut self,
+        f: &mut Frame,
+        slot: usize,
+        d: &Rc<crate::values::device::DeviceValue>,
+        args: &[Value],
+    ) -> MResult<Option<Vec<Step>>> {
+        if !args.iter().any(|a| matches!(a, Value::Device(_))) {
+            return Ok(None);
+        }
+        match super::lower::host_args(args.to_vec()) {
+            Ok(h) => Ok(Some(vec![Step::Paren(h)])),
+            Err(e) => {
+                self.store(f, slot, Value::Device(d.clone()));
+                Err(e)
+            }
         }
     }
 }

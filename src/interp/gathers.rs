@@ -204,16 +204,6 @@ fn host_node(values: Vec<f64>, shape: Shape) -> Rc<graph::Node> {
     graph::leaf(graph::Data::Host(Rc::new(t)), shape, Class::Double)
 }
 
-/// The node of `x`'s data, computed now where it is pending (a failure is left for the
-/// kernels that read it to report).
-fn computed(x: &DeviceValue) -> Rc<graph::Node> {
-    let settled = graph::memory::settled(&x.node);
-    if settled.is_realised() || crate::plan::realise(&settled).is_err() {
-        return settled;
-    }
-    graph::memory::settled(&x.node)
-}
-
 /// A numeric device subscript, checked on the device: one value read back says whether
 /// every position is a whole number in `1..=extent`.
 fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
@@ -237,7 +227,7 @@ fn device_index(x: &Rc<DeviceValue>, extent: usize) -> Option<Sub> {
     // An index array checked before (a loop gathering by the same indices) is not checked
     // again: its values cannot have changed. (A pending one is computed first, so that its
     // check is kept with its data: reading elements of it, `idx(1)`, no longer computes it.)
-    let settled = computed(x);
+    let settled = super::views::computed(graph::memory::settled(&x.node));
     if crate::plan::gathers::checked(&settled, extent) {
         return Some(Sub::Index(settled, x.node.numel()));
     }
@@ -274,7 +264,7 @@ pub(super) fn checked_growth(
     if x.class() == Class::Logical || count == 0 {
         return None;
     }
-    let settled = computed(x);
+    let settled = super::views::computed(graph::memory::settled(&x.node));
     if crate::plan::gathers::checked(&settled, extent) {
         return Some((settled, count, extent));
     }

@@ -164,11 +164,7 @@ pub(super) fn view_of(d: &DeviceValue, region: Region, out: Shape) -> Option<Val
     // for) keeps a chain of steps that each read the last (a stencil's
     // `u(2:end-1) = f(u(1:end-2), u(3:end))`) at one kernel a step, where the budgets would
     // otherwise cut the pending chain at its values and compute those apart.
-    let n = if n.is_realised() || crate::plan::realise(&n).is_err() {
-        n
-    } else {
-        graph::memory::settled(&n)
-    };
+    let n = super::views::computed(n);
     let node = graph::intern(Op::View(affine), vec![n.clone()], out, n.class);
     Some(super::lower::pending(node, d.explicit))
 }

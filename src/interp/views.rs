@@ -10,6 +10,15 @@ use crate::values::shape::Shape;
 use crate::values::value::Value;
 use std::rc::Rc;
 
+/// Node `n` computed now where it is pending, as the settled node of its data (`n` as it is
+/// when computing it fails: the kernels that read it report that).
+pub(super) fn computed(n: Rc<graph::Node>) -> Rc<graph::Node> {
+    if n.is_realised() || crate::plan::realise(&n).is_err() {
+        return n;
+    }
+    graph::memory::settled(&n)
+}
+
 fn wrap(d: &DeviceValue, node: Rc<graph::Node>) -> Value {
     Value::Device(Rc::new(DeviceValue {
         node,
