@@ -32,6 +32,9 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
         if let Some(r) = crate::values::ops::slices::read(t, args) {
             return Ok(Value::from(r));
         }
+        if let Some(r) = crate::values::ops::linear_reads::read(t, args) {
+            return Ok(Value::from(r));
+        }
     }
     let subs = index::to_subs(args)?;
     let (pos, shape) = index::plan_read(&v.shape(), &subs)?;

@@ -152,24 +152,7 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
                         ));
                     }
                 }
-                let n = v.len();
-                // a vector source indexed by a vector keeps the source's orientation, also
-                // when that orientation is along a higher dimension (1x1xN)
-                let along: Vec<usize> = (0..shape.ndims()).filter(|&d| shape.dim(d) != 1).collect();
-                let out = if along.len() == 1 && numel != 1 && ishape.is_vector() {
-                    let mut dims = vec![1; shape.ndims()];
-                    dims[along[0]] = n;
-                    Shape::new(&dims)
-                } else if shape.is_vector() && numel == 0 && ishape.is_vector() {
-                    if shape.is_row() {
-                        Shape::row(n)
-                    } else {
-                        Shape::col(n)
-                    }
-                } else {
-                    ishape.clone()
-                };
-                Ok((v.clone(), out))
+                Ok((v.clone(), linear_read_shape(shape, ishape, v.len())))
             }
         },
         k => {
@@ -191,6 +174,27 @@ pub fn plan_read(shape: &Shape, subs: &[Sub]) -> MResult<(Vec<usize>, Shape)> {
             let lens: Vec<usize> = subs.iter().zip(&dims).map(|(s, &d)| s.len(d)).collect();
             Ok((positions(subs, &dims, &lens), Shape::new(&lens)))
         }
+    }
+}
+
+/// Shape of `A(idx)` with one subscript: `n` elements chosen by an index of shape `ishape`.
+pub fn linear_read_shape(shape: &Shape, ishape: &Shape, n: usize) -> Shape {
+    let numel = shape.numel();
+    // a vector source indexed by a vector keeps the source's orientation, also when that
+    // orientation is along a higher dimension (1x1xN)
+    let along: Vec<usize> = (0..shape.ndims()).filter(|&d| shape.dim(d) != 1).collect();
+    if along.len() == 1 && numel != 1 && ishape.is_vector() {
+        let mut dims = vec![1; shape.ndims()];
+        dims[along[0]] = n;
+        Shape::new(&dims)
+    } else if shape.is_vector() && numel == 0 && ishape.is_vector() {
+        if shape.is_row() {
+            Shape::row(n)
+        } else {
+            Shape::col(n)
+        }
+    } else {
+        ishape.clone()
     }
 }
 

@@ -10,6 +10,7 @@ pub mod index;
 mod int_arith;
 pub mod int_kernels;
 pub mod kernels;
+pub mod linear_reads;
 pub mod linalg;
 pub mod more_real;
 pub mod reduce;

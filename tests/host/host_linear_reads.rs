@@ -1,0 +1,94 @@
+//! `x(idx)` and `x(mask)` of a host array with one subscript read in one typed pass across the
+//! cores (`values::ops::linear_reads`). Each against the rule written out as a loop, on both
+//! sides of the size below which the general plan reads, of the parallel threshold and of
+//! the mask's blocks; every class of source and of index it takes; and every bad index
+//! giving MATLAB's error for it, as the general plan does.
+
+use crate::common::out;
+
+fn host_only() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: set once, before any session of this binary starts a thread that reads them.
+    ONCE.call_once(|| unsafe {
+        std::env::set_var("MATFUSE_DEVICE", "cpu");
+    });
+}
+
+#[test]
+fn index_vectors_and_masks_read_what_the_loop_reads() {
+    host_only();
+    let code = "
+        rng(5); ok = true;
+        for n = [1 63 64 65 1000 65535 65536 65537 131073 200001]
+          x = rand(1, n) * 100; x(1) = NaN; x(end) = -0;
+          for cls = {'double', 'single', 'int32', 'uint8', 'logical', 'char'}
+            if strcmp(cls{1}, 'logical'), y = x > 50;
+            elseif strcmp(cls{1}, 'char'), y = char(65 + mod(1:n, 26));
+            else, y = cast(x, cls{1}); end
+            for icls = {'double', 'single', 'int32', 'uint32'}
+              m = n + 7;
+              k = cast(mod((0:m-1) * 7919, n) + 1, icls{1});
+              r = y(k);
+              % the rule, read 50 at a time (the general plan's reads)
+              e = repmat(y(1), 1, m);
+              for j = 1:50:m, t = min(j + 49, m); e(j:t) = y(double(k(j:t))); end
+              ok = ok && isequaln(r, e) && strcmp(class(r), class(y)) && isequal(size(r), [1 m]);
+              % a column index of a row keeps the row (a scalar takes the index's shape)
+              kc = k(:); rc = y(kc);
+              ok = ok && isequaln(rc(:)', e) && (n == 1 || isequal(size(rc), [1 m]));
+            end
+            mask = mod(1:n, 3) == 1 | (1:n) > n - 70;
+            r = y(mask);
+            e = y(1:0);
+            for j = find(mask), e(end + 1) = y(j); end
+            ok = ok && isequaln(r, e) && isequal(size(r), [1 nnz(mask)]);
+            ok = ok && isequal(size(y(mask')), [1 nnz(mask)]);
+            ok = ok && isequaln(y(true(1, n)), y) && isempty(y(false(1, n))) && isequaln(y(:)', y(1:n));
+            % a mask longer than the array, the rest false
+            ok = ok && isequaln(y([mask false(1, 100)]), e);
+          end
+        end
+        fprintf('vectors %d\\n', ok);
+        A = reshape(1:120, 10, 12); k = [120 1 7 7 7 60 (1:70)];
+        fprintf('matrix %d %d %d\\n', isequal(A(k), k), isequal(size(A(k')), [76 1]), isequal(A(A > 30), (31:120)'));
+        c = zeros(1, 1, 100); c(:) = 1:100; k = 100:-1:1;
+        fprintf('pages %d %d\\n', isequal(size(c(k)), [1 1 100]), isequal(squeeze(c(k))', k));
+        z = (1:100) * (1 + 2i); k = 100:-1:1;
+        fprintf('complex %d\\n', isequal(z(k), k * (1 + 2i)) && isequal(z(z == z), z));
+        k = ones(10, 10) * 3; r = 1:100; c = r';
+        fprintf('shape %d\\n', isequal(r(k), k) && isequal(size(c(ones(1, 80))), [80 1]) && isequal(size(r(ones(80, 1))), [1 80]));
+    ";
+    let text = out(code);
+    assert_eq!(
+        text,
+        "vectors 1\nmatrix 1 1 1\npages 1 1\ncomplex 1\nshape 1\n",
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_indices_give_matlabs_errors_and_leave_the_workspace() {
+    host_only();
+    let code = "
+        x = 1:100;
+        bad = {[1:70 101], [1:70 1.5], [1:70 0], [1:70 NaN], [1:70 Inf], [1:70 -1], [1:70 -Inf], ...
+               single([1:70 101]), int32([1:70 0]), [false(1, 100) true], [1:200000 101]};
+        for j = 1:numel(bad)
+          try
+            y = x(bad{j}); disp('read');
+          catch e
+            fprintf('%s: %s\\n', e.identifier, e.message);
+          end
+        end
+        fprintf('%d\\n', isequal(x, 1:100));
+    ";
+    let exceeds = "MATLAB:badsubscript: Index exceeds the number of array elements. Index must not exceed 100.\n";
+    let invalid =
+        "MATLAB:badsubscript: Array indices must be positive integers or logical values.\n";
+    let expected = [
+        exceeds, invalid, invalid, invalid, invalid, invalid, invalid, exceeds, invalid, exceeds,
+        exceeds, "1\n",
+    ]
+    .concat();
+    assert_eq!(out(code), expected);
+}
