@@ -18,7 +18,10 @@ fn written(i: u32) -> {{OUT}} {
     {{WRITTEN}}
 }
 
-var<workgroup> sums: array<u32, 256>;
+// A thread's sum lives at `slot(t)`: each run of 16 is padded to 17 words, so the 16 threads
+// that scan the runs read 16 different banks (at `t * 16` they all read two, one at a time:
+// the scan was most of the write pass's time).
+var<workgroup> sums: array<u32, 272>;
 var<workgroup> runs: array<u32, 16>;
 var<workgroup> block_count: atomic<u32>;
 
@@ -29,6 +32,10 @@ fn flag(i: u32) -> u32 {
     return 0u;
 }
 
+fn slot(t: u32) -> u32 {
+    return t + t / 16u;
+}
+
 // Inclusive prefix sums of `sums` across the workgroup, in two levels (16 runs of 16 summed
 // by a thread each, then the runs by one): four barriers where a step-doubling scan takes
 // sixteen, and a block's barriers are most of its time.
@@ -37,8 +44,8 @@ fn scan_sums(t: u32) {
     if (t < 16u) {
         var acc = 0u;
         for (var j = 0u; j < 16u; j = j + 1u) {
-            acc = acc + sums[t * 16u + j];
-            sums[t * 16u + j] = acc;
+            acc = acc + sums[t * 17u + j];
+            sums[t * 17u + j] = acc;
         }
         runs[t] = acc;
     }
@@ -52,9 +59,9 @@ fn scan_sums(t: u32) {
         }
     }
     workgroupBarrier();
-    let r = sums[t] + runs[t / 16u];
+    let r = sums[slot(t)] + runs[t / 16u];
     workgroupBarrier();
-    sums[t] = r;
+    sums[slot(t)] = r;
     workgroupBarrier();
 }
 
@@ -79,21 +86,39 @@ fn offsets_pass(t: u32) {
     let per = (blocks + 255u) / 256u;
     let lo = min(t * per, blocks);
     let hi = min(lo + per, blocks);
+    // Four loads at a time: one thread's run is read serially, so each load's latency was
+    // paid in turn (a mask of 1e7 is 39 blocks a thread).
     var total = 0u;
-    for (var b = lo; b < hi; b = b + 1u) {
+    var b = lo;
+    for (; b + 4u <= hi; b = b + 4u) {
+        total = total + ((counts[b] + counts[b + 1u]) + (counts[b + 2u] + counts[b + 3u]));
+    }
+    for (; b < hi; b = b + 1u) {
         total = total + counts[b];
     }
-    sums[t] = total;
+    sums[slot(t)] = total;
     workgroupBarrier();
     scan_sums(t);
-    var run = sums[t] - total;
-    for (var b = lo; b < hi; b = b + 1u) {
+    var run = sums[slot(t)] - total;
+    b = lo;
+    for (; b + 4u <= hi; b = b + 4u) {
+        let c0 = counts[b];
+        let c1 = counts[b + 1u];
+        let c2 = counts[b + 2u];
+        let c3 = counts[b + 3u];
+        counts[b] = run;
+        counts[b + 1u] = run + c0;
+        counts[b + 2u] = run + c0 + c1;
+        counts[b + 3u] = run + c0 + c1 + c2;
+        run = run + c0 + c1 + c2 + c3;
+    }
+    for (; b < hi; b = b + 1u) {
         let c = counts[b];
         counts[b] = run;
         run = run + c;
     }
     if (t == 255u) {
-        counts[blocks] = sums[255];
+        counts[blocks] = sums[slot(255u)];
     }
 }
 
@@ -104,13 +129,13 @@ fn write_pass(t: u32, b: u32) {
     let f2 = flag(base + 2u);
     let f3 = flag(base + 3u);
     let c = f0 + f1 + f2 + f3;
-    sums[t] = c;
+    sums[slot(t)] = c;
     workgroupBarrier();
     scan_sums(t);
     if (b >= params[1]) {
         return;
     }
-    var at = counts[b] + sums[t] - c;
+    var at = counts[b] + sums[slot(t)] - c;
     if (f0 == 1u) {
         out[at] = written(base + 0u);
         at = at + 1u;

@@ -143,6 +143,36 @@ fn a_long_chain_of_arithmetic_goes_to_the_device_as_soon_as_it_is_recorded() {
 }
 
 #[test]
+fn a_loop_of_mid_sized_kernels_goes_to_the_device_while_the_host_records_the_rest() {
+    let Some((mut i, _turn)) = session() else {
+        return;
+    };
+    // Each step's kernels move less than the early size (1 MB here), a few steps more: the
+    // batch goes to the device once they add up to it and the device has finished what it
+    // was given, not all at the end of the input.
+    let _early = EarlyBytes::set(&mut i, 1_000_000);
+    run(
+        &mut i,
+        "x0 = gpuArray(single(mod((1:200000)' * 7, 13) / 13)); w = gpuArray(single(mod((1:20000)' * 3, 7) / 7)); \
+         idx = gpuArray(mod((0:19999)' * 7919, 200000) + 1); x = x0 * 1; v = gather(x(idx(1:3)));",
+    );
+    let before = matfuse::gpu::device::submits();
+    run(
+        &mut i,
+        "for t = 1:20, x(idx) = x(idx) * 0.5 + w; end",
+    );
+    let submitted = matfuse::gpu::device::submits() - before;
+    assert!(submitted >= 2, "{submitted} submits for the loop's input");
+    let out = run(
+        &mut i,
+        "h = double(gather(x0)); ih = double(gather(idx)); wh = double(gather(w)); \
+         for t = 1:20, h(ih) = single(single(h(ih)) * 0.5 + wh); end; \
+         fprintf('%d\\n', isequal(double(gather(x)), h));",
+    );
+    assert_eq!(out, "1\n");
+}
+
+#[test]
 fn a_large_kernel_goes_to_an_idle_device_as_soon_as_it_is_recorded() {
     let Some((mut i, _turn)) = session() else {
         return;
@@ -175,8 +205,9 @@ fn a_large_kernel_goes_to_an_idle_device_as_soon_as_it_is_recorded() {
          fprintf('%d\\n', d < 1e-6);",
     );
     assert_eq!(out, "1\n");
-    // Two large kernels (each image's moments, then the normalised images): only the first
-    // goes early, since the device is busy once it has.
+    // Two large kernels (each image's moments, then the normalised images): the first goes
+    // early; the second too when the device has finished the first by the time it is
+    // recorded, else with the sink.
     run(
         &mut i,
         "X = gpuArray(single(reshape(mod((1:600000)' * 7919, 10007) / 10007, [], 4)));",
@@ -187,7 +218,8 @@ fn a_large_kernel_goes_to_an_idle_device_as_soon_as_it_is_recorded() {
     for _ in 0..2 {
         let before = matfuse::gpu::device::submits();
         run(&mut i, sink);
-        assert_eq!(matfuse::gpu::device::submits() - before, 2);
+        let submitted = matfuse::gpu::device::submits() - before;
+        assert!((2..=3).contains(&submitted), "{submitted} submits");
     }
     let out = run(
         &mut i,

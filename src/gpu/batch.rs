@@ -5,8 +5,8 @@
 //! submitted when a value is read back (the sink), before host data is written to the device
 //! (a pooled buffer the write reuses may still be read by a recorded kernel), when a
 //! top-level input ends or the batch has waited `MAX_AGE`, after `MAX_RECORDS` kernels
-//! and copies, and as soon as a large kernel is recorded while the device is idle (so that
-//! the device works while the host records the rest). The kernels of a batch keep their
+//! and copies, and as soon as its kernels move enough bytes while the device has finished
+//! the work before (so that the device works while the host records the rest). The kernels of a batch keep their
 //! parameters (shape table, constants) in one of a few buffers, written just before the
 //! submit unless it holds them already (a loop running the same statements).
 
@@ -31,6 +31,8 @@ struct Batch {
     encoder: wgpu::CommandEncoder,
     /// Kernels and copies recorded.
     records: usize,
+    /// Bytes the recorded kernels move, as their launches estimate them (`submit_if_idle`).
+    work: u64,
     /// The parameter bytes of the recorded kernels, at the offsets they were bound at.
     params: Vec<u8>,
     /// Which of the parameter regions the batch binds (`PARAMS`), the buffer and where the
@@ -292,6 +294,7 @@ fn record_with<R>(
                 pass: None,
                 encoder,
                 records: 0,
+                work: 0,
                 params: Vec::new(),
                 params_slot,
                 params_buffer,
@@ -337,19 +340,29 @@ fn placed(blocks: &[&[u8]], align: usize) -> Vec<u8> {
     bytes
 }
 
-/// Bytes a kernel must move before it is submitted as soon as it is recorded
-/// (`MATFUSE_EARLY_BYTES`): about 20 us of an H100's time, more than the host takes to
-/// record and submit what follows it.
+/// Bytes the recorded work must move before it is submitted while the host goes on
+/// recording (`MATFUSE_EARLY_BYTES`): about 20 us of an H100's time, more than a submit costs
+/// the host.
 fn early_bytes() -> u64 {
     crate::settings::parsed("MATFUSE_EARLY_BYTES").unwrap_or(64 << 20)
 }
 
-/// Submits the batch now if the kernel just recorded into it moves `bytes` (at least
-/// `early_bytes`) and the device has nothing else to do: the device starts on it while the
-/// host records and submits the rest of the sink's work, instead of after (workload 6's four
-/// kernels and copy took 26 us of the sink's host time to finish and submit on the H100).
+/// Counts `bytes` of work for the kernel just recorded, and submits the batch now if its
+/// kernels move at least `early_bytes` and the device has finished what it was given: the
+/// device starts on them while the host records the rest, instead of after the sink. A loop
+/// of mid-sized kernels (an indexed update of 1e6 of 1e7 elements, 20 times) used to be
+/// recorded whole before the device began: the host's time and the device's were added, not
+/// overlapped. Workload 6's four kernels and copy took 26 us of the sink's host time to
+/// finish and submit on the H100.
 pub fn submit_if_idle(g: &Gpu, bytes: u64) -> MResult<()> {
-    if bytes >= early_bytes() && super::device::idle() {
+    let work = match batch().as_mut() {
+        Some(b) => {
+            b.work = b.work.saturating_add(bytes);
+            b.work
+        }
+        None => return Ok(()),
+    };
+    if work >= early_bytes() && super::device::drained(g) {
         submit(g)?;
     }
     Ok(())

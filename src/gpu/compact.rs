@@ -10,7 +10,8 @@ use super::shader_files;
 use crate::codegen::KernelKey;
 use crate::graph::Precision;
 use crate::interp::error::{MError, MResult};
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 const COMPACT: &str = include_str!("../../shaders/compact.wgsl");
 /// Elements a workgroup takes.
@@ -107,6 +108,61 @@ pub fn find(
     Ok((Some(Rc::new(result)), total))
 }
 
+thread_local! {
+    /// Block offsets of masks that `count` counted (the count and offsets passes run, the
+    /// total read back), by mask: the compaction that follows runs only its write pass.
+    static COUNTED: RefCell<Vec<(Weak<DeviceBuffer>, usize, Rc<DeviceBuffer>)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// Masks whose offsets are kept at most (each entry is a few words a block of 1024).
+const COUNTED_KEPT: usize = 4;
+
+/// How many of the first `n` elements of `mask` are nonzero: the compaction's count and
+/// offsets passes, and the total read back. The offsets are kept for the mask's compaction
+/// (`values`, `find_counted`), so a deletion counts its kept elements once, not by a
+/// reduction and then again in the compaction.
+pub fn count(mask: &Rc<DeviceBuffer>, n: usize) -> MResult<usize> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
+        return Err(MError::new(
+            "matfuse:gpu:compact",
+            "The mask is larger than one storage binding.",
+        ));
+    }
+    let blocks = n.div_ceil(BLOCK).max(1);
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let placeholder = buffers::allocate(g, 1, Precision::F32)?;
+    let params = [n as u32, blocks as u32, 0, 0];
+    dispatch(g, Pass::Count, mask, &counts, &placeholder, None, &params, blocks)?;
+    dispatch(g, Pass::Offsets, mask, &counts, &placeholder, None, &params, 1)?;
+    let total = buffers::download_range(&counts, blocks, 1)?
+        .first()
+        .map_or(0, |&bits| (bits as f32).to_bits() as usize);
+    COUNTED.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(m, _, _)| m.strong_count() > 0);
+        if c.len() >= COUNTED_KEPT {
+            c.remove(0);
+        }
+        c.push((Rc::downgrade(mask), n, Rc::new(counts)));
+    });
+    Ok(total)
+}
+
+/// The offsets `count` left for the first `n` elements of `mask`, taken (a compaction uses
+/// them once).
+fn counted(mask: &DeviceBuffer, n: usize) -> Option<Rc<DeviceBuffer>> {
+    COUNTED.with(|c| {
+        let mut c = c.borrow_mut();
+        // A kept Weak holds its allocation, so no live buffer can have a dead one's address.
+        let k = c
+            .iter()
+            .position(|(m, len, _)| std::ptr::eq(m.as_ptr(), mask) && *len == n)?;
+        Some(c.remove(k).2)
+    })
+}
+
 /// The 1-based positions of the `total` nonzero elements among the first `n` of `mask`
 /// (counted before, so nothing is read back and the passes queue behind the work before).
 pub fn find_counted(
@@ -123,20 +179,9 @@ pub fn find_counted(
         ));
     }
     let blocks = n.div_ceil(BLOCK).max(1);
-    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
     let result = buffers::allocate(g, total.max(1), out)?;
     let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(
-        g,
-        Pass::Count,
-        mask,
-        &counts,
-        &result,
-        None,
-        &params,
-        blocks,
-    )?;
-    dispatch(g, Pass::Offsets, mask, &counts, &result, None, &params, 1)?;
+    let counts = offsets(g, mask, n, &result, &params)?;
     dispatch(
         g,
         Pass::Write,
@@ -172,20 +217,9 @@ pub fn values(
         ));
     }
     let blocks = n.div_ceil(BLOCK).max(1);
-    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
     let result = buffers::allocate(g, total.max(1), source.precision)?;
     let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(
-        g,
-        Pass::Count,
-        mask,
-        &counts,
-        &result,
-        None,
-        &params,
-        blocks,
-    )?;
-    dispatch(g, Pass::Offsets, mask, &counts, &result, None, &params, 1)?;
+    let counts = offsets(g, mask, n, &result, &params)?;
     let from = Some(source);
     dispatch(
         g,
@@ -198,6 +232,25 @@ pub fn values(
         blocks,
     )?;
     Ok(Rc::new(result))
+}
+
+/// Each block's first place in the result (the count and offsets passes), or what `count`
+/// left for this mask.
+fn offsets(
+    g: &Gpu,
+    mask: &DeviceBuffer,
+    n: usize,
+    result: &DeviceBuffer,
+    params: &[u32; 4],
+) -> MResult<Rc<DeviceBuffer>> {
+    if let Some(counts) = counted(mask, n) {
+        return Ok(counts);
+    }
+    let blocks = params[1] as usize;
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    dispatch(g, Pass::Count, mask, &counts, result, None, params, blocks)?;
+    dispatch(g, Pass::Offsets, mask, &counts, result, None, params, 1)?;
+    Ok(Rc::new(counts))
 }
 
 fn dispatch(
@@ -245,5 +298,6 @@ fn dispatch(
             format!("A compaction kernel could not run: {e}"),
         ));
     }
-    Ok(())
+    let moved = mask.bytes() + out.bytes() + source.map_or(0, |_| out.bytes());
+    super::batch::submit_if_idle(g, moved)
 }

@@ -392,7 +392,15 @@ pub(super) fn launch_into(
     }
     let out_buffer = out;
     let out = window(out, launch.out, g.info.max_storage_binding)?;
-    let bytes: u64 = windows.iter().chain([&out]).map(bound_bytes).sum();
+    // What the kernel moves: each binding, but no more of it than one element per element
+    // of the group (a gather or a row update binds the whole array it reads a row of, and
+    // counted whole, a loop of row updates went to the device a few rows at a time).
+    let per_element = gr.shape.numel() as u64 * gr.precision.bytes() as u64;
+    let bytes: u64 = windows
+        .iter()
+        .chain([&out])
+        .map(|w| bound_bytes(w).min(per_element))
+        .sum();
     let max = g.info.max_workgroups_per_dim.max(1);
     let groups = launch.workgroups.max(1);
     let (x, y) = if groups <= max {

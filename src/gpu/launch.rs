@@ -63,7 +63,8 @@ pub fn run(
         ));
     }
     super::stats::add_kernel(1, hit);
-    Ok(())
+    let moved = buffers.iter().map(|b| b.bytes()).sum();
+    super::batch::submit_if_idle(g, moved)
 }
 
 fn too_large() -> MError {

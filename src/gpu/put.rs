@@ -454,7 +454,8 @@ fn dispatch(
         ));
     }
     super::stats::add_kernel(1, hit);
-    Ok(())
+    // each thread reads its value and index and writes one element (a mark, in the marks pass)
+    super::batch::submit_if_idle(g, threads as u64 * 16)
 }
 
 /// Whether `a` and `b` share storage (one is a view of the other, or they are one array).

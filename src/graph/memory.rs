@@ -67,9 +67,47 @@ pub fn host_leaf(t: &Rc<Tensor>) -> Rc<Node> {
 /// that variable still holds (`x.*x + 0.5` of a computed `x`, when each use had a leaf of its
 /// own, counted its array twice and nothing of it held elsewhere, and was cut in two).
 pub fn pinned_bytes(n: &Rc<Node>) -> usize {
-    let mut seen: FxHashMap<*const Node, ()> = FxHashMap::default();
-    // Computed inputs, by address: the node and how many edges of this subgraph reach it.
-    let mut held: FxHashMap<*const Node, (&Rc<Node>, usize)> = FxHashMap::default();
+    PINNED_SCRATCH.with(|scratch| {
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            return pinned_bytes_in(n, &mut Scratch::default());
+        };
+        pinned_bytes_in(n, &mut scratch)
+    })
+}
+
+/// Per array: what holds it, found in the subgraph.
+struct Array {
+    bytes: usize,
+    /// References to the array in all.
+    refs: usize,
+    /// Nodes of the subgraph that hold it.
+    here: usize,
+    /// Whether nothing outside the subgraph holds those nodes.
+    only_here: bool,
+}
+
+/// The maps `pinned_bytes` fills, kept from one call to the next with their capacity: it runs
+/// at every statement that leaves work pending, and making and growing three hash maps each
+/// time was a quarter of the host's time in a loop of masked updates.
+#[derive(Default)]
+struct Scratch {
+    seen: FxHashMap<*const Node, ()>,
+    /// Computed inputs, by address: where the node is in `held_nodes`, and how many edges of
+    /// the subgraph reach it.
+    held: FxHashMap<*const Node, (usize, usize)>,
+    arrays: FxHashMap<usize, Array>,
+}
+
+thread_local! {
+    static PINNED_SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+fn pinned_bytes_in(n: &Rc<Node>, scratch: &mut Scratch) -> usize {
+    let Scratch { seen, held, arrays } = scratch;
+    seen.clear();
+    held.clear();
+    arrays.clear();
+    let mut held_nodes: Vec<&Rc<Node>> = Vec::new();
     let mut stack = vec![n];
     while let Some(p) = stack.pop() {
         if seen.insert(Rc::as_ptr(p), ()).is_some() {
@@ -77,24 +115,19 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
         }
         for i in &p.inputs {
             if i.is_realised() {
-                held.entry(Rc::as_ptr(i)).or_insert((i, 0)).1 += 1;
+                let next = held_nodes.len();
+                let entry = held.entry(Rc::as_ptr(i)).or_insert((next, 0));
+                if entry.0 == next {
+                    held_nodes.push(i);
+                }
+                entry.1 += 1;
             } else {
                 stack.push(i);
             }
         }
     }
-    // Per array: what holds it, found in this subgraph.
-    struct Array {
-        bytes: usize,
-        /// References to the array in all.
-        refs: usize,
-        /// Nodes of this subgraph that hold it.
-        here: usize,
-        /// Whether nothing outside the subgraph holds those nodes.
-        only_here: bool,
-    }
-    let mut arrays: FxHashMap<usize, Array> = FxHashMap::default();
-    for (node, edges) in held.values() {
+    for &(k, edges) in held.values() {
+        let node = held_nodes[k];
         let (at, refs, bytes) = match &*node.data.borrow() {
             Some(Data::Device(b)) => (
                 Rc::as_ptr(b) as usize,
@@ -111,7 +144,7 @@ pub fn pinned_bytes(n: &Rc<Node>) -> usize {
             only_here: true,
         });
         a.here += 1;
-        a.only_here &= Rc::strong_count(node) == *edges;
+        a.only_here &= Rc::strong_count(node) == edges;
     }
     arrays
         .values()

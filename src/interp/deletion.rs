@@ -175,10 +175,15 @@ pub fn delete(target: Rc<DeviceValue>, args: &[Value]) -> Outcome {
                 Rc::new(marks)
             }
         };
-        // The kept count (read back: it is the result's size); the positions stay
-        // pending, so a linear deletion compacts the kept values in one pass.
+        // The kept count (read back: it is the result's size), by the compaction's own
+        // count and offsets passes, which it keeps; the positions stay pending, so a linear
+        // deletion compacts the kept values in one more pass.
+        let counted = crate::gpu::compact::count(&marks, extent);
         let marks = graph::leaf(Data::Device(marks), Shape::col(extent), Class::Logical);
-        let count = kept_count(&marks)?;
+        let count = match counted {
+            Ok(count) => count,
+            Err(_) => kept_count(&marks)?,
+        };
         let found = (count > 0)
             .then(|| graph::intern(Op::Positions, vec![marks], Shape::col(count), Class::Double));
         Ok((found, count))

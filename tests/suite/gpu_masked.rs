@@ -132,6 +132,34 @@ fn counts_past_two_to_the_24_are_exact_in_single() {
 }
 
 #[test]
+fn compactions_of_many_blocks_keep_order_and_count() {
+    if !has_gpu() {
+        return;
+    }
+    let mut i = Interp::new();
+    // Past 1024 blocks of 1024 the offsets pass sums several blocks a thread (four at a
+    // time, then the rest); a deletion counts its kept elements with the compaction's own
+    // passes and its compaction reuses them. Lengths around those steps, against the host.
+    let text = out_in(
+        &mut i,
+        "ok = true;
+         for n = [1048576 1048577 1049600 1053697 2100001]
+           h = single(mod((1:n)' * 7919, 1000) / 1000); g = gpuArray(h);
+           t = 0.3 + mod(n, 7) / 10;
+           ok = ok && isequal(gather(g(g > t)), h(h > t)) && isequal(gather(find(g > t)), find(h > t));
+           d = g; d(d > t) = []; e = h; e(e > t) = [];
+           ok = ok && isequal(gather(d), e) && isequal(size(d), size(e));
+           d(d < 0.1) = []; e(e < 0.1) = [];
+           ok = ok && isequal(gather(d), e);
+           r = g'; r(r > 2) = []; ok = ok && isequal(gather(r), h');
+           r(r >= 0) = []; ok = ok && isequal(size(r), [1 0]);
+         end
+         fprintf('%d\\n', ok);",
+    );
+    assert_eq!(text, "1\n");
+}
+
+#[test]
 fn single_against_double_compares_in_single_on_both_sides() {
     // MATLAB makes the double single first (as Octave does): single(0.2) == 0.2.
     let host = crate::common::out(
