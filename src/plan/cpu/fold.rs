@@ -38,9 +38,9 @@ fn part<R: Num + Elem + Default>(
 }
 
 /// Whether some element of the group is nonzero and not NaN (`zero` false: any) or zero
-/// (`zero` true: all fails), tested as the blocks are made. The blocks are handed out in
-/// order and none is started once one has answered (rayon's `any` stops the rest), so
-/// `any(x > t)` with an early true reads little of `x`.
+/// (`zero` true: all fails), tested as the blocks are made. Once a block has answered, no
+/// further block is started (rayon's `any` stops the rest; a thread stops at its first
+/// answering 4096 elements), so `any(x > t)` true early reads little of `x`.
 fn hit(p: &Program<'_>, zero: bool) -> bool {
     let n = p.shape.numel();
     if n.saturating_mul(p.weight()) < super::PAR_WORK {
@@ -106,5 +106,8 @@ pub fn all(g: &Group, class: Class, op: Red, omitnan: bool, out: Shape) -> MResu
     };
     let s = parts.into_iter().fold(0.0, |a, b| a + b);
     let v = if op == Red::Mean { s / n as f64 } else { s };
-    Ok(Some(Tensor::new(out, Data::from_f64(out_class(op, class), vec![v]))))
+    Ok(Some(Tensor::new(
+        out,
+        Data::from_f64(out_class(op, class), vec![v]),
+    )))
 }

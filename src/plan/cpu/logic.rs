@@ -134,7 +134,12 @@ fn hit<T: Num>(a: Src<'_, T>, b: Src<'_, T>, len: usize, f: impl Fn(T, T) -> boo
 }
 
 #[inline(always)]
-fn bits<T: Num>(a: Src<'_, T>, b: Src<'_, T>, out: &mut [MaybeUninit<Bit>], f: impl Fn(T, T) -> bool) {
+fn bits<T: Num>(
+    a: Src<'_, T>,
+    b: Src<'_, T>,
+    out: &mut [MaybeUninit<Bit>],
+    f: impl Fn(T, T) -> bool,
+) {
     match (a, b) {
         (Src::V(x), Src::V(y)) => {
             for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
