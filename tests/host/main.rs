@@ -11,4 +11,5 @@ mod host_round5;
 mod host_round6;
 mod host_round7;
 mod host_round8;
+mod host_round9;
 mod host_typed;

@@ -17,7 +17,7 @@ pub const BLOCK: usize = 4096;
 pub struct Scratch {
     pub s32: Vec<Vec<f32>>,
     pub s64: Vec<Vec<f64>>,
-    t: [Vec<f64>; 3],
+    pub(super) t: [Vec<f64>; 3],
 }
 
 thread_local! {
@@ -439,7 +439,7 @@ fn vfun(op: Un) -> Option<Fun> {
 
 /// A step's value over the block as f64 (`tmp` holds a converted copy).
 #[inline(always)]
-fn src64<'s>(
+pub(super) fn src64<'s>(
     p: &'s Program<'_>,
     s32: &'s [Vec<f32>],
     s64: &'s [Vec<f64>],
@@ -470,7 +470,7 @@ fn src64<'s>(
 /// A step's value over the block as f32; only for steps stored as f32 (or f32-exact
 /// scalars).
 #[inline(always)]
-fn src32<'s>(
+pub(super) fn src32<'s>(
     p: &'s Program<'_>,
     s32: &'s [Vec<f32>],
     k: usize,
@@ -495,7 +495,7 @@ fn widen(x: &[f32], d: &mut [f64]) {
 }
 
 /// Whether step `k` reads exactly as f32.
-fn is_f32(p: &Program<'_>, k: usize) -> bool {
+pub(super) fn is_f32(p: &Program<'_>, k: usize) -> bool {
     match p.place[k] {
         Place::Scalar(v) => (v as f32) as f64 == v || v.is_nan(),
         _ => p.ty[k] == Ty::F32,
@@ -533,7 +533,7 @@ pub fn eval_root<R: Num>(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &
 
 /// Evaluates steps `..upto` over the block.
 #[inline(always)]
-fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, upto: usize) {
+pub(super) fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, upto: usize) {
     for (k, step) in p.steps[..upto].iter().enumerate() {
         let Place::Slot(slot) = p.place[k] else {
             continue;
@@ -557,7 +557,7 @@ fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, upto:
 /// `x op c` for a comparison of an f32 step x with a double constant c that no single
 /// equals, as an f32 comparison giving the same answers: (op, x, c') with c' the single
 /// below c for `>`/`>=`, above it for `<`/`<=`, NaN for `==`/`~=` (never equal).
-fn narrowed_compare(p: &Program<'_>, op: Bin, a: usize, b: usize) -> Option<(Bin, usize, f32)> {
+pub(super) fn narrowed_compare(p: &Program<'_>, op: Bin, a: usize, b: usize) -> Option<(Bin, usize, f32)> {
     use Bin::*;
     if !matches!(op, Eq | Ne | Lt | Le | Gt | Ge) {
         return None;

@@ -24,30 +24,47 @@ fn part<R: Num + Elem + Default>(
     sc: &mut Scratch,
     buf: &mut [R],
     start: usize,
-    op: Red,
     omitnan: bool,
 ) -> f64 {
-    if matches!(op, Red::Any | Red::All) {
-        return super::test_range(p, sc, start, buf.len(), op == Red::All) as u8 as f64;
-    }
     // SAFETY: only initialised values are written through the view (`block::store`).
     let view = unsafe { &mut *(buf as *mut [R] as *mut [std::mem::MaybeUninit<R>]) };
     eval_range(p, sc, start, view);
-    match op {
-        Red::Sum | Red::Mean if omitnan => block_sum::<R, true>(buf),
-        Red::Sum | Red::Mean => block_sum::<R, false>(buf),
-        // any: nonzero and not NaN; all: a zero (the answer is its absence)
-        Red::Any => buf.iter().fold(false, |a, &v| a | (v != R::ZERO && v == v)) as u8 as f64,
-        _ => buf.iter().fold(false, |a, &v| a | (v == R::ZERO)) as u8 as f64,
+    // (sums and means: any and all are `hit`'s)
+    if omitnan {
+        block_sum::<R, true>(buf)
+    } else {
+        block_sum::<R, false>(buf)
     }
 }
 
-fn parts<R: Num + Elem + Default>(p: &Program<'_>, op: Red, omitnan: bool) -> Vec<f64> {
+/// Whether some element of the group is nonzero and not NaN (`zero` false: any) or zero
+/// (`zero` true: all fails), tested as the blocks are made. Once a block has answered, no
+/// further block is started (rayon's `any` stops the rest; a thread stops at its first
+/// answering 4096 elements), so `any(x > t)` true early reads little of `x`.
+fn hit(p: &Program<'_>, zero: bool) -> bool {
+    let n = p.shape.numel();
+    if n.saturating_mul(p.weight()) < super::PAR_WORK {
+        let mut sc = Scratch::new(p);
+        return super::test_range(p, &mut sc, 0, n, zero);
+    }
+    (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map_init(
+            || Scratch::new(p),
+            |sc, b| {
+                let start = b * BLOCK;
+                super::test_range(p, sc, start, BLOCK.min(n - start), zero)
+            },
+        )
+        .any(|h| h)
+}
+
+fn parts<R: Num + Elem + Default>(p: &Program<'_>, omitnan: bool) -> Vec<f64> {
     let n = p.shape.numel();
     let one = |(sc, buf): &mut (Scratch, Vec<R>), b: usize| {
         let start = b * BLOCK;
         let len = BLOCK.min(n - start);
-        part(p, sc, &mut buf[..len], start, op, omitnan)
+        part(p, sc, &mut buf[..len], start, omitnan)
     };
     if n.saturating_mul(p.weight()) < super::PAR_WORK {
         // little work: on this thread (the same blocks, so the same sums)
@@ -75,18 +92,22 @@ pub fn all(g: &Group, class: Class, op: Red, omitnan: bool, out: Shape) -> MResu
     }
     let held = program::hold(g)?;
     let p = Program::new(g, &held)?;
+    if matches!(op, Red::Any | Red::All) {
+        if !matches!(class, Class::Single | Class::Logical | Class::Double) {
+            return Ok(None);
+        }
+        let zero = op == Red::All;
+        return Ok(Some(Tensor::bools(out, vec![hit(&p, zero) != zero])));
+    }
     let parts = match class {
-        Class::Single | Class::Logical => parts::<f32>(&p, op, omitnan),
-        Class::Double => parts::<f64>(&p, op, omitnan),
+        Class::Single | Class::Logical => parts::<f32>(&p, omitnan),
+        Class::Double => parts::<f64>(&p, omitnan),
         _ => return Ok(None),
     };
-    Ok(Some(match op {
-        Red::Any => Tensor::bools(out, vec![parts.iter().any(|&h| h != 0.0)]),
-        Red::All => Tensor::bools(out, vec![parts.iter().all(|&h| h == 0.0)]),
-        _ => {
-            let s = parts.into_iter().fold(0.0, |a, b| a + b);
-            let v = if op == Red::Mean { s / n as f64 } else { s };
-            Tensor::new(out, Data::from_f64(out_class(op, class), vec![v]))
-        }
-    }))
+    let s = parts.into_iter().fold(0.0, |a, b| a + b);
+    let v = if op == Red::Mean { s / n as f64 } else { s };
+    Ok(Some(Tensor::new(
+        out,
+        Data::from_f64(out_class(op, class), vec![v]),
+    )))
 }

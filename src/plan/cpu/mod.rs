@@ -11,6 +11,7 @@ mod access;
 mod block;
 pub mod fold;
 mod gather;
+mod logic;
 mod program;
 pub mod scatter;
 pub mod vmath;
@@ -117,6 +118,11 @@ pub struct Bit(pub bool);
 impl Dest for Bit {
     #[inline(always)]
     fn put(p: &Program<'_>, sc: &mut Scratch, start: usize, out: &mut [MaybeUninit<Bit>]) {
+        let len = out.len();
+        // a comparison or logical root written as bits from its operands (no 0/1 block)
+        if logic::eval(p, sc, start, len, &mut logic::Out::Bits(out)).is_some() {
+            return;
+        }
         block::eval(p, sc, start, out.len());
         block::store_bits(p, sc, p.steps.len() - 1, start, out);
     }
@@ -183,18 +189,27 @@ fn eval_range<R: Dest>(
 
 /// Whether the group's values over `start..start + len` hold a nonzero non-NaN element
 /// (`zero` false) or a zero (`zero` true), tested block by block as they are made, never
-/// stored (`any(x > t)`, `all(...)`).
+/// stored (`any(x > t)`, `all(...)`); a comparison or logical root is tested from its
+/// operands (`logic`). Stops at the first block that answers.
 #[inline(always)]
 fn test_into(p: &Program<'_>, sc: &mut Scratch, start: usize, len: usize, zero: bool) -> bool {
     let root = p.steps.len() - 1;
-    let (mut hit, mut at) = (false, start);
+    let mut at = start;
     while at < start + len {
         let l = BLOCK.min(start + len - at);
-        block::eval(p, sc, at, l);
-        hit |= block::test(p, sc, root, at, l, zero);
+        let hit = match logic::eval(p, sc, at, l, &mut logic::Out::Hit(!zero)) {
+            Some(hit) => hit,
+            None => {
+                block::eval(p, sc, at, l);
+                block::test(p, sc, root, at, l, zero)
+            }
+        };
+        if hit {
+            return true;
+        }
         at += l;
     }
-    hit
+    false
 }
 
 #[cfg(target_arch = "x86_64")]

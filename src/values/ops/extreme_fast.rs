@@ -65,9 +65,16 @@ fn run_extreme<F: Flt, const MAX: bool>(c: &[F]) -> (F, bool) {
     (m, n)
 }
 
+/// Each run's extreme, in order. A plain loop, not `map(..).collect()`: the iterator's fold
+/// was not inlined into `runs_avx512`, so the runs' loop ran as the baseline's SSE2 code
+/// (`maxpd` on two doubles: 96% of `[m, i] = max(x)` at 1e5, 1.8x NumPy's time).
 #[inline(always)]
 fn runs<F: Flt, const MAX: bool>(c: &[F]) -> Vec<(F, bool)> {
-    c.chunks(RUN).map(run_extreme::<F, MAX>).collect()
+    let mut out = Vec::with_capacity(c.len().div_ceil(RUN));
+    for run in c.chunks(RUN) {
+        out.push(run_extreme::<F, MAX>(run));
+    }
+    out
 }
 
 #[cfg(target_arch = "x86_64")]
