@@ -18,12 +18,12 @@ sys.path.insert(0, HERE)
 import rows as np_rows  # noqa: E402
 
 ELEMENTWISE = "sum,maxi,any,std,sinx,chain,sumchain,expchain,stencil,bcast,diff,sort,ismember,unique,iadd,iscale,icmp"
-NEW = "cumsum,cumprod,absqrt,explog,meanrows,varrows,mask,find,mincols,maxrows,matvec,pow3,modfloor,ieq,repmat,sumcols"
+NEW = "cumsum,cumprod,absqrt,explog,meanrows,varrows,mask,find,mincols,maxrows,matvec,pow3,modfloor,ieq,repmat,sumcols,gather"
 LABEL = {
     "cumsum": "cumsum(x)", "cumprod": "cumprod(1 + x/n)", "absqrt": "sqrt(abs(x - 0.5)) + abs(x)", "explog": "log(exp(x) + 1)",
     "meanrows": "mean(A, 2) (sqrt(n) rows)", "varrows": "var(A, 0, 2)", "mask": "x(x > 0.5)", "find": "find(x > 0.5)",
     "mincols": "[m, i] = min(A, [], 1)", "maxrows": "max(A, [], 2)", "matvec": "A' * b (sqrt(n) rows)", "pow3": "x.^3",
-    "modfloor": "mod(floor(x*1000), 7)", "ieq": "a == b int32", "repmat": "repmat(r, sqrt(n), 1)", "sumcols": "sum(A, 1)",
+    "modfloor": "mod(floor(x*1000), 7)", "ieq": "a == b int32", "repmat": "repmat(r, sqrt(n), 1)", "sumcols": "sum(A, 1)", "gather": "x(idx), idx a permutation",
     "sum": "sum(x)", "maxi": "[m, i] = max(x)", "any": "any(x > t)", "std": "std(x)",
     "sinx": "y = sin(x).*x + 0.5", "chain": "11-op chain", "sumchain": "sum(sin(x).*x + 0.5)",
     "expchain": "exp(-x.*x).*cos(3*x) + log(x + 1)", "stencil": "5 steps u(2:end-1) = u(2:end-1) + r*(u(1:end-2) - 2u(2:end-1) + u(3:end))", "bcast": "column + row broadcast (sqrt(n) each)",

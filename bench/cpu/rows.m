@@ -7,8 +7,9 @@ x = mod((0:n-1) * 0.6180339887498949, 1); x = cast(x, cls);
 m = round(sqrt(n)); c = cast(mod((0:m-1)' * 0.3819660112501051, 1), cls); r = cast(mod((0:m-1) * 0.7548776662466927, 1), cls);
 a = int32(mod((0:n-1) * 7919, n)); b = int32(mod((0:n-1) * 104729 + 17, 2 * n));
 Am = reshape(x(1:m*floor(n/m)), m, floor(n/m)); bb = x(1:m)';
+ix = mod((0:n-1) * 7919, n) + 1;
 p = double(x(1:min(n, 16000))); q = [p(1:floor(end/2)) double(mod((0:ceil(numel(p)/2)-1) * 0.123456789, 1))];
-rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'sumchain', 'expchain', 'stencil', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul', 'iadd', 'iscale', 'icmp', 'cumsum', 'cumprod', 'absqrt', 'explog', 'meanrows', 'varrows', 'mask', 'find', 'mincols', 'maxrows', 'matvec', 'pow3', 'modfloor', 'ieq', 'repmat', 'sumcols'};
+rows = {'sum', 'maxi', 'any', 'std', 'sinx', 'chain', 'sumchain', 'expchain', 'stencil', 'bcast', 'diff', 'sort', 'ismember', 'intersect', 'unique', 'grow', 'strcat', 'matmul', 'iadd', 'iscale', 'icmp', 'cumsum', 'cumprod', 'absqrt', 'explog', 'meanrows', 'varrows', 'mask', 'find', 'mincols', 'maxrows', 'matvec', 'pow3', 'modfloor', 'ieq', 'repmat', 'sumcols', 'gather'};
 for k = 1:numel(rows)
   name = rows{k};
   if ~strcmp(want, 'all') && isempty(strfind([',' want ','], [',' name ',']))
@@ -54,6 +55,7 @@ for k = 1:numel(rows)
       case 'ieq', y = a == b; v = double(nnz(y));
       case 'repmat', y = repmat(r, m, 1); v = double(y(end)) + double(y(1)) + numel(y);
       case 'sumcols', y = sum(Am, 1); v = double(sum(y));
+      case 'gather', y = x(ix); v = double(y(end)) + double(y(1)) + double(y(floor(end/2)));
       case 'matmul', A = cast(reshape(mod((0:m*m-1) * 0.6180339887498949, 1), m, m), cls); B = A'; t0 = tic; C = A * B; v = double(C(end)) + double(C(1));
     end
     if rep > 0

@@ -12,6 +12,7 @@ def run(n, cls, runs, want):
     r = np.mod(np.arange(m) * 0.7548776662466927, 1).astype(dt).reshape(1, m)
     a = np.mod(np.arange(n, dtype=np.int64) * 7919, n).astype(np.int32)
     b = np.mod(np.arange(n, dtype=np.int64) * 104729 + 17, 2 * n).astype(np.int32)
+    ix = np.mod(np.arange(n, dtype=np.int64) * 7919, n)
     p = x[: min(n, 16000)].astype(np.float64)
     h = len(p) // 2
     q = np.concatenate([p[:h], np.mod(np.arange(len(p) - h) * 0.123456789, 1)])
@@ -76,6 +77,7 @@ def run(n, cls, runs, want):
         "explog": lambda: first_last(np.log(np.exp(x) + 1)),
         "meanrows": lambda: float(Am.mean(axis=1).sum()),
         "varrows": lambda: float(Am.var(axis=1, ddof=1).sum()),
+        "gather": lambda: (lambda y: float(y[-1]) + float(y[0]) + float(y[len(y) // 2 - 1]))(x[ix]),
         "mask": lambda: (lambda y: len(y) + float(y[-1]))(x[x > dt(0.5)]),
         "find": find,
         "mincols": mincols,

@@ -92,3 +92,28 @@ fn bad_indices_give_matlabs_errors_and_leave_the_workspace() {
     .concat();
     assert_eq!(out(code), expected);
 }
+
+#[test]
+fn singles_compare_with_doubles_in_single_at_every_size() {
+    host_only();
+    // MATLAB converts the double to single before comparing (single(0.1) == 0.1 is true): the
+    // fused blocks (2^16 elements and more) answer as the eager path does for a few elements.
+    let code = "
+        ok = true;
+        for n = [10 65536 70001]
+          x = single([0.1 0.2 0.3 1e30 -0 NaN Inf 16777217]); x = repmat(x, 1, ceil(n / 8)); x = x(1:n);
+          small = x(1:8);
+          for c = [0.1 0.3 1e30 16777217 -1e-50 1e300]
+            r = {x == c, x ~= c, x < c, x <= c, x > c, x >= c, c < x, c >= x};
+            e = {small == c, small ~= c, small < c, small <= c, small > c, small >= c, c < small, c >= small};
+            for k = 1:numel(r)
+              ok = ok && isequal(r{k}(1:8), e{k}) && isequal(r{k}(end - 7:end), e{k}(mod(n - 8:n - 1, 8) + 1));
+            end
+            d = double(small); y = repmat(d, 1, ceil(n / 8)); y = y(1:n);
+            ok = ok && isequal(x == c, single(y) == single(c)) && nnz(x > c) == nnz(single(y) > single(c));
+          end
+        end
+        fprintf('%d %d\\n', ok, single(0.1) == 0.1);
+    ";
+    assert_eq!(out(code), "1 1\n");
+}

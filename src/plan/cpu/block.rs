@@ -555,8 +555,9 @@ pub(super) fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: u
 }
 
 /// `x op c` for a comparison of an f32 step x with a double constant c that no single
-/// equals, as an f32 comparison giving the same answers: (op, x, c') with c' the single
-/// below c for `>`/`>=`, above it for `<`/`<=`, NaN for `==`/`~=` (never equal).
+/// equals, as the f32 comparison `x op single(c)`: MATLAB converts the double to single before
+/// comparing (`single(0.1) == 0.1` is true), as the eager path and the device do. Compared
+/// exactly in double, blocks of 2^16 and more answered the opposite way.
 pub(super) fn narrowed_compare(p: &Program<'_>, op: Bin, a: usize, b: usize) -> Option<(Bin, usize, f32)> {
     use Bin::*;
     if !matches!(op, Eq | Ne | Lt | Le | Gt | Ge) {
@@ -585,13 +586,7 @@ pub(super) fn narrowed_compare(p: &Program<'_>, op: Bin, a: usize, b: usize) -> 
     if r as f64 == c {
         return None;
     }
-    let below = if r as f64 > c { r.next_down() } else { r };
-    let above = if (r as f64) < c { r.next_up() } else { r };
-    Some(match op {
-        Gt | Ge => (Gt, x, below),
-        Lt | Le => (Lt, x, above),
-        o => (o, x, f32::NAN),
-    })
+    Some((op, x, r))
 }
 
 #[inline(always)]
