@@ -173,7 +173,7 @@ fn integer_comparisons_find_reshape_repmat_and_transpose() {
          end
          x = single(mod((0:n-1) * 0.37, 1) - 0.5); x(9) = NaN; x(12) = -0;
          fprintf('find %d\\n', isequal(find(x), find(double(x) ~= 0 | isnan(double(x)))));
-         fprintf('findl %d\\n', isequal(find(x > 0.2), find(double(x) > 0.2)));
+         fprintf('findl %d\\n', isequal(find(x > 0.2), find(double(x) > double(single(0.2)))));
          fprintf('findi %d\\n', isequal(find(a), find(double(a))));
          fprintf('findc %d\\n', isequal(find('a b'), [1 2 3]) && isequal(size(find(zeros(0, 3))), [0 1]));
          A = reshape(x(1:100000), 400, []); fprintf('reshape %d\\n', isequal(size(A), [400 250]) && isequaln(A(:)', x(1:100000)) && strcmp(class(A), 'single'));
