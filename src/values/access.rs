@@ -33,7 +33,7 @@ pub fn paren(v: &Value, args: &[Value]) -> MResult<Value> {
             return Ok(Value::from(r));
         }
         if let Some(r) = crate::values::ops::linear_reads::read(t, args) {
-            return Ok(Value::from(r));
+            return r.map(Value::from);
         }
     }
     let subs = index::to_subs(args)?;

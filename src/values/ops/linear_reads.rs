@@ -4,6 +4,8 @@
 //! at a time: three passes and two index-sized lists for one read. Any index that fails its
 //! check sends the read back to the general plan, which names the error as MATLAB does.
 
+use crate::interp::error::MResult;
+use crate::values::limits::{can_allocate, out_of_memory};
 use crate::values::ops::index::linear_read_shape;
 use crate::values::ops::kernels::fill;
 use rayon::prelude::*;
@@ -16,8 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 const MIN_LEN: usize = 64;
 
 /// `t(idx)` for a numeric index array, or `t(mask)` for a logical one; None when the read
-/// is not of that form or an index is out of range or not a positive integer.
-pub fn read(t: &Tensor, args: &[Value]) -> Option<Tensor> {
+/// is not of that form or an index is out of range or not a positive integer; MATLAB's
+/// out-of-memory error when the result cannot be allocated.
+pub fn read(t: &Tensor, args: &[Value]) -> Option<MResult<Tensor>> {
     let [Value::Tensor(index)] = args else {
         return None;
     };
@@ -25,6 +28,12 @@ pub fn read(t: &Tensor, args: &[Value]) -> Option<Tensor> {
         return None;
     }
     let numel = t.numel();
+    // The result is as long as the index (a mask: at most as long as it), checked before any
+    // of it is allocated.
+    let bytes = index.numel() as u128 * t.class().elem_bytes() as u128 * (1 + t.is_complex() as u128);
+    if !can_allocate(bytes) {
+        return Some(Err(out_of_memory(&[index.numel(), 1], bytes)));
+    }
     let (taken, index_shape) = match &index.data {
         Data::F64(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
         Data::F32(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
@@ -43,7 +52,7 @@ pub fn read(t: &Tensor, args: &[Value]) -> Option<Tensor> {
         _ => return None,
     };
     let shape = linear_read_shape(&t.shape, &index_shape, taken.len());
-    Some(Tensor::new(shape, taken))
+    Some(Ok(Tensor::new(shape, taken)))
 }
 
 /// An index value as a 1-based position; anything that is not a positive integer maps to 0,
