@@ -5,23 +5,8 @@
 //! transpose and the sizes around the graph's threshold. Results must be equal bit for bit
 //! (`isequaln`), with NaN, Inf and -0 among the values.
 
-use crate::common::{err, out};
-
-fn host_only() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: set once, before any session of this binary starts a thread that reads them.
-    ONCE.call_once(|| unsafe {
-        std::env::set_var("MATFUSE_DEVICE", "cpu");
-    });
-}
-
-/// Prints one line per case, "name 1" when it holds; fails with the cases that do not.
-fn all_hold(code: &str, count: usize) {
-    let text = out(code);
-    let bad: Vec<&str> = text.lines().filter(|l| !l.ends_with(" 1")).collect();
-    assert!(bad.is_empty(), "cases differ: {bad:?}\n{text}");
-    assert_eq!(text.lines().count(), count, "{text}");
-}
+use crate::common::err;
+use crate::{all_hold, host_only};
 
 /// Test data: `A` of `r`x`c` doubles with NaN, Inf and -0 in some rows and columns.
 const DATA: &str = "

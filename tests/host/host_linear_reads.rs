@@ -5,14 +5,7 @@
 //! giving MATLAB's error for it, as the general plan does.
 
 use crate::common::out;
-
-fn host_only() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: set once, before any session of this binary starts a thread that reads them.
-    ONCE.call_once(|| unsafe {
-        std::env::set_var("MATFUSE_DEVICE", "cpu");
-    });
-}
+use crate::host_only;
 
 #[test]
 fn index_vectors_and_masks_read_what_the_loop_reads() {
@@ -60,8 +53,7 @@ fn index_vectors_and_masks_read_what_the_loop_reads() {
     ";
     let text = out(code);
     assert_eq!(
-        text,
-        "vectors 1\nmatrix 1 1 1\npages 1 1\ncomplex 1\nshape 1\n",
+        text, "vectors 1\nmatrix 1 1 1\npages 1 1\ncomplex 1\nshape 1\n",
         "{text}"
     );
 }

@@ -6,23 +6,7 @@
 //! Each against the general rule written out in the language itself, NaN, Inf and -0 among
 //! the values, on both sides of the host graph's threshold (65536 elements).
 
-use crate::common::out;
-
-fn host_only() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: set once, before any session of this binary starts a thread that reads them.
-    ONCE.call_once(|| unsafe {
-        std::env::set_var("MATFUSE_DEVICE", "cpu");
-    });
-}
-
-/// Prints one line per case, "name 1" when it holds; fails with the cases that do not.
-fn all_hold(code: &str, count: usize) {
-    let text = out(code);
-    let bad: Vec<&str> = text.lines().filter(|l| !l.ends_with(" 1")).collect();
-    assert!(bad.is_empty(), "cases differ: {bad:?}\n{text}");
-    assert_eq!(text.lines().count(), count, "{text}");
-}
+use crate::{all_hold, host_only};
 
 #[test]
 fn single_functions_are_within_one_ulp_and_agree_eagerly_and_fused() {

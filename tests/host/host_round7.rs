@@ -6,23 +6,7 @@
 //! against the rule written out as a loop (or the C library's pow), on both sides of the
 //! parallel thresholds, with NaN, Inf and -0.
 
-use crate::common::out;
-
-fn host_only() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: set once, before any session of this binary starts a thread that reads them.
-    ONCE.call_once(|| unsafe {
-        std::env::set_var("MATFUSE_DEVICE", "cpu");
-    });
-}
-
-/// Prints one line per case, "name 1" when it holds; fails with the cases that do not.
-fn all_hold(code: &str, count: usize) {
-    let text = out(code);
-    let bad: Vec<&str> = text.lines().filter(|l| !l.ends_with(" 1")).collect();
-    assert!(bad.is_empty(), "cases differ: {bad:?}\n{text}");
-    assert_eq!(text.lines().count(), count, "{text}");
-}
+use crate::{all_hold, host_only};
 
 #[test]
 fn find_and_nnz_of_masks_follow_the_loop() {
