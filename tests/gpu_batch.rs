@@ -157,10 +157,7 @@ fn a_loop_of_mid_sized_kernels_goes_to_the_device_while_the_host_records_the_res
          idx = gpuArray(mod((0:19999)' * 7919, 200000) + 1); x = x0 * 1; v = gather(x(idx(1:3)));",
     );
     let before = matfuse::gpu::device::submits();
-    run(
-        &mut i,
-        "for t = 1:20, x(idx) = x(idx) * 0.5 + w; end",
-    );
+    run(&mut i, "for t = 1:20, x(idx) = x(idx) * 0.5 + w; end");
     let submitted = matfuse::gpu::device::submits() - before;
     assert!(submitted >= 2, "{submitted} submits for the loop's input");
     let out = run(

@@ -134,8 +134,26 @@ pub fn count(mask: &Rc<DeviceBuffer>, n: usize) -> MResult<usize> {
     let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
     let placeholder = buffers::allocate(g, 1, Precision::F32)?;
     let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(g, Pass::Count, mask, &counts, &placeholder, None, &params, blocks)?;
-    dispatch(g, Pass::Offsets, mask, &counts, &placeholder, None, &params, 1)?;
+    dispatch(
+        g,
+        Pass::Count,
+        mask,
+        &counts,
+        &placeholder,
+        None,
+        &params,
+        blocks,
+    )?;
+    dispatch(
+        g,
+        Pass::Offsets,
+        mask,
+        &counts,
+        &placeholder,
+        None,
+        &params,
+        1,
+    )?;
     let total = buffers::download_range(&counts, blocks, 1)?
         .first()
         .map_or(0, |&bits| (bits as f32).to_bits() as usize);

@@ -558,7 +558,12 @@ pub(super) fn eval_steps(p: &Program<'_>, sc: &mut Scratch, start: usize, len: u
 /// equals, as the f32 comparison `x op single(c)`: MATLAB converts the double to single before
 /// comparing (`single(0.1) == 0.1` is true), as the eager path and the device do. Compared
 /// exactly in double, blocks of 2^16 and more answered the opposite way.
-pub(super) fn narrowed_compare(p: &Program<'_>, op: Bin, a: usize, b: usize) -> Option<(Bin, usize, f32)> {
+pub(super) fn narrowed_compare(
+    p: &Program<'_>,
+    op: Bin,
+    a: usize,
+    b: usize,
+) -> Option<(Bin, usize, f32)> {
     use Bin::*;
     if !matches!(op, Eq | Ne | Lt | Le | Gt | Ge) {
         return None;

@@ -8,10 +8,10 @@ use crate::interp::error::MResult;
 use crate::values::limits::{can_allocate, out_of_memory};
 use crate::values::ops::index::linear_read_shape;
 use crate::values::ops::kernels::fill;
-use rayon::prelude::*;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Index values below which the general plan is as quick.
@@ -30,7 +30,8 @@ pub fn read(t: &Tensor, args: &[Value]) -> Option<MResult<Tensor>> {
     let numel = t.numel();
     // The result is as long as the index (a mask: at most as long as it), checked before any
     // of it is allocated.
-    let bytes = index.numel() as u128 * t.class().elem_bytes() as u128 * (1 + t.is_complex() as u128);
+    let bytes =
+        index.numel() as u128 * t.class().elem_bytes() as u128 * (1 + t.is_complex() as u128);
     if !can_allocate(bytes) {
         return Some(Err(out_of_memory(&[index.numel(), 1], bytes)));
     }
@@ -64,21 +65,13 @@ impl IndexValue for f64 {
     fn position(self) -> usize {
         // a saturating conversion: NaN is 0, Inf and huge values exceed any array
         let k = self as usize;
-        if k as f64 == self {
-            k
-        } else {
-            0
-        }
+        if k as f64 == self { k } else { 0 }
     }
 }
 impl IndexValue for f32 {
     fn position(self) -> usize {
         let k = self as usize;
-        if k as f32 == self {
-            k
-        } else {
-            0
-        }
+        if k as f32 == self { k } else { 0 }
     }
 }
 impl IndexValue for i32 {
