@@ -20,6 +20,9 @@ pub struct DeviceInfo {
     pub device_id: u32,
     pub supports_double: bool,
     pub supports_int64: bool,
+    /// The subgroup size where the device runs subgroup operations (wgpu's `SUBGROUP`) with
+    /// one fixed size, so that a kernel can lay its work out by subgroups (`gpu::sort`).
+    pub subgroup_size: Option<u32>,
     /// Single sqrt is the driver's corrected with fused multiply-adds: the device gave the
     /// correctly rounded result for every single that way at start-up (`sqrt_check`).
     pub fma_sqrt: bool,
@@ -425,7 +428,8 @@ fn init() -> Status {
         & (wgpu::Features::SHADER_F64
             | wgpu::Features::SHADER_INT64
             | wgpu::Features::TIMESTAMP_QUERY
-            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+            | wgpu::Features::SUBGROUP);
     // The adapter's own limits: WebGPU's defaults cap a storage binding at 128 MiB.
     let limits = adapter.limits();
     let request = adapter.request_device(&wgpu::DeviceDescriptor {
@@ -466,6 +470,10 @@ fn init() -> Status {
         device_id: ai.device,
         supports_double: device.features().contains(wgpu::Features::SHADER_F64),
         supports_int64: device.features().contains(wgpu::Features::SHADER_INT64),
+        subgroup_size: (device.features().contains(wgpu::Features::SUBGROUP)
+            && ai.subgroup_min_size == ai.subgroup_max_size
+            && std::env::var_os("MATFUSE_NO_SUBGROUPS").is_none())
+        .then_some(ai.subgroup_min_size),
         fma_sqrt: false,
         max_buffer_size: limits.max_buffer_size.min(buffer_override()),
         max_storage_binding: (limits.max_storage_buffer_binding_size as u64).min(buffer_override()),

@@ -22,6 +22,8 @@ use crate::interp::error::MResult;
 const KEYS: &str = include_str!("../../shaders/sort_keys.wgsl");
 const PASS: &str = include_str!("../../shaders/sort_pass.wgsl");
 const PLACE: &str = include_str!("../../shaders/sort_place.wgsl");
+const RANK_SPLIT: &str = include_str!("../../shaders/sort_rank_split.wgsl");
+const RANK_SUBGROUP: &str = include_str!("../../shaders/sort_rank_subgroup.wgsl");
 /// Elements a workgroup of the keys kernel takes.
 const KEYS_BLOCK: usize = 2048;
 
@@ -130,6 +132,7 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     };
     let passes = 4 * kw as u32 + lane_passes;
     let items = items(g);
+    let sgs = ranking_subgroup(g);
     let tiles = n.div_ceil(256 * items);
     let hist = buffers::allocate(g, 256 * tiles + 256, Precision::F32)?;
     let keys_b = buffers::allocate(g, n * kw, Precision::F32)?;
@@ -139,8 +142,8 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
         let params = [n as u32, tiles as u32, pass, lanes.len as u32];
         launch::run(
             g,
-            &[2, 1, stage, kw as u32, items as u32],
-            || pass_text(stage, kw, items),
+            &[2, 1, stage, kw as u32, items as u32, sgs.unwrap_or(0)],
+            || pass_text(stage, kw, items, sgs),
             &bufs,
             &params,
             groups,
@@ -156,14 +159,40 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     Ok(vals)
 }
 
-fn pass_text(stage: u32, kw: usize, items: usize) -> String {
+/// The subgroup size the scatter ranks its tiles with (shaders/sort_rank_subgroup.wgsl):
+/// where the device has subgroups of one fixed size that divides the workgroup's 256
+/// threads; else the tiles are ranked by two 4-bit splits (shaders/sort_rank_split.wgsl).
+fn ranking_subgroup(g: &Gpu) -> Option<u32> {
+    g.info
+        .subgroup_size
+        .filter(|s| (4..=128).contains(s) && 256 % s == 0)
+}
+
+/// The text of a radix pass's kernel: `stage` 0 counts, 1 scans, 2 scatters, 3 copies back.
+pub(crate) fn pass_text(stage: u32, kw: usize, items: usize, sgs: Option<u32>) -> String {
     let call = match stage {
         0 => "hist_pass(lid.x, b);",
         1 => "scan_pass(lid.x, b);",
         2 => "scatter_pass(lid.x, b);",
         _ => "copy_pass(lid.x, b);",
     };
+    let (rank, args, set) = match sgs {
+        Some(s) => (
+            shader_files::text("sort_rank_subgroup.wgsl", RANK_SUBGROUP)
+                .replace("{{SGS}}", &s.to_string()),
+            ", @builtin(subgroup_invocation_id) sl: u32, @builtin(subgroup_id) sid: u32",
+            "sg_lane = sl;\n    sg_id = sid;",
+        ),
+        None => (
+            shader_files::text("sort_rank_split.wgsl", RANK_SPLIT).into_owned(),
+            "",
+            "",
+        ),
+    };
     shader_files::text("sort_pass.wgsl", PASS)
+        .replace("{{RANK}}", &rank)
+        .replace("{{SUBGROUP_ARGS}}", args)
+        .replace("{{SUBGROUP_SET}}", set)
         .replace("{{KW}}", &kw.to_string())
         .replace("{{ITEMS}}", &items.to_string())
         .replace("{{PASS}}", call)
@@ -216,4 +245,33 @@ pub fn place(
         n.div_ceil(256),
     )?;
     Ok((out, index.map(|_| idx)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pass_text;
+
+    /// Both tile rankings, every stage, as the device would get them, pass naga's checks
+    /// with every capability: the subgroup ranking runs only where the adapter has subgroups
+    /// (not on lavapipe, which lacks quad operations), so this is where CI sees its text.
+    #[test]
+    fn radix_pass_texts_validate() {
+        for sgs in [None, Some(8), Some(32), Some(64)] {
+            for kw in [1, 2] {
+                for items in [8, 16] {
+                    for stage in 0..4 {
+                        let text = pass_text(stage, kw, items, sgs);
+                        let module = naga::front::wgsl::parse_str(&text)
+                            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&text)));
+                        naga::valid::Validator::new(
+                            naga::valid::ValidationFlags::all(),
+                            naga::valid::Capabilities::all(),
+                        )
+                        .validate(&module)
+                        .unwrap_or_else(|e| panic!("{sgs:?} {kw} {items} {stage}: {e:?}"));
+                    }
+                }
+            }
+        }
+    }
 }
