@@ -61,21 +61,41 @@ fn scan_part(t: u32) {
     }
 }
 
+// Whether a block's total reads its elements coalesced (element j * 256 + t to thread t),
+// for operations whose order may change; else each thread takes its 16 in order.
+const SPREAD: bool = {{SPREAD}};
+
+// A block's total: each thread's elements, then a tree over the threads with the earlier
+// elements on the left (half the barriers of `scan_part`).
 fn reduce_pass(t: u32, w: u32) {
     let nb = max(params[3], 1u);
     let lane = w / nb;
     let b = w % nb;
-    let k = b * 4096u + t * 16u;
+    let k0 = b * 4096u;
     let l = lane_at(lane);
-    var acc = load(l, k);
-    for (var j = 1u; j < 16u; j = j + 1u) {
-        acc = combine(acc, load(l, k + j));
+    var acc = identity();
+    if (SPREAD) {
+        acc = load(l, k0 + t);
+        for (var j = 1u; j < 16u; j = j + 1u) {
+            acc = combine(acc, load(l, k0 + j * 256u + t));
+        }
+    } else {
+        let k = k0 + t * 16u;
+        acc = load(l, k);
+        for (var j = 1u; j < 16u; j = j + 1u) {
+            acc = combine(acc, load(l, k + j));
+        }
     }
     part[t] = acc;
     workgroupBarrier();
-    scan_part(t);
-    if (t == 255u && lane < params[0]) {
-        agg[w] = part[255];
+    for (var s = 128u; s > 0u; s = s >> 1u) {
+        if (t < s) {
+            part[t] = combine(part[t], part[t + s]);
+        }
+        workgroupBarrier();
+    }
+    if (t == 0u && lane < params[0]) {
+        agg[w] = part[0];
     }
 }
 

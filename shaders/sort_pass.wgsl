@@ -2,10 +2,11 @@
 // TILE elements (256 threads, ITEMS each). `hist_pass` counts each tile's digits (workgroup
 // atomics), digit-major; `scan_pass` (a workgroup per digit) turns a digit's counts into
 // where each tile's elements of that digit start among the digit's, and leaves the digit's
-// total after the counts; `scatter_pass` sorts its tile by the digit in workgroup memory
-// (two stable 4-bit splits, each thread counting its ITEMS consecutive elements in 16
-// packed 16-bit counters, scanned over the threads) and then writes the tile out in that
-// order, so consecutive threads write consecutive places of each digit's run (coalesced).
+// total after the counts; `scatter_pass` orders its tile by the digit in workgroup memory
+// (`rank_and_write`: shaders/sort_rank_subgroup.wgsl where the device has subgroups, else
+// shaders/sort_rank_split.wgsl) and then writes the tile out in that order, so consecutive
+// threads write consecutive places of each digit's run (coalesced). With `params[4]` the
+// keys are moved by every pass, so one lane's values can be decoded from them afterwards.
 // Pass `q` < KP is a key digit (word q / 4, byte q % 4), later ones the lane's number's
 // bytes (from the carried place). A pass whose digit is the same for every element
 // (`andor`, from shaders/sort_keys.wgsl) does nothing, so the data of pass q lies in the
@@ -20,7 +21,8 @@
 @group(0) @binding(4) var<storage, read_write> hist: array<u32>;
 // or0, or1, nor0, nor1 of the keys
 @group(0) @binding(5) var<storage, read> andor: array<u32>;
-// elements, tiles, pass, len
+// elements, tiles, pass, len, keys kept (1: the last pass moves the keys too, and they
+// end in buffer 0 like the places)
 @group(0) @binding(6) var<storage, read> params: array<u32>;
 
 const KW: u32 = {{KW}}u;
@@ -36,7 +38,6 @@ var<workgroup> sums: array<u32, 256>;
 var<workgroup> runs: array<u32, 16>;
 var<workgroup> goff: array<u32, 256>;
 var<workgroup> lstart: array<u32, 256>;
-var<workgroup> sd: array<u32, PADDED>;
 
 // Which buffers the pass reads (0 or 1); it writes the other.
 var<private> src: u32;
@@ -196,25 +197,15 @@ fn scatter_pass(t: u32, b: u32) {
         return;
     }
     src = parity(params[2]);
-    keys_read = keys_read_after(params[2]);
+    keys_read = params[4] == 1u || keys_read_after(params[2]);
     let n = params[0];
     // Where each digit's run of this tile starts in the output.
     let total = hist[256u * nb + t];
     let before = scan256(t, total) - total;
     goff[t] = before + hist[t * nb + b];
     let base = b * TILE;
-    // sd: the tile's entries (digit << 16 | place in the tile) in stable digit order;
-    // lstart: where each digit's run starts in it.
-    rank_tile(t, base, n);
-    for (var j = 0u; j < ITEMS; j = j + 1u) {
-        let i = j * 256u + t;
-        let e = sd[pad(i)];
-        let p = base + (e & 0xffffu);
-        if (p < n) {
-            let d = e >> 16u;
-            put(goff[d] + i - lstart[d], p);
-        }
-    }
+    // Each element of the tile to its place in its digit's run of the output.
+    rank_and_write(t, base, n);
 }
 
 // The digit of the tile's element i (255 past the end, which keeps such elements last).
@@ -235,6 +226,11 @@ fn copy_pass(t: u32, b: u32) {
         let i = b * TILE + j * 256u + t;
         if (i < n) {
             vals0[i] = vals1[i];
+            if (params[4] == 1u) {
+                for (var w = 0u; w < KW; w = w + 1u) {
+                    keys0[i * KW + w] = keys1[i * KW + w];
+                }
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 // Tile ranking for the radix sort's scatter (shaders/sort_pass.wgsl) without subgroup
 // operations: two stable 4-bit splits of the tile in workgroup memory, each thread counting
-// its ITEMS consecutive entries in 16 packed 16-bit counters, scanned over the threads.
+// its ITEMS consecutive entries in 16 packed 16-bit counters, scanned over the threads. The
+// entries are digit << 16 | place in the tile; `sd` ends in digit order.
 
 // Each thread's eight packed counter words (padded to nine so threads fall in distinct banks),
 // and the 16 runs' totals of each word.
@@ -8,6 +9,7 @@ var<workgroup> cnt: array<u32, 2304>;
 var<workgroup> cruns: array<u32, 128>;
 var<workgroup> tot: array<u32, 8>;
 var<workgroup> nstart: array<u32, 16>;
+var<workgroup> sd: array<u32, PADDED>;
 var<workgroup> sd2: array<u32, PADDED>;
 
 // Counter d (16 bits, two to a word) of the eight words a, b, with selects rather than an
@@ -106,7 +108,7 @@ fn split(t: u32, shift: u32, forward: bool) {
     workgroupBarrier();
 }
 
-fn rank_tile(t: u32, base: u32, n: u32) {
+fn rank_and_write(t: u32, base: u32, n: u32) {
     for (var j = 0u; j < ITEMS; j = j + 1u) {
         let i = j * 256u + t;
         sd[pad(i)] = (tile_digit(base, n, i) << 16u) | i;
@@ -122,4 +124,13 @@ fn rank_tile(t: u32, base: u32, n: u32) {
         }
     }
     workgroupBarrier();
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let i = j * 256u + t;
+        let e = sd[pad(i)];
+        let p = base + (e & 0xffffu);
+        if (p < n) {
+            let d = e >> 16u;
+            put(goff[d] + i - lstart[d], p);
+        }
+    }
 }

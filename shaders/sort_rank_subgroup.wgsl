@@ -4,8 +4,10 @@
 // with eight ballots (one per digit bit), the lowest of them adds their count to the
 // subgroup's counter of that digit (16-bit counters, two to a word) and hands the old count
 // to the others, each adding the lanes below it. The counters are then summed over the
-// subgroups (their runs are in tile order) and over the digits, and each element goes
-// straight to its place in sd: no splits, one barrier-separated step per stage.
+// subgroups (their runs are in tile order) and over the digits, and each element's place in
+// the tile goes straight to its place in digit order (`order16`, 16 bits each: the tile's
+// workgroup memory bounds how many tiles a multiprocessor holds, and the loads waited for
+// want of them). The write-out reads each element's key again for its digit.
 
 const SGS: u32 = {{SGS}}u;
 const NSG: u32 = 256u / {{SGS}}u;
@@ -14,6 +16,8 @@ const NSG: u32 = 256u / {{SGS}}u;
 // start among the tile's elements of that digit.
 var<workgroup> wh: array<atomic<u32>, NSG * 128u>;
 var<workgroup> dcount: array<u32, 256>;
+// The tile in digit order: each place's element (its place in the tile), two to a word.
+var<workgroup> order16: array<atomic<u32>, TILE / 2u>;
 
 var<private> sg_lane: u32;
 var<private> sg_id: u32;
@@ -45,9 +49,12 @@ fn lowest(m: vec4<u32>) -> u32 {
     return 96u + firstTrailingBit(m.w);
 }
 
-fn rank_tile(t: u32, base: u32, n: u32) {
+fn rank_and_write(t: u32, base: u32, n: u32) {
     for (var w = t; w < NSG * 128u; w = w + 256u) {
         atomicStore(&wh[w], 0u);
+    }
+    for (var w = t; w < TILE / 2u; w = w + 256u) {
+        atomicStore(&order16[w], 0u);
     }
     workgroupBarrier();
     let below_mask = lanes_below();
@@ -93,7 +100,16 @@ fn rank_tile(t: u32, base: u32, n: u32) {
         let shift = (d & 1u) * 16u;
         let sub = (atomicLoad(&wh[sg_id * 128u + (d >> 1u)]) >> shift) & 0xffffu;
         let at = lstart[d] + sub + (e & 0xffffu);
-        sd[pad(at)] = (d << 16u) | (first + j * SGS + sg_lane);
+        atomicOr(&order16[at >> 1u], (first + j * SGS + sg_lane) << ((at & 1u) * 16u));
     }
     workgroupBarrier();
+    for (var j = 0u; j < ITEMS; j = j + 1u) {
+        let at = j * 256u + t;
+        let i = (atomicLoad(&order16[at >> 1u]) >> ((at & 1u) * 16u)) & 0xffffu;
+        let p = base + i;
+        if (p < n) {
+            let d = digit(p);
+            put(goff[d] + at - lstart[d], p);
+        }
+    }
 }

@@ -95,6 +95,10 @@ fn text(pass: Pass, op: ScanOp, p: Precision, omitnan: bool) -> String {
     } else {
         "return v;"
     };
+    // A block total of sums or products may be taken in any order (within the rounding
+    // bound above), so it reads the block coalesced; maxima and minima keep the first of
+    // equal values (-0 before 0) and read each thread's run of 16 in order.
+    let spread = matches!(op, ScanOp::Sum | ScanOp::Prod);
     let call = match pass {
         Pass::Reduce => "reduce_pass(lid.x, w);",
         Pass::Carry => "carry_pass(lid.x, w);",
@@ -116,6 +120,7 @@ fn text(pass: Pass, op: ScanOp, p: Precision, omitnan: bool) -> String {
         prelude(p),
         shader_files::text("scan.wgsl", SCAN)
             .replace("{{LOAD}}", load)
+            .replace("{{SPREAD}}", if spread { "true" } else { "false" })
             .replace("{{PASS}}", call),
         tiled
     )

@@ -1,14 +1,17 @@
 //! Sorting on the device: a stable LSD radix sort, 8 bits a pass, reduce-then-scan
 //! (shaders/sort_pass.wgsl: each tile's digit counts, their scan digit-major, then each
-//! tile sorted by the digit in workgroup memory and written out in runs, coalesced), of
+//! tile put in digit order in workgroup memory and written out in runs, coalesced), of
 //! keys whose unsigned order is MATLAB's (shaders/sort_keys.wgsl: one word for singles, two
 //! for doubles; complemented for 'descend'), carrying each element's place in lane order.
+//! A tile is ranked by a warp-level multisplit where the device has subgroups
+//! (shaders/sort_rank_subgroup.wgsl), else by two 4-bit splits (shaders/sort_rank_split.wgsl).
 //! The lanes of a dimension sort are sorted together: after the value's bytes, the bytes of
 //! the lane's number (only as many as the count of lanes needs, none for one lane), so each
 //! lane's elements end up together and still in order. A key byte that is the same in every
 //! element (the keys kernel ORs the keys and their complements) makes its pass do nothing,
 //! decided on the device: doubles of small integers take 2 or 3 passes of 8. Then
-//! shaders/sort_place.wgsl writes each lane's values and 1-based indices where they go.
+//! shaders/sort_place.wgsl writes each lane's values and 1-based indices where they go; a
+//! vector's values are decoded from its sorted keys rather than gathered at random.
 //! Nothing is read back: 1e7 singles are 4 passes of three kernels each, and 4 more.
 
 use super::buffers::{self, DeviceBuffer};
@@ -22,6 +25,8 @@ use crate::interp::error::MResult;
 const KEYS: &str = include_str!("../../shaders/sort_keys.wgsl");
 const PASS: &str = include_str!("../../shaders/sort_pass.wgsl");
 const PLACE: &str = include_str!("../../shaders/sort_place.wgsl");
+const DECODE_F32: &str = include_str!("../../shaders/sort_decode_f32.wgsl");
+const DECODE_F64: &str = include_str!("../../shaders/sort_decode_f64.wgsl");
 const RANK_SPLIT: &str = include_str!("../../shaders/sort_rank_split.wgsl");
 const RANK_SUBGROUP: &str = include_str!("../../shaders/sort_rank_subgroup.wgsl");
 /// Elements a workgroup of the keys kernel takes.
@@ -66,10 +71,21 @@ fn key_words(p: Precision) -> usize {
     }
 }
 
-/// Elements a thread of a radix pass takes: 16 where the workgroup memory holds the
-/// 4096-element tile's two arrays (about 46 KiB; NVIDIA gives 48), else 8.
+/// Elements a thread of a radix pass takes. The subgroup ranking takes 8: its tile's entries
+/// are the workgroup memory that bounds how many tiles an SM holds at once, and with 16 the
+/// tile loads waited on memory (NVIDIA H200: 218 against 100 us a pass for the loads alone
+/// with the tile array cut to 1 KiB). The splits take 16 where the workgroup memory holds
+/// the 4096-element tile's two arrays (about 46 KiB; NVIDIA gives 48), else 8.
+/// `MATFUSE_SORT_ITEMS` (8 or 16) sets it, for measurements.
 fn items(g: &Gpu) -> usize {
-    if g.info.max_workgroup_storage >= 48 * 1024 {
+    if let Some(k) = std::env::var("MATFUSE_SORT_ITEMS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|k| *k == 8 || (*k == 16 && g.info.max_workgroup_storage >= 48 * 1024))
+    {
+        return k;
+    }
+    if ranking_subgroup(g).is_none() && g.info.max_workgroup_storage >= 48 * 1024 {
         16
     } else {
         8
@@ -87,13 +103,26 @@ pub fn fits(g: &Gpu, lanes: Lanes, p: Precision) -> bool {
 /// The stable order of each lane of `x`: a buffer of `numel` u32 words (sorted place →
 /// place in lane order `lane * len + k`), lanes one after another.
 pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<DeviceBuffer> {
+    Ok(ordered(g, x, lanes, descend, false)?.0)
+}
+
+/// `order`, and with `keep_keys` for one lane the sorted keys too (the last radix pass moves
+/// them as well), from which `place` decodes the values instead of gathering them.
+fn ordered(
+    g: &Gpu,
+    x: &DeviceBuffer,
+    lanes: Lanes,
+    descend: bool,
+    keep_keys: bool,
+) -> MResult<(DeviceBuffer, Option<DeviceBuffer>)> {
+    let keep = keep_keys && lanes.count() == 1;
     let p = x.precision;
     let n = lanes.numel();
     let kw = key_words(p);
     let keys = buffers::allocate(g, n * kw, Precision::F32)?;
     let vals = buffers::allocate(g, n, Precision::F32)?;
     if n == 0 {
-        return Ok(vals);
+        return Ok((vals, None));
     }
     let andor = buffers::allocate(g, 4, Precision::F32)?;
     launch::run(g, &[2, 3], || CLEAR.to_string(), &[&andor], &[], 1)?;
@@ -122,7 +151,7 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
         n.div_ceil(KEYS_BLOCK),
     )?;
     if lanes.len <= 1 {
-        return Ok(vals);
+        return Ok((vals, keep.then_some(keys)));
     }
     let count = lanes.count();
     let lane_passes = if count > 1 {
@@ -139,7 +168,7 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     let vals_b = buffers::allocate(g, n, Precision::F32)?;
     let bufs = [&keys, &vals, &keys_b, &vals_b, &hist, &andor];
     let stage = |stage: u32, pass: u32, groups: usize| {
-        let params = [n as u32, tiles as u32, pass, lanes.len as u32];
+        let params = [n as u32, tiles as u32, pass, lanes.len as u32, u32::from(keep)];
         launch::run(
             g,
             &[2, 1, stage, kw as u32, items as u32, sgs.unwrap_or(0)],
@@ -156,7 +185,7 @@ pub fn order(g: &Gpu, x: &DeviceBuffer, lanes: Lanes, descend: bool) -> MResult<
     }
     // The places end in buffer 0 (copied there when an odd count of passes ran).
     stage(3, passes, tiles)?;
-    Ok(vals)
+    Ok((vals, keep.then_some(keys)))
 }
 
 /// The subgroup size the scatter ranks its tiles with (shaders/sort_rank_subgroup.wgsl):
@@ -207,8 +236,9 @@ pub fn sort(
     descend: bool,
     index: Option<Precision>,
 ) -> MResult<(DeviceBuffer, Option<DeviceBuffer>)> {
-    let order = order(g, x, lanes, descend)?;
-    place(g, x, &order, lanes, index)
+    let (order, keys) = ordered(g, x, lanes, descend, true)?;
+    let sorted = keys.as_ref().map(|k| SortedKeys { keys: k, descend });
+    place_from(g, x, &order, sorted, lanes, index)
 }
 
 /// The values of `x` in the lanes' `order`, and their 1-based places as `index` values.
@@ -219,56 +249,106 @@ pub fn place(
     lanes: Lanes,
     index: Option<Precision>,
 ) -> MResult<(DeviceBuffer, Option<DeviceBuffer>)> {
+    place_from(g, x, order, None, lanes, index)
+}
+
+/// One lane's keys in sorted order, as the keys kernel made them.
+struct SortedKeys<'a> {
+    keys: &'a DeviceBuffer,
+    descend: bool,
+}
+
+/// `place`; with `sorted`, each value is decoded from its key (a coalesced read where the
+/// gather of `x` by the order reads at random), and read from `x` only for a zero (the key
+/// does not keep -0's sign) or NaN (nor its payload).
+fn place_from(
+    g: &Gpu,
+    x: &DeviceBuffer,
+    order: &DeviceBuffer,
+    sorted: Option<SortedKeys>,
+    lanes: Lanes,
+    index: Option<Precision>,
+) -> MResult<(DeviceBuffer, Option<DeviceBuffer>)> {
     let p = x.precision;
     let n = lanes.numel();
     let out = buffers::allocate(g, n, p)?;
     let ip = index.unwrap_or(p);
     let idx = buffers::allocate(g, if index.is_some() { n } else { 1 }, ip)?;
+    let decode = sorted.is_some();
     let params = [
         n as u32,
         lanes.inner as u32,
         lanes.len as u32,
         u32::from(index.is_some()),
+        u32::from(sorted.as_ref().is_some_and(|s| s.descend)),
     ];
+    let keys = sorted.as_ref().map_or(order, |s| s.keys);
     launch::run(
         g,
-        &[2, 2, p as u32, ip as u32],
-        || {
-            format!(
-                "{}{}",
-                prelude(p),
-                shader_files::text("sort_place.wgsl", PLACE).replace("{{IDX}}", ip.wgsl())
-            )
-        },
-        &[x, order, &out, &idx],
+        &[2, 2, p as u32, ip as u32, u32::from(decode)],
+        || place_text(p, ip, decode),
+        &[x, order, &out, &idx, keys],
         &params,
         n.div_ceil(256),
     )?;
     Ok((out, index.map(|_| idx)))
 }
 
+/// The text of the kernel that writes the sorted values of precision `p` and indices of
+/// precision `ip`, decoding the values from their keys with `decode`.
+pub(crate) fn place_text(p: Precision, ip: Precision, decode: bool) -> String {
+    let decoder = match (decode, p) {
+        (false, _) => "".into(),
+        (true, Precision::F32) => shader_files::text("sort_decode_f32.wgsl", DECODE_F32),
+        (true, Precision::F64) => shader_files::text("sort_decode_f64.wgsl", DECODE_F64),
+    };
+    format!(
+        "{}{}{}",
+        prelude(p),
+        shader_files::text("sort_place.wgsl", PLACE)
+            .replace("{{IDX}}", ip.wgsl())
+            .replace("{{VALUE}}", if decode { "decoded(p, t1)" } else { "x[t1]" }),
+        decoder
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::pass_text;
+    use super::{pass_text, place_text};
+    use crate::graph::Precision;
+
+    fn validate(text: &str) {
+        let module = naga::front::wgsl::parse_str(text)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
+    }
+
+    #[test]
+    fn place_texts_validate() {
+        for p in [Precision::F32, Precision::F64] {
+            for ip in [Precision::F32, Precision::F64] {
+                for decode in [false, true] {
+                    validate(&place_text(p, ip, decode));
+                }
+            }
+        }
+    }
 
     /// Both tile rankings, every stage, as the device would get them, pass naga's checks
-    /// with every capability: the subgroup ranking runs only where the adapter has subgroups
-    /// (not on lavapipe, which lacks quad operations), so this is where CI sees its text.
+    /// with every capability, at the subgroup sizes devices have (lavapipe 8, NVIDIA 32,
+    /// AMD 64): a device runs only its own size, so this is where the others are checked.
     #[test]
     fn radix_pass_texts_validate() {
         for sgs in [None, Some(8), Some(32), Some(64)] {
             for kw in [1, 2] {
                 for items in [8, 16] {
                     for stage in 0..4 {
-                        let text = pass_text(stage, kw, items, sgs);
-                        let module = naga::front::wgsl::parse_str(&text)
-                            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&text)));
-                        naga::valid::Validator::new(
-                            naga::valid::ValidationFlags::all(),
-                            naga::valid::Capabilities::all(),
-                        )
-                        .validate(&module)
-                        .unwrap_or_else(|e| panic!("{sgs:?} {kw} {items} {stage}: {e:?}"));
+                        validate(&pass_text(stage, kw, items, sgs));
                     }
                 }
             }

@@ -1,12 +1,14 @@
 //! The device radix sort (issue 25, `gpu::sort`: 8-bit digits, tiles sorted in workgroup
 //! memory, passes of constant bytes skipped on the device) against the host's sort: sizes
-//! around the tiles (2048 elements on lavapipe, 4096 where the workgroup memory allows) and
+//! around the tiles (2048 elements with subgroups or on lavapipe, else 4096) and
 //! the keys kernel's blocks, many equal keys (stability shown by the indices), all NaN, -0
 //! and +0, 'descend', dimension 2 and many short lanes (one, two and three bytes of lane
 //! number), keys whose bytes are all constant or vary in one byte only (an odd count of
 //! passes, so the places are copied back), and 1.2e6 elements. Every sort is with indices
 //! and compared exactly (values, signs of zero, indices, class and size), and must stay on
-//! the device (no fallback, nothing downloaded) where there is one.
+//! the device (no fallback, nothing downloaded) where there is one. Both tile rankings run:
+//! with subgroups where the device has them (lavapipe: 8 lanes), and by splits in a session
+//! started with `MATFUSE_NO_SUBGROUPS=1`.
 
 use crate::common::{has_gpu, out};
 
@@ -105,4 +107,70 @@ fn a_million_elements_sort_as_the_host() {
         );
         assert_eq!(got, "1 1\n");
     }
+}
+
+#[test]
+fn values_of_every_magnitude_come_back_exactly() {
+    // A vector's sorted values are decoded from their keys (zeros and NaN read back from the
+    // array): every exponent, subnormals, infinities, both signs.
+    let make = "[realmin / 2^20; -Inf; Inf; -realmin / 3; \
+                randn(n - 4, 1) .* 10 .^ randi([-300 300], n - 4, 1)]";
+    check(make, &[9001], &[1]);
+    if has_gpu() {
+        // Without indices too, singles and doubles, both directions.
+        let got = out(
+            "rng(3); n = 50001; ok = true;
+             x = randn(n, 1) .* 10 .^ randi([-40 40], n, 1); x(1:7:end) = -0; x(2:11:end) = NaN;
+             for c = {'double', 'single'}
+               y = cast(x, c{1});
+               for d = {'ascend', 'descend'}
+                 s = gather(sort(gpuArray(y), d{1})); t = sort(y, d{1});
+                 ok = ok && isequaln(s, t) && isequal(signbit(s), signbit(t)) ...
+                   && strcmp(class(s), c{1});
+               end
+             end
+             fprintf('%d\\n', ok);",
+        );
+        assert_eq!(got, "1\n");
+    }
+}
+
+#[test]
+fn tiles_ranked_by_splits_sort_as_the_host() {
+    // Where the device has subgroups (lavapipe does) the tiles are ranked with them; the
+    // splits every other device uses are run here in a session without them.
+    if !has_gpu() {
+        return;
+    }
+    let script = "rng(5); ok = true;
+        for n = [1 255 2049 4097 12289 100003]
+          for c = {'double', 'single'}
+            x = cast(round(randn(n, 1) * 50) / 4, c{1}); x(1:13:end) = NaN; x(2:17:end) = -0;
+            for d = {'ascend', 'descend'}
+              [s, i] = sort(gpuArray(x), d{1}); [t, j] = sort(x, d{1});
+              ok = ok && isequaln(gather(s), t) && isequal(gather(i), j) ...
+                && isequal(signbit(gather(s)), signbit(t));
+            end
+          end
+        end
+        X = round(randn(300, 41) * 3); [s, i] = sort(gpuArray(X), 2); [t, j] = sort(X, 2);
+        ok = ok && isequal(gather(s), t) && isequal(gather(i), j);
+        st = gpuStats; d = gpuDevice;
+        fprintf('%d %d %d\\n', ok, st.Session.Fallbacks, d.SubgroupSize);";
+    let dir = std::env::temp_dir().join(format!("matfuse_sort_splits_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("splits.m");
+    std::fs::write(&file, script).expect("the script written");
+    let got = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
+        .arg(&file)
+        .env("MATFUSE_NO_SUBGROUPS", "1")
+        .output()
+        .expect("matfuse runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        "1 0 0\n",
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
 }
