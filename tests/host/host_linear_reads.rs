@@ -109,3 +109,44 @@ fn singles_compare_with_doubles_in_single_at_every_size() {
     ";
     assert_eq!(out(code), "1 1\n");
 }
+
+#[test]
+fn a_read_past_the_size_limit_names_the_results_shape() {
+    // A separate process, so that the size limit (4 MB: 3e5 complex doubles are 4.8 MB)
+    // holds for it alone. The error names the shape the read would have had (a vector
+    // source keeps its orientation, a matrix takes the index's shape), not Nx1 whatever
+    // the index; the session goes on and a read under the limit still works.
+    let code = "
+        z = complex(1:100, 1); zc = z.'; A = complex(ones(10), 1); k = ones(1, 3e5);
+        kc = k'; km = reshape(k, 500, 600);
+        show = @(e) fprintf('%s %s\\n', e.identifier, e.message(1:strfind(e.message, ' (') - 1));
+        try, y = z(k); catch e, show(e); end
+        try, y = z(kc); catch e, show(e); end
+        try, y = zc(k); catch e, show(e); end
+        try, y = zc(kc); catch e, show(e); end
+        try, y = A(k); catch e, show(e); end
+        try, y = A(kc); catch e, show(e); end
+        try, y = A(km); catch e, show(e); end
+        fprintf('%d %d\\n', exist('y'), isequal(size(z(k(1:1000)')), [1 1000]));
+    ";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
+        .arg("-e")
+        .arg(code)
+        .env("MATFUSE_DEVICE", "cpu")
+        .env("MATFUSE_MAX_ARRAY_BYTES", "4000000")
+        .output()
+        .expect("matfuse runs");
+    let limit = "MATLAB:array:SizeLimitExceeded Requested";
+    let expected = [
+        "1x300000", "1x300000", "300000x1", "300000x1", "1x300000", "300000x1", "500x600",
+    ]
+    .map(|s| format!("{limit} {s}\n"))
+    .concat()
+        + "0 1\n";
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        expected,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
