@@ -3,7 +3,7 @@
 //! how an embed overwrites a region's runs; also the values generated at the element's own
 //! index (random numbers, subscripts).
 
-use super::block::{Num, Src};
+use super::num::{Num, Src};
 use super::program::{Leaf, Program};
 use crate::graph::Region;
 use crate::plan::{Access, Step};

@@ -4,7 +4,8 @@
 //! (`reduce_fast`: 16384 elements, eight accumulators each, then the blocks in order), so the
 //! result is the one reducing the stored values would give.
 
-use super::block::{Num, Scratch};
+use super::num::Num;
+use super::scratch::Scratch;
 use super::program::Program;
 use super::{eval_range, program};
 use crate::interp::error::MResult;

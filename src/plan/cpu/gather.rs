@@ -2,7 +2,7 @@
 //! subscripts give, addressed as the device addresses it (`codegen::regions`), and the
 //! select of `x(mask) = v`.
 
-use super::block::{Num, Src};
+use super::num::{Num, Src};
 use super::program::Program;
 use crate::graph::Pick;
 use crate::plan::Access;

@@ -2,10 +2,12 @@
 //! `isnan(x)`), evaluated from that step's operands straight into what reads it: the test of
 //! `any`/`all`, or the bits of a logical result. The step's 0/1 values are never stored in a
 //! block and read again (that store and the second loop were 75% of `any(x > t)` at 1e5).
-//! Each operation is the one `block::binary`/`block::unary` computes, so the answers agree.
+//! Each operation is the one `elementwise::binary`/`elementwise::unary` computes, so the answers agree.
 
 use super::Bit;
-use super::block::{Num, Scratch, Src, eval_steps, is_f32, narrowed_compare, src32, src64};
+use super::block::{eval_steps, is_f32, narrowed_compare, src32, src64};
+use super::num::{Num, Src};
+use super::scratch::Scratch;
 use super::program::{Place, Program};
 use crate::plan::Step;
 use crate::values::ops::{Bin, Un};

@@ -9,10 +9,13 @@
 
 mod access;
 mod block;
+mod elementwise;
 pub mod fold;
 mod gather;
 mod logic;
+mod num;
 mod program;
+mod scratch;
 pub mod scatter;
 pub mod vmath;
 pub mod vmath32;
@@ -22,7 +25,9 @@ use crate::interp::error::MResult;
 use crate::values::class::Class;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data as TData, Tensor};
-use block::{BLOCK, Num, Scratch};
+use block::BLOCK;
+use num::Num;
+use scratch::Scratch;
 use program::Program;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;

@@ -207,7 +207,7 @@ impl<'a> Program<'a> {
             .map(|(step, place)| match (step, place) {
                 (_, Place::Scalar(_)) => 0,
                 (Step::Input(_), Place::Leaf(..)) => 0,
-                (Step::Unary(op, _), _) if super::block::is_vmath(*op) => 12,
+                (Step::Unary(op, _), _) if super::elementwise::is_vmath(*op) => 12,
                 (Step::Unary(op, _), _) if !exact_in_single_un(*op) => 24,
                 (Step::Binary(op, ..), _) if !exact_in_single_bin(*op) => 24,
                 _ => 1,

@@ -4,14 +4,14 @@
 //! at a time: three passes and two index-sized lists for one read. Any index that fails its
 //! check sends the read back to the general plan, which names the error as MATLAB does.
 
+use crate::builtins::locate::kept;
 use crate::interp::error::MResult;
-use crate::values::limits::{can_allocate, out_of_memory};
+use crate::values::limits::check_dims;
 use crate::values::ops::index::linear_read_shape;
 use crate::values::ops::kernels::fill;
 use crate::values::shape::Shape;
 use crate::values::tensor::{Data, Tensor};
 use crate::values::value::Value;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Index values below which the general plan is as quick.
@@ -19,7 +19,7 @@ const MIN_LEN: usize = 64;
 
 /// `t(idx)` for a numeric index array, or `t(mask)` for a logical one; None when the read
 /// is not of that form or an index is out of range or not a positive integer; MATLAB's
-/// out-of-memory error when the result cannot be allocated.
+/// size-limit or out-of-memory error when the result cannot be allocated.
 pub fn read(t: &Tensor, args: &[Value]) -> Option<MResult<Tensor>> {
     let [Value::Tensor(index)] = args else {
         return None;
@@ -28,32 +28,44 @@ pub fn read(t: &Tensor, args: &[Value]) -> Option<MResult<Tensor>> {
         return None;
     }
     let numel = t.numel();
-    // The result is as long as the index (a mask: at most as long as it), checked before any
-    // of it is allocated.
-    let bytes =
-        index.numel() as u128 * t.class().elem_bytes() as u128 * (1 + t.is_complex() as u128);
-    if !can_allocate(bytes) {
-        return Some(Err(out_of_memory(&[index.numel(), 1], bytes)));
+    let is_mask = matches!(index.data, Data::Bool(_));
+    // The result is as long as the index (a mask: at most as long as the array), checked
+    // against the size limit and the memory there is before any of it is allocated; the
+    // error names the result's shape, as MATLAB's does.
+    let longest = if is_mask {
+        index.numel().min(numel)
+    } else {
+        index.numel()
+    };
+    let elem_bytes = t.class().elem_bytes() * (1 + t.is_complex() as usize);
+    let most = result_shape(&t.shape, &index.shape, is_mask, longest);
+    if let Err(e) = check_dims(most.dims(), elem_bytes) {
+        return Some(Err(e));
     }
-    let (taken, index_shape) = match &index.data {
-        Data::F64(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
-        Data::F32(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
-        Data::I32(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
-        Data::U32(v) => (by_values(&t.data, v, numel)?, index.shape.clone()),
-        Data::Bool(m) => {
-            let data = by_mask(&t.data, m, numel)?;
-            let n = data.len();
-            let shape = if index.shape.is_row() {
-                Shape::row(n)
-            } else {
-                Shape::col(n)
-            };
-            (data, shape)
-        }
+    let taken = match &index.data {
+        Data::F64(v) => by_values(&t.data, v, numel)?,
+        Data::F32(v) => by_values(&t.data, v, numel)?,
+        Data::I32(v) => by_values(&t.data, v, numel)?,
+        Data::U32(v) => by_values(&t.data, v, numel)?,
+        Data::Bool(m) => by_mask(&t.data, m, numel)?,
         _ => return None,
     };
-    let shape = linear_read_shape(&t.shape, &index_shape, taken.len());
+    let shape = result_shape(&t.shape, &index.shape, is_mask, taken.len());
     Some(Ok(Tensor::new(shape, taken)))
+}
+
+/// The shape of `x(idx)` of `n` elements for an array of shape `of` and an index of shape
+/// `index`: MATLAB's rules for one subscript, a mask counting as a vector of its trues (a
+/// row for a row mask, else a column).
+fn result_shape(of: &Shape, index: &Shape, is_mask: bool, n: usize) -> Shape {
+    let chosen = if !is_mask {
+        index.clone()
+    } else if index.is_row() {
+        Shape::row(n)
+    } else {
+        Shape::col(n)
+    };
+    linear_read_shape(of, &chosen, n)
 }
 
 /// An index value as a 1-based position; anything that is not a positive integer maps to 0,
@@ -120,56 +132,14 @@ fn gather<T: Copy + Default + Send + Sync, I: IndexValue>(
     out
 }
 
-/// Elements where `mask` is true, in order; None when a true lies past the array's end.
+/// Elements where `mask` is true, in order (`builtins::locate::kept`: trues counted per
+/// block across the cores, then a compaction without branches); None when a true lies past
+/// the array's end.
 fn by_mask(data: &Data, mask: &[bool], numel: usize) -> Option<Data> {
     if mask.len() > numel && mask[numel..].iter().any(|&b| b) {
         return None;
     }
+    // a mask shorter than the array reads from its first elements
     let mask = &mask[..mask.len().min(numel)];
-    // trues per block, counted across the cores, so each block knows where its output starts
-    let blocks = mask.len().div_ceil(BLOCK);
-    let count = |m: &[bool]| m.iter().map(|&x| x as usize).sum::<usize>();
-    let counts: Vec<usize> = if blocks < 2 {
-        mask.chunks(BLOCK).map(count).collect()
-    } else {
-        mask.par_chunks(BLOCK).map(count).collect()
-    };
-    if crate::interp::interrupt::raised() {
-        return None;
-    }
-    Some(crate::map_data!(data, v => compact(v, mask, &counts)))
-}
-
-/// Mask elements one compaction task takes.
-const BLOCK: usize = 1 << 16;
-
-fn compact<T: Copy + Default + Send + Sync>(src: &[T], mask: &[bool], counts: &[usize]) -> Vec<T> {
-    let total: usize = counts.iter().sum();
-    let mut out = vec![T::default(); total];
-    let mut parts: Vec<(usize, &mut [T])> = Vec::with_capacity(counts.len());
-    let mut rest: &mut [T] = &mut out;
-    for (b, &c) in counts.iter().enumerate() {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(c);
-        parts.push((b, head));
-        rest = tail;
-    }
-    let write = |(b, part): (usize, &mut [T])| {
-        let lo = b * BLOCK;
-        let m = &mask[lo..(lo + BLOCK).min(mask.len())];
-        let s = &src[lo..lo + m.len()];
-        let mut at = 0;
-        for (&keep, &x) in m.iter().zip(s) {
-            // written whether kept or not, so the loop has no branch; a kept one moves on
-            if at < part.len() {
-                part[at] = x;
-            }
-            at += keep as usize;
-        }
-    };
-    if counts.len() < 2 {
-        parts.into_iter().for_each(write);
-    } else {
-        parts.into_par_iter().for_each(write);
-    }
-    out
+    Some(crate::map_data!(data, v => kept(mask, v.get(..mask.len())?)?))
 }
