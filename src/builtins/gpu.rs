@@ -50,7 +50,11 @@ fn device_struct(g: &gpu::Gpu) -> Value {
     s.set(0, "DeviceID", num(i.device_id as f64));
     s.set(0, "SupportsDouble", Value::Bool(i.supports_double));
     s.set(0, "SupportsInt64", Value::Bool(i.supports_int64));
-    s.set(0, "SubgroupSize", num(i.subgroup_size.map_or(0.0, f64::from)));
+    s.set(
+        0,
+        "SubgroupSize",
+        num(i.subgroup_size.map_or(0.0, f64::from)),
+    );
     if let Some(t) = i.total_memory {
         s.set(0, "TotalMemory", num(t as f64));
     }

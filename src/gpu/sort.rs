@@ -168,7 +168,13 @@ fn ordered(
     let vals_b = buffers::allocate(g, n, Precision::F32)?;
     let bufs = [&keys, &vals, &keys_b, &vals_b, &hist, &andor];
     let stage = |stage: u32, pass: u32, groups: usize| {
-        let params = [n as u32, tiles as u32, pass, lanes.len as u32, u32::from(keep)];
+        let params = [
+            n as u32,
+            tiles as u32,
+            pass,
+            lanes.len as u32,
+            u32::from(keep),
+        ];
         launch::run(
             g,
             &[2, 1, stage, kw as u32, items as u32, sgs.unwrap_or(0)],

@@ -158,3 +158,25 @@ fn scans_and_sorts_along_every_dimension_match_the_host() {
     );
     assert_eq!(got, "1 1 1\n");
 }
+
+#[test]
+fn views_gathers_and_placements_of_integer_arrays_keep_their_class() {
+    // Integer gpuArrays read through a view, a gather, a concatenation, an assignment or a
+    // sort stay of their class, with the values the host gives (they came back double).
+    let got = crate::common::out(
+        "ok = true;
+         for c = {'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32'}
+           x = cast([5 6 7; 8 9 10], c{1}); g = gpuArray(x);
+           parts = {g(:, [2 1]), g(2:end), g', [g g], sort(g, 2, 'descend'), g([true false; false true])};
+           want = {x(:, [2 1]), x(2:end), x', [x x], sort(x, 2, 'descend'), x([true false; false true])};
+           h = g; h(1, 2) = 100; y = x; y(1, 2) = 100; parts{end+1} = h; want{end+1} = y;
+           for k = 1:numel(parts)
+             v = gather(parts{k});
+             ok = ok && strcmp(class(v), c{1}) && isequal(v, want{k});
+           end
+           s = g(:, 1) + 200; ok = ok && isequal(gather(s), x(:, 1) + 200);
+         end
+         fprintf('%d\\n', ok);",
+    );
+    assert_eq!(got, "1\n");
+}

@@ -118,8 +118,7 @@ fn values_of_every_magnitude_come_back_exactly() {
     check(make, &[9001], &[1]);
     if has_gpu() {
         // Without indices too, singles and doubles, both directions.
-        let got = out(
-            "rng(3); n = 50001; ok = true;
+        let got = out("rng(3); n = 50001; ok = true;
              x = randn(n, 1) .* 10 .^ randi([-40 40], n, 1); x(1:7:end) = -0; x(2:11:end) = NaN;
              for c = {'double', 'single'}
                y = cast(x, c{1});
@@ -129,8 +128,7 @@ fn values_of_every_magnitude_come_back_exactly() {
                    && strcmp(class(s), c{1});
                end
              end
-             fprintf('%d\\n', ok);",
-        );
+             fprintf('%d\\n', ok);");
         assert_eq!(got, "1\n");
     }
 }

@@ -5,8 +5,8 @@
 //! result is the one reducing the stored values would give.
 
 use super::num::Num;
-use super::scratch::Scratch;
 use super::program::Program;
+use super::scratch::Scratch;
 use super::{eval_range, program};
 use crate::interp::error::MResult;
 use crate::plan::Group;

@@ -7,8 +7,8 @@
 use super::Bit;
 use super::block::{eval_steps, is_f32, narrowed_compare, src32, src64};
 use super::num::{Num, Src};
-use super::scratch::Scratch;
 use super::program::{Place, Program};
+use super::scratch::Scratch;
 use crate::plan::Step;
 use crate::values::ops::{Bin, Un};
 use std::mem::MaybeUninit;

@@ -15,8 +15,8 @@ mod gather;
 mod logic;
 mod num;
 mod program;
-mod scratch;
 pub mod scatter;
+mod scratch;
 pub mod vmath;
 pub mod vmath32;
 
@@ -27,9 +27,9 @@ use crate::values::shape::Shape;
 use crate::values::tensor::{Data as TData, Tensor};
 use block::BLOCK;
 use num::Num;
-use scratch::Scratch;
 use program::Program;
 use rayon::prelude::*;
+use scratch::Scratch;
 use std::mem::MaybeUninit;
 
 /// Elements one task takes: several blocks, so that a thread's scratch is set up once for
@@ -58,6 +58,8 @@ pub fn tensor_of(values: Vec<f64>, shape: Shape, class: Class) -> Tensor {
             TData::F32(values.iter().map(|&x| x as f32).collect()),
         ),
         Class::Logical => Tensor::bools(shape, values.iter().map(|&x| x != 0.0).collect()),
+        // A view, gather or placement of an integer array: its class, not double.
+        c if c.is_int() => Tensor::from_f64(c, shape, values),
         _ => Tensor::f64(shape, values),
     }
 }
@@ -301,6 +303,6 @@ pub fn run(g: &Group, class: Class) -> MResult<Tensor> {
             // (Bit is a bool in a transparent wrapper: the same storage)
             Tensor::bools(shape, v.into_iter().map(|b| b.0).collect())
         }
-        _ => Tensor::f64(shape, evaluate::<f64>(&p)?),
+        _ => tensor_of(evaluate::<f64>(&p)?, shape, class),
     })
 }
