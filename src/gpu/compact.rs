@@ -56,45 +56,14 @@ pub fn find(
     n: usize,
     out: Precision,
 ) -> MResult<(Option<Rc<DeviceBuffer>>, usize)> {
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
-        return Err(MError::new(
-            "matfuse:gpu:compact",
-            "The mask is larger than one storage binding.",
-        ));
-    }
-    let blocks = n.div_ceil(BLOCK).max(1);
-    // Whole numbers in 32-bit words (allocated as singles: the kernels read the bits).
-    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let (g, params) = checked(mask, n, None)?;
     let placeholder = buffers::allocate(g, 1, out)?;
-    let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(
-        g,
-        Pass::Count,
-        mask,
-        &counts,
-        &placeholder,
-        None,
-        &params,
-        blocks,
-    )?;
-    dispatch(
-        g,
-        Pass::Offsets,
-        mask,
-        &counts,
-        &placeholder,
-        None,
-        &params,
-        1,
-    )?;
-    let total = buffers::download_range(&counts, blocks, 1)?
-        .first()
-        .map_or(0, |&bits| (bits as f32).to_bits() as usize);
+    let (counts, total) = counted_now(g, mask, &placeholder, &params)?;
     if total == 0 {
         return Ok((None, 0));
     }
     let result = buffers::allocate(g, total, out)?;
+    let blocks = params[1] as usize;
     dispatch(
         g,
         Pass::Write,
@@ -106,6 +75,59 @@ pub fn find(
         blocks,
     )?;
     Ok((Some(Rc::new(result)), total))
+}
+
+/// The device, and the passes' parameters (elements, blocks), where the first `n` elements
+/// of `mask` (and of `source`) can be compacted: each array within one storage binding.
+fn checked(
+    mask: &DeviceBuffer,
+    n: usize,
+    source: Option<&DeviceBuffer>,
+) -> MResult<(&'static Gpu, [u32; 4])> {
+    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
+    let limit = binding_limit(g);
+    let fits = |b: &DeviceBuffer| n <= b.len && b.bytes() <= limit;
+    if !fits(mask) || !source.is_none_or(fits) || n >= u32::MAX as usize - BLOCK {
+        let what = if source.is_some() {
+            "The mask or the array is larger than one storage binding."
+        } else {
+            "The mask is larger than one storage binding."
+        };
+        return Err(MError::new("matfuse:gpu:compact", what));
+    }
+    let blocks = n.div_ceil(BLOCK).max(1);
+    Ok((&**g, [n as u32, blocks as u32, 0, 0]))
+}
+
+/// The count and offsets passes (`out` bound as the result, for its element type), and the
+/// total read back.
+fn counted_now(
+    g: &Gpu,
+    mask: &DeviceBuffer,
+    out: &DeviceBuffer,
+    params: &[u32; 4],
+) -> MResult<(DeviceBuffer, usize)> {
+    let blocks = params[1] as usize;
+    let counts = offset_passes(g, mask, out, params)?;
+    let total = buffers::download_range(&counts, blocks, 1)?
+        .first()
+        .map_or(0, |&bits| (bits as f32).to_bits() as usize);
+    Ok((counts, total))
+}
+
+/// Each block's first place in the result and, after the blocks, the total (whole numbers
+/// in 32-bit words, allocated as singles: the kernels read the bits).
+fn offset_passes(
+    g: &Gpu,
+    mask: &DeviceBuffer,
+    out: &DeviceBuffer,
+    params: &[u32; 4],
+) -> MResult<DeviceBuffer> {
+    let blocks = params[1] as usize;
+    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    dispatch(g, Pass::Count, mask, &counts, out, None, params, blocks)?;
+    dispatch(g, Pass::Offsets, mask, &counts, out, None, params, 1)?;
+    Ok(counts)
 }
 
 thread_local! {
@@ -123,40 +145,9 @@ const COUNTED_KEPT: usize = 4;
 /// (`values`, `find_counted`), so a deletion counts its kept elements once, not by a
 /// reduction and then again in the compaction.
 pub fn count(mask: &Rc<DeviceBuffer>, n: usize) -> MResult<usize> {
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
-        return Err(MError::new(
-            "matfuse:gpu:compact",
-            "The mask is larger than one storage binding.",
-        ));
-    }
-    let blocks = n.div_ceil(BLOCK).max(1);
-    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
+    let (g, params) = checked(mask, n, None)?;
     let placeholder = buffers::allocate(g, 1, Precision::F32)?;
-    let params = [n as u32, blocks as u32, 0, 0];
-    dispatch(
-        g,
-        Pass::Count,
-        mask,
-        &counts,
-        &placeholder,
-        None,
-        &params,
-        blocks,
-    )?;
-    dispatch(
-        g,
-        Pass::Offsets,
-        mask,
-        &counts,
-        &placeholder,
-        None,
-        &params,
-        1,
-    )?;
-    let total = buffers::download_range(&counts, blocks, 1)?
-        .first()
-        .map_or(0, |&bits| (bits as f32).to_bits() as usize);
+    let (counts, total) = counted_now(g, mask, &placeholder, &params)?;
     COUNTED.with(|c| {
         let mut c = c.borrow_mut();
         c.retain(|(m, _, _)| m.strong_count() > 0);
@@ -189,17 +180,10 @@ pub fn find_counted(
     total: usize,
     out: Precision,
 ) -> MResult<Rc<DeviceBuffer>> {
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    if n > mask.len || n >= u32::MAX as usize - BLOCK || mask.bytes() > binding_limit(g) {
-        return Err(MError::new(
-            "matfuse:gpu:compact",
-            "The mask is larger than one storage binding.",
-        ));
-    }
-    let blocks = n.div_ceil(BLOCK).max(1);
+    let (g, params) = checked(mask, n, None)?;
     let result = buffers::allocate(g, total.max(1), out)?;
-    let params = [n as u32, blocks as u32, 0, 0];
     let counts = offsets(g, mask, n, &result, &params)?;
+    let blocks = params[1] as usize;
     dispatch(
         g,
         Pass::Write,
@@ -221,23 +205,10 @@ pub fn values(
     n: usize,
     total: usize,
 ) -> MResult<Rc<DeviceBuffer>> {
-    let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
-    let limit = binding_limit(g);
-    if n > mask.len
-        || n > source.len
-        || n >= u32::MAX as usize - BLOCK
-        || mask.bytes() > limit
-        || source.bytes() > limit
-    {
-        return Err(MError::new(
-            "matfuse:gpu:compact",
-            "The mask or the array is larger than one storage binding.",
-        ));
-    }
-    let blocks = n.div_ceil(BLOCK).max(1);
+    let (g, params) = checked(mask, n, Some(source))?;
     let result = buffers::allocate(g, total.max(1), source.precision)?;
-    let params = [n as u32, blocks as u32, 0, 0];
     let counts = offsets(g, mask, n, &result, &params)?;
+    let blocks = params[1] as usize;
     let from = Some(source);
     dispatch(
         g,
@@ -252,8 +223,8 @@ pub fn values(
     Ok(Rc::new(result))
 }
 
-/// Each block's first place in the result (the count and offsets passes), or what `count`
-/// left for this mask.
+/// Each block's first place in the result: what `count` left for this mask, or the count
+/// and offsets passes.
 fn offsets(
     g: &Gpu,
     mask: &DeviceBuffer,
@@ -264,11 +235,7 @@ fn offsets(
     if let Some(counts) = counted(mask, n) {
         return Ok(counts);
     }
-    let blocks = params[1] as usize;
-    let counts = buffers::allocate(g, blocks + 1, Precision::F32)?;
-    dispatch(g, Pass::Count, mask, &counts, result, None, params, blocks)?;
-    dispatch(g, Pass::Offsets, mask, &counts, result, None, params, 1)?;
-    Ok(Rc::new(counts))
+    Ok(Rc::new(offset_passes(g, mask, result, params)?))
 }
 
 fn dispatch(
