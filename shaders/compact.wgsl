@@ -1,15 +1,25 @@
 // Compaction (`find`, logical masks): the 1-based positions of a mask's nonzero elements, in
-// order. Blocks of 1024 elements (256 threads, 4 consecutive elements each). Three passes:
-// `count` writes each block's nonzeros; `offsets` (one workgroup, each thread a run of
-// blocks) turns them into each block's first place in the result and writes the total after
-// them (the size the host reads back); `write` puts each nonzero's position at its block's
-// place plus its rank in the block (or, compacting values, the source's element there:
-// `x(mask)` without positions). NaN is nonzero, as MATLAB's find says.
+// order. Three passes: `count` writes the nonzeros of each block of 4096 elements and of its
+// four parts of 1024; `offsets` (one workgroup, each thread a run of blocks) turns the
+// blocks' counts into each block's first place in the result and writes the total after
+// them (the size the host reads back); `write` (shaders/compact_write_subgroup.wgsl, or
+// compact_write_scan.wgsl where the device has no subgroups of one size), a workgroup a part,
+// puts each nonzero's position at its part's place plus its rank in the part (or, compacting
+// values, the source's element there: `x(mask)` without positions). NaN is nonzero, as
+// MATLAB's find says. Counting by blocks of 4096 keeps the offsets pass short (2442 blocks
+// for 1e7 elements); writing by parts of 1024 keeps the write pass's threads light: four
+// elements each.
+
+// Elements a block has, a part has, and a thread of the write pass takes.
+const BLOCK: u32 = 4096u;
+const PART: u32 = 1024u;
+const PER: u32 = 4u;
 
 @group(0) @binding(0) var<storage, read> mask: array<{{MASK}}>;
 @group(0) @binding(1) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(2) var<storage, read_write> out: array<{{OUT}}>;
-// Elements, blocks.
+// Elements, blocks, parts. `counts` holds the blocks' counts (then offsets), the total,
+// and each block's four parts' counts.
 @group(0) @binding(3) var<storage, read> params: array<u32>;
 {{SOURCE}}
 // What the write pass puts at a nonzero element's place: its 1-based position, or (values)
@@ -23,7 +33,7 @@ fn written(i: u32) -> {{OUT}} {
 // the scan was most of the write pass's time).
 var<workgroup> sums: array<u32, 272>;
 var<workgroup> runs: array<u32, 16>;
-var<workgroup> block_count: atomic<u32>;
+var<workgroup> part_counts: array<atomic<u32>, 4>;
 
 fn flag(i: u32) -> u32 {
     if (i < params[0] && !(mask[i] == {{MASK}}(0))) {
@@ -65,20 +75,46 @@ fn scan_sums(t: u32) {
     workgroupBarrier();
 }
 
+// Thread t counts the block's elements t, t + 256, ...: each load is one coalesced read
+// across the workgroup, and the order within a part does not matter to its count (element
+// t + 256 k is in part k / 4).
 fn count_pass(t: u32, b: u32) {
-    let base = b * 1024u + t * 4u;
-    if (t == 0u) {
-        atomicStore(&block_count, 0u);
+    let base = b * BLOCK + t;
+    if (t < 4u) {
+        atomicStore(&part_counts[t], 0u);
     }
     workgroupBarrier();
-    let c = flag(base) + flag(base + 1u) + flag(base + 2u) + flag(base + 3u);
-    if (c != 0u) {
-        atomicAdd(&block_count, c);
+    for (var q = 0u; q < 4u; q = q + 1u) {
+        var c = 0u;
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            c = c + flag(base + (q * 4u + k) * 256u);
+        }
+        if (c != 0u) {
+            atomicAdd(&part_counts[q], c);
+        }
     }
     workgroupBarrier();
     if (t == 0u && b < params[1]) {
-        counts[b] = atomicLoad(&block_count);
+        var total = 0u;
+        for (var q = 0u; q < 4u; q = q + 1u) {
+            let c = atomicLoad(&part_counts[q]);
+            counts[params[1] + 1u + b * 4u + q] = c;
+            total = total + c;
+        }
+        counts[b] = total;
     }
+}
+
+// Where part `p`'s nonzeros start in the result: its block's offset and the counts of the
+// block's parts before it.
+fn part_start(p: u32) -> u32 {
+    let b = p / 4u;
+    var at = counts[b];
+    let parts = params[1] + 1u + b * 4u;
+    for (var q = 0u; q < p % 4u; q = q + 1u) {
+        at = at + counts[parts + q];
+    }
+    return at;
 }
 
 fn offsets_pass(t: u32) {
@@ -122,39 +158,11 @@ fn offsets_pass(t: u32) {
     }
 }
 
-fn write_pass(t: u32, b: u32) {
-    let base = b * 1024u + t * 4u;
-    let f0 = flag(base);
-    let f1 = flag(base + 1u);
-    let f2 = flag(base + 2u);
-    let f3 = flag(base + 3u);
-    let c = f0 + f1 + f2 + f3;
-    sums[slot(t)] = c;
-    workgroupBarrier();
-    scan_sums(t);
-    if (b >= params[1]) {
-        return;
-    }
-    var at = counts[b] + sums[slot(t)] - c;
-    if (f0 == 1u) {
-        out[at] = written(base + 0u);
-        at = at + 1u;
-    }
-    if (f1 == 1u) {
-        out[at] = written(base + 1u);
-        at = at + 1u;
-    }
-    if (f2 == 1u) {
-        out[at] = written(base + 2u);
-        at = at + 1u;
-    }
-    if (f3 == 1u) {
-        out[at] = written(base + 3u);
-    }
-}
+{{WRITE}}
 
 @compute @workgroup_size(256)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>{{SUBGROUP_ARGS}}) {
+    {{SUBGROUP_SET}}
     _ = mask[0];
     _ = counts[0];
     _ = out[0];

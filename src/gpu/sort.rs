@@ -321,18 +321,8 @@ pub(crate) fn place_text(p: Precision, ip: Precision, decode: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::{pass_text, place_text};
+    use crate::gpu::shader_files::validate;
     use crate::graph::Precision;
-
-    fn validate(text: &str) {
-        let module = naga::front::wgsl::parse_str(text)
-            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
-    }
 
     #[test]
     fn place_texts_validate() {

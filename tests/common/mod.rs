@@ -104,3 +104,24 @@ pub const SINGLE_ARGS: &str = "rng(5); X = single([(rand(1, 3e5) - 0.5) * 2e5, \
     typecast(uint32([1132258801 1149036017 1174201841 1203964245]), 'single')]); \
     E = single([linspace(-104, 89, 3e5), 1e-40, -1e-40, -87.5, 87.5, 88.7, 88.8, -103.9, \
     -200, Inf, -Inf, NaN, 0, -0]);";
+
+/// Runs `script` as a file through the matfuse binary, in a process of its own with `envs`
+/// set (settings read once a process, such as the device's, need one); returns what it
+/// printed on stdout and on stderr. `name` keeps concurrent tests' files apart.
+pub fn run_file_with(name: &str, script: &str, envs: &[(&str, &str)]) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("matfuse_{name}_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join(format!("{name}.m"));
+    std::fs::write(&file, script).expect("the script written");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"));
+    cmd.arg(&file);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let got = cmd.output().expect("matfuse runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        String::from_utf8_lossy(&got.stdout).into_owned(),
+        String::from_utf8_lossy(&got.stderr).into_owned(),
+    )
+}

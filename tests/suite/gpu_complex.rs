@@ -6,7 +6,7 @@
 //! Runs on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it must exist); the
 //! last test runs the same script with MATFUSE_DEVICE=cpu through the binary and compares.
 
-use crate::common::{err, has_gpu, out};
+use crate::common::{err, has_gpu, out, run_file_with};
 
 /// `near(D, H, tol)`: D is a gpuArray of H's size and underlying class whose values are
 /// within tol of H's, relative to H's largest magnitude.
@@ -114,21 +114,10 @@ fn the_host_path_gives_the_same_results() {
            isa(fft(R), 'gpuArray'), isequal(gather(gpuArray(1+2i)), 1+2i)]; \
          fprintf('%d', ok); fprintf('\\n');"
     );
-    let dir = std::env::temp_dir().join(format!("matfuse_complex_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let file = dir.join("host_path.m");
-    std::fs::write(&file, script).expect("the script written");
-    let got = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
-        .arg(&file)
-        .env("MATFUSE_DEVICE", "cpu")
-        .output()
-        .expect("matfuse runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    let text = String::from_utf8_lossy(&got.stdout);
+    let (text, errors) = run_file_with("complex_host_path", &script, &[("MATFUSE_DEVICE", "cpu")]);
     assert_eq!(
         text,
         "111111111\n",
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
+        "{errors}"
     );
 }

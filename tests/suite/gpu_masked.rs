@@ -5,7 +5,7 @@
 //! with NaN, Inf and -0, all-true and all-false masks, matrices and rows; and counts of
 //! masks past 2^24 elements of singles, which a single cannot hold exactly.
 
-use crate::common::{has_gpu, out_in};
+use crate::common::{has_gpu, out_in, run_file_with};
 use matfuse::interp::Interp;
 use matfuse::values::value::Value;
 
@@ -131,32 +131,46 @@ fn counts_past_two_to_the_24_are_exact_in_single() {
     assert_eq!(text, "16777219 16777219 16777219 16777219 double\n");
 }
 
+/// Lengths around the compaction's steps, against the host: blocks of 4096 elements are
+/// counted, parts of 1024 written; past 256 blocks the offsets pass sums several blocks a
+/// thread, past 1024 four at a time and then the rest. A deletion counts its kept elements
+/// with the compaction's own passes and its compaction reuses them. A scalar's false mask
+/// picks a 0x0 array.
+const MANY_BLOCKS: &str = "ok = true;
+     for n = [1 4095 4097 1048576 1048577 1049600 1053697 4198401]
+       h = single(mod((1:n)' * 7919, 1000) / 1000); g = gpuArray(h);
+       t = 0.3 + mod(n, 7) / 10;
+       ok = ok && isequal(gather(g(g > t)), h(h > t)) && isequal(gather(find(g > t)), find(h > t));
+       d = g; d(d > t) = []; e = h; e(e > t) = [];
+       ok = ok && isequal(gather(d), e) && isequal(size(d), size(e));
+       d(d < 0.1) = []; e(e < 0.1) = [];
+       ok = ok && isequal(gather(d), e);
+       r = g'; r(r > 2) = []; ok = ok && isequal(gather(r), h');
+       r(r >= 0) = []; ok = ok && isequal(size(r), [1 0]);
+       x = double(h); x(1:3:end) = NaN; c = gpuArray(x);
+       ok = ok && isequal(gather(find(c)), find(x)) && isequaln(gather(c(c ~= 0.5)), x(x ~= 0.5));
+     end
+     st = gpuStats;
+     fprintf('%d %d\\n', ok, st.Session.Fallbacks);";
+
 #[test]
 fn compactions_of_many_blocks_keep_order_and_count() {
     if !has_gpu() {
         return;
     }
-    let mut i = Interp::new();
-    // Past 1024 blocks of 1024 the offsets pass sums several blocks a thread (four at a
-    // time, then the rest); a deletion counts its kept elements with the compaction's own
-    // passes and its compaction reuses them. Lengths around those steps, against the host.
-    let text = out_in(
-        &mut i,
-        "ok = true;
-         for n = [1048576 1048577 1049600 1053697 2100001]
-           h = single(mod((1:n)' * 7919, 1000) / 1000); g = gpuArray(h);
-           t = 0.3 + mod(n, 7) / 10;
-           ok = ok && isequal(gather(g(g > t)), h(h > t)) && isequal(gather(find(g > t)), find(h > t));
-           d = g; d(d > t) = []; e = h; e(e > t) = [];
-           ok = ok && isequal(gather(d), e) && isequal(size(d), size(e));
-           d(d < 0.1) = []; e(e < 0.1) = [];
-           ok = ok && isequal(gather(d), e);
-           r = g'; r(r > 2) = []; ok = ok && isequal(gather(r), h');
-           r(r >= 0) = []; ok = ok && isequal(size(r), [1 0]);
-         end
-         fprintf('%d\\n', ok);",
-    );
-    assert_eq!(text, "1\n");
+    assert_eq!(out_in(&mut Interp::new(), MANY_BLOCKS), "1 0\n");
+}
+
+/// The same on the write pass that ranks by a scan over the workgroup's threads (devices
+/// without subgroups of one size), in a session started with `MATFUSE_NO_SUBGROUPS=1`.
+#[test]
+fn compactions_without_subgroups_keep_order_and_count() {
+    if !has_gpu() {
+        return;
+    }
+    let (text, errors) =
+        run_file_with("compact_scan", MANY_BLOCKS, &[("MATFUSE_NO_SUBGROUPS", "1")]);
+    assert_eq!(text, "1 0\n", "{errors}");
 }
 
 #[test]

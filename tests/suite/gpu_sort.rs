@@ -10,7 +10,7 @@
 //! with subgroups where the device has them (lavapipe: 8 lanes), and by splits in a session
 //! started with `MATFUSE_NO_SUBGROUPS=1`.
 
-use crate::common::{has_gpu, out};
+use crate::common::{has_gpu, out, run_file_with};
 
 /// Sorts each `X` made by `make` (a MATLAB expression of `n`) on the device and the host,
 /// for both classes and both directions, at `dims`; prints the cases that differ, then
@@ -155,20 +155,6 @@ fn tiles_ranked_by_splits_sort_as_the_host() {
         ok = ok && isequal(gather(s), t) && isequal(gather(i), j);
         st = gpuStats; d = gpuDevice;
         fprintf('%d %d %d\\n', ok, st.Session.Fallbacks, d.SubgroupSize);";
-    let dir = std::env::temp_dir().join(format!("matfuse_sort_splits_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let file = dir.join("splits.m");
-    std::fs::write(&file, script).expect("the script written");
-    let got = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
-        .arg(&file)
-        .env("MATFUSE_NO_SUBGROUPS", "1")
-        .output()
-        .expect("matfuse runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        String::from_utf8_lossy(&got.stdout),
-        "1 0 0\n",
-        "{}",
-        String::from_utf8_lossy(&got.stderr)
-    );
+    let (text, errors) = run_file_with("sort_splits", script, &[("MATFUSE_NO_SUBGROUPS", "1")]);
+    assert_eq!(text, "1 0 0\n", "{errors}");
 }
