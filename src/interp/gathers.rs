@@ -92,10 +92,19 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
 /// a row mask).
 fn linear_shape(source: &Shape, arg: &Value, sub: &Sub) -> Shape {
     let count = sub.count();
+    // A scalar mask that is false picks nothing of any shape: 0x0, as a false `true`/`false`
+    // index does on the host (and in MATLAB and Octave).
+    let mask_shape = |s: &Shape| {
+        if s.numel() == 1 && count == 0 {
+            Shape::matrix(0, 0)
+        } else {
+            positions_shape(s, count)
+        }
+    };
     let index_shape = match arg {
-        Value::Tensor(t) if t.class() == Class::Logical => positions_shape(&t.shape, count),
+        Value::Tensor(t) if t.class() == Class::Logical => mask_shape(&t.shape),
         Value::Tensor(t) => t.shape.clone(),
-        Value::Device(x) if x.class() == Class::Logical => positions_shape(&x.node.shape, count),
+        Value::Device(x) if x.class() == Class::Logical => mask_shape(&x.node.shape),
         Value::Device(x) => x.node.shape.clone(),
         _ => Shape::scalar(),
     };
