@@ -1,6 +1,10 @@
-// exp, sin and cos of singles rounded once from double results, as the host's are
+// exp, log, sin and cos of singles rounded once from double results, as the host's are
 // (MATFUSE_SINGLE_MATH=exact): identical to the host bit for bit, at up to three times the
 // GPU time of math_f32_fast.wgsl's f32 versions. After math_f32_via_f64.wgsl.
+
+fn m_log(x: f32) -> f32 {
+    return f32(d_log(wide(x)));
+}
 
 // exp of a single below 103 in magnitude by the same reasoning as s_sin_cos: k ln2 off in
 // two exact-product steps (ln2's first part has 32 bits, |k| < 150), Taylor to r^12 in

@@ -2,7 +2,7 @@
 // names made d_) wherever the device has f64: each result is the double result rounded once,
 // as the host computes single values, so both sides agree. The drivers' own f32 functions
 // can be millions of ulp off (NVIDIA's sin past a few periods, lavapipe's exp near overflow:
-// bench/accuracy.m). exp, sin and cos come after this, from math_f32_fast.wgsl (the
+// bench/accuracy.m). exp, log, sin and cos come after this, from math_f32_fast.wgsl (the
 // default) or math_f32_exact.wgsl (MATFUSE_SINGLE_MATH=exact).
 // x as an f64, exactly, subnormals included: NVIDIA flushes f32 subnormals to zero when it
 // converts them (sqrt and log of 1e-40 came out as 0 and -Inf), so those are widened from
@@ -34,10 +34,6 @@ fn m_tanh(x: f32) -> f32 {
 
 fn m_tan(x: f32) -> f32 {
     return f32(d_tan(wide(x)));
-}
-
-fn m_log(x: f32) -> f32 {
-    return f32(d_log(wide(x)));
 }
 
 fn m_atan(x: f32) -> f32 {

@@ -187,7 +187,7 @@ fn prelude(g: &Group, width: u32, out_width: u32) -> String {
         .replace("{{INPUTS}}", &inputs)
 }
 
-/// How single-precision kernels compute exp, sin and cos where the device has f64 and 64-bit
+/// How single-precision kernels compute exp, log, sin and cos where the device has f64 and 64-bit
 /// integers (`MATFUSE_SINGLE_MATH`): `fast` (the default) in f32 within 1 ulp of the host's
 /// (math_f32_fast.wgsl), `exact` in f64 rounded once, identical to the host's
 /// (math_f32_exact.wgsl); their other functions go through f64 either way. `driver`, and

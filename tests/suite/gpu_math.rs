@@ -1,7 +1,7 @@
 //! The log family, general powers, mod/rem and xor in the lazy graph, against the host
 //! evaluator: f64 within 2 ulp of Rust's std (log2/log10 of exact powers exact), mod and rem
-//! bit for bit (they are exact), singles' log family, powers and remainders equal to the
-//! host's (computed in double, rounded once), single sin, cos and exp within 1 ulp. Each must run on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it
+//! bit for bit (they are exact), singles' log2, log10, log1p, powers and remainders equal to the
+//! host's (computed in double, rounded once), single sin, cos, exp and log within 1 ulp. Each must run on the device where an adapter exists (MATFUSE_REQUIRE_GPU=1: it
 //! must exist).
 
 use crate::common::{SINGLE_ARGS, has_gpu, out};
@@ -148,16 +148,17 @@ fn xor_of_logical_values_is_lazy() {
     assert_eq!(text, "gpuArray logical 1");
 }
 
-/// Single sin, cos and exp on the device (f32 arithmetic by default: math_f32_fast.wgsl)
+/// Single sin, cos, exp and log on the device (f32 arithmetic by default: math_f32_fast.wgsl)
 /// within 1 ulp of the host's, their specials, zeros' signs and subnormal sines identical;
 /// x.^2 is x.*x and squares are known not negative (sqrt of them stays one kernel; within
 /// 1 ulp there, since a GPU may fuse x.*x + 1 into one rounding where the host rounds twice).
 #[test]
-fn single_sin_cos_exp_within_one_ulp_and_squares() {
+fn single_sin_cos_exp_log_within_one_ulp_and_squares() {
     let gpu = has_gpu();
     let text = out(&format!(
         "{SINGLE_ARGS} \
-         for c = {{{{@sin, X}}, {{@cos, X}}, {{@exp, E}}}} \
+         L = [abs(X), abs(E), single([0 -0 -1 -Inf 1e-40 1.1755e-38 Inf NaN 1 2 0.5 1.4142135])]; \
+         for c = {{{{@sin, X}}, {{@cos, X}}, {{@exp, E}}, {{@log, L}}}} \
            f = c{{1}}{{1}}; A = c{{1}}{{2}}; R = gather(f(gpuArray(A))); H = f(A); \
            ok = isfinite(H) & H ~= 0 & abs(A) > 1e-30; \
            u = max([0, double(abs(R(ok) - H(ok))) ./ double(eps(H(ok)))]); \
@@ -169,11 +170,12 @@ fn single_sin_cos_exp_within_one_ulp_and_squares() {
          fprintf('%d %d', s.Session.Kernels, all(abs(v - h) <= eps(h)));"
     ));
     let kernels = if gpu { "1" } else { "0" };
-    assert_eq!(text, format!("1 1 1 1 1 1 {kernels} 1"));
+    assert_eq!(text, format!("1 1 1 1 1 1 1 1 {kernels} 1"));
     if gpu {
         // The f32 functions are the ones that ran.
-        let k = out("G = gpuArray(single(1:8)); explain -wgsl y = sin(G) + exp(G)");
+        let k = out("G = gpuArray(single(1:8)); explain -wgsl y = sin(G) + exp(G) + log(G)");
         assert!(k.contains("fn f_sin_cos") && k.contains("fn keep32"), "{k}");
+        assert!(k.contains("let shifted = ix - 0x3f3504f3u;"), "{k}");
     }
 }
 

@@ -39,5 +39,6 @@ mod library;
 mod mat_files;
 mod semantics;
 mod sin_reduction;
+mod single_log;
 mod syntax;
 mod transcripts;
