@@ -9,18 +9,36 @@ var<workgroup> run_totals: array<u32, 256u / SGS>;
 var<private> sg_lane: u32;
 var<private> sg_id: u32;
 
-// The nonzero lanes of a ballot below this lane, and all of them.
+// The bits of a ballot's word `word` that stand for lanes below this one.
+fn lanes_below(word: u32) -> u32 {
+    let base = word * 32u;
+    if (sg_lane <= base) {
+        return 0u;
+    }
+    if (sg_lane >= base + 32u) {
+        return 0xffffffffu;
+    }
+    return (1u << (sg_lane - base)) - 1u;
+}
+
+// The nonzero lanes of a ballot below this lane, and all of them. A subgroup of up to 32
+// lanes votes in the first word only: the others are not looked at (SGS is a constant, so
+// the compiler drops them), and no word is picked by a computed index.
 fn below(voted: vec4<u32>) -> u32 {
-    let word = sg_lane / 32u;
-    var r = countOneBits(voted[word] & ((1u << (sg_lane % 32u)) - 1u));
-    for (var j = 0u; j < word; j = j + 1u) {
-        r = r + countOneBits(voted[j]);
+    var r = countOneBits(voted.x & lanes_below(0u));
+    if (SGS > 32u) {
+        r = r + countOneBits(voted.y & lanes_below(1u)) + countOneBits(voted.z & lanes_below(2u))
+            + countOneBits(voted.w & lanes_below(3u));
     }
     return r;
 }
 
 fn all_of(voted: vec4<u32>) -> u32 {
-    return countOneBits(voted.x) + countOneBits(voted.y) + countOneBits(voted.z) + countOneBits(voted.w);
+    var r = countOneBits(voted.x);
+    if (SGS > 32u) {
+        r = r + countOneBits(voted.y) + countOneBits(voted.z) + countOneBits(voted.w);
+    }
+    return r;
 }
 
 // No place: the row's element is zero.
