@@ -94,16 +94,7 @@ pub fn find(
     }
     let result = buffers::allocate(g, total, out)?;
     let parts = params[2] as usize;
-    dispatch(
-        g,
-        Pass::Write,
-        mask,
-        &counts,
-        &result,
-        None,
-        &params,
-        parts,
-    )?;
+    dispatch(g, Pass::Write, mask, &counts, &result, None, &params, parts)?;
     Ok((Some(Rc::new(result)), total))
 }
 
@@ -216,16 +207,7 @@ pub fn find_counted(
     let result = buffers::allocate(g, total.max(1), out)?;
     let counts = offsets(g, mask, n, &result, &params)?;
     let parts = params[2] as usize;
-    dispatch(
-        g,
-        Pass::Write,
-        mask,
-        &counts,
-        &result,
-        None,
-        &params,
-        parts,
-    )?;
+    dispatch(g, Pass::Write, mask, &counts, &result, None, &params, parts)?;
     Ok(Rc::new(result))
 }
 

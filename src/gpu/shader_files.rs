@@ -19,8 +19,8 @@ pub fn text(name: &str, builtin: &'static str) -> Cow<'static, str> {
 /// (tests of generated kernels: each device compiles only its own variants).
 #[cfg(test)]
 pub(crate) fn validate(text: &str) {
-    let module = naga::front::wgsl::parse_str(text)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
+    let module =
+        naga::front::wgsl::parse_str(text).unwrap_or_else(|e| panic!("{}", e.emit_to_string(text)));
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),

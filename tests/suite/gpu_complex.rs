@@ -115,9 +115,5 @@ fn the_host_path_gives_the_same_results() {
          fprintf('%d', ok); fprintf('\\n');"
     );
     let (text, errors) = run_file_with("complex_host_path", &script, &[("MATFUSE_DEVICE", "cpu")]);
-    assert_eq!(
-        text,
-        "111111111\n",
-        "{errors}"
-    );
+    assert_eq!(text, "111111111\n", "{errors}");
 }

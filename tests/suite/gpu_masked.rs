@@ -168,8 +168,11 @@ fn compactions_without_subgroups_keep_order_and_count() {
     if !has_gpu() {
         return;
     }
-    let (text, errors) =
-        run_file_with("compact_scan", MANY_BLOCKS, &[("MATFUSE_NO_SUBGROUPS", "1")]);
+    let (text, errors) = run_file_with(
+        "compact_scan",
+        MANY_BLOCKS,
+        &[("MATFUSE_NO_SUBGROUPS", "1")],
+    );
     assert_eq!(text, "1 0\n", "{errors}");
 }
 
