@@ -9,51 +9,44 @@ var<workgroup> run_totals: array<u32, 256u / SGS>;
 var<private> sg_lane: u32;
 var<private> sg_id: u32;
 
-// The bits of a ballot's word `word` that stand for lanes below this one.
-fn lanes_below(word: u32) -> u32 {
-    let base = word * 32u;
-    if (sg_lane <= base) {
-        return 0u;
+// The bits of each word of a ballot that stand for the lanes below this one (selects, not
+// branches: lanes differ here).
+fn lanes_below() -> vec4<u32> {
+    var m: vec4<u32>;
+    for (var w = 0u; w < 4u; w = w + 1u) {
+        let base = w * 32u;
+        let part = select((1u << (sg_lane - base)) - 1u, 0xffffffffu, sg_lane >= base + 32u);
+        m[w] = select(part, 0u, sg_lane <= base);
     }
-    if (sg_lane >= base + 32u) {
-        return 0xffffffffu;
-    }
-    return (1u << (sg_lane - base)) - 1u;
+    return m;
 }
 
-// The nonzero lanes of a ballot below this lane, and all of them. A subgroup of up to 32
-// lanes votes in the first word only: the others are not looked at (SGS is a constant, so
-// the compiler drops them), and no word is picked by a computed index.
-fn below(voted: vec4<u32>) -> u32 {
-    var r = countOneBits(voted.x & lanes_below(0u));
+// The lanes of a ballot that voted, among those in `lanes`. A subgroup of up to 32 lanes
+// votes in the first word only: the others are not looked at (SGS is a constant, so the
+// compiler drops them).
+fn voted_in(voted: vec4<u32>, lanes: vec4<u32>) -> u32 {
+    var r = countOneBits(voted.x & lanes.x);
     if (SGS > 32u) {
-        r = r + countOneBits(voted.y & lanes_below(1u)) + countOneBits(voted.z & lanes_below(2u))
-            + countOneBits(voted.w & lanes_below(3u));
+        r = r + countOneBits(voted.y & lanes.y) + countOneBits(voted.z & lanes.z)
+            + countOneBits(voted.w & lanes.w);
     }
     return r;
 }
-
-fn all_of(voted: vec4<u32>) -> u32 {
-    var r = countOneBits(voted.x);
-    if (SGS > 32u) {
-        r = r + countOneBits(voted.y) + countOneBits(voted.z) + countOneBits(voted.w);
-    }
-    return r;
-}
-
-// No place: the row's element is zero.
-const NONE: u32 = 0xffffffffu;
 
 fn write_pass(t: u32, b: u32) {
     let base = b * PART + sg_id * (PER * SGS) + sg_lane;
-    // Each row's element's place within the subgroup's run, or NONE.
-    var placed: array<u32, PER>;
+    let lower = lanes_below();
+    let every = vec4<u32>(0xffffffffu);
+    // Each row's flag, and its element's place within the subgroup's run.
+    var on: array<u32, PER>;
+    var place: array<u32, PER>;
     var total = 0u;
     for (var k = 0u; k < PER; k = k + 1u) {
-        let on = flag(base + k * SGS) == 1u;
-        let voted = subgroupBallot(on);
-        placed[k] = select(NONE, total + below(voted), on);
-        total = total + all_of(voted);
+        let f = flag(base + k * SGS);
+        let voted = subgroupBallot(f == 1u);
+        on[k] = f;
+        place[k] = total + voted_in(voted, lower);
+        total = total + voted_in(voted, every);
     }
     if (sg_lane == 0u) {
         run_totals[sg_id] = total;
@@ -67,8 +60,8 @@ fn write_pass(t: u32, b: u32) {
         at = at + run_totals[j];
     }
     for (var k = 0u; k < PER; k = k + 1u) {
-        if (placed[k] != NONE) {
-            out[at + placed[k]] = written(base + k * SGS);
+        if (on[k] == 1u) {
+            out[at + place[k]] = written(base + k * SGS);
         }
     }
 }
