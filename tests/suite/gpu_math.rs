@@ -157,7 +157,7 @@ fn single_sin_cos_exp_log_within_one_ulp_and_squares() {
     let gpu = has_gpu();
     let text = out(&format!(
         "{SINGLE_ARGS} \
-         L = [abs(X), abs(E), single([0 -0 -1 -Inf 1e-40 1.1755e-38 Inf NaN 1 2 0.5 1.4142135])]; \
+         L = [abs(X), abs(E), single([0 -0 1e-40 Inf NaN 1 2 0.5 1.4142135])]; \
          for c = {{{{@sin, X}}, {{@cos, X}}, {{@exp, E}}, {{@log, L}}}} \
            f = c{{1}}{{1}}; A = c{{1}}{{2}}; R = gather(f(gpuArray(A))); H = f(A); \
            ok = isfinite(H) & H ~= 0 & abs(A) > 1e-30; \
