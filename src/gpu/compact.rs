@@ -23,14 +23,6 @@ const WRITE_SCAN: &str = include_str!("../../shaders/compact_write_scan.wgsl");
 const BLOCK: usize = 4096;
 const PART: usize = 1024;
 
-/// The subgroup size the write pass ranks by: where the device has subgroups of one size
-/// that divides the workgroup's 256 threads (else a scan over the threads ranks).
-fn ranking_subgroup(g: &Gpu) -> Option<u32> {
-    g.info
-        .subgroup_size
-        .filter(|s| (4..=128).contains(s) && 256 % s == 0)
-}
-
 #[derive(Clone, Copy)]
 enum Pass {
     Count,
@@ -54,29 +46,19 @@ fn text(pass: Pass, mask: Precision, out: Precision, sgs: Option<u32>) -> String
         ),
         _ => ("", "return {{OUT}}(i + 1u);", ""),
     };
-    let (write, args, set) = match sgs {
-        Some(s) => (
-            shader_files::text("compact_write_subgroup.wgsl", WRITE_SUBGROUP)
-                .replace("{{SGS}}", &s.to_string()),
-            ", @builtin(subgroup_invocation_id) sl: u32, @builtin(subgroup_id) sid: u32",
-            "sg_lane = sl;\n    sg_id = sid;",
-        ),
-        None => (
-            shader_files::text("compact_write_scan.wgsl", WRITE_SCAN).into_owned(),
-            "",
-            "",
-        ),
-    };
-    shader_files::text("compact.wgsl", COMPACT)
-        .replace("{{WRITE}}", &write)
-        .replace("{{SUBGROUP_ARGS}}", args)
-        .replace("{{SUBGROUP_SET}}", set)
-        .replace("{{SOURCE}}", source)
-        .replace("{{WRITTEN}}", written)
-        .replace("{{TOUCH}}", touch)
-        .replace("{{MASK}}", mask.wgsl())
-        .replace("{{OUT}}", out.wgsl())
-        .replace("{{PASS}}", call)
+    shader_files::with_subgroups(
+        &shader_files::text("compact.wgsl", COMPACT),
+        "{{WRITE}}",
+        sgs,
+        ("compact_write_subgroup.wgsl", WRITE_SUBGROUP),
+        ("compact_write_scan.wgsl", WRITE_SCAN),
+    )
+    .replace("{{SOURCE}}", source)
+    .replace("{{WRITTEN}}", written)
+    .replace("{{TOUCH}}", touch)
+    .replace("{{MASK}}", mask.wgsl())
+    .replace("{{OUT}}", out.wgsl())
+    .replace("{{PASS}}", call)
 }
 
 /// The 1-based positions of the nonzero elements among the first `n` of `mask`, as values of
@@ -263,7 +245,7 @@ fn dispatch(
     workgroups: usize,
 ) -> MResult<()> {
     let key = KernelKey::compact(pass as u32, mask.precision as u32, out.precision as u32);
-    let sgs = ranking_subgroup(g);
+    let sgs = g.info.workgroup_subgroup();
     let (pipe, _) = compiled(g, key, || text(pass, mask.precision, out.precision, sgs))?;
     let limit = g.info.max_storage_binding;
     let bindings = [

@@ -21,7 +21,7 @@ pub struct DeviceInfo {
     pub supports_double: bool,
     pub supports_int64: bool,
     /// The subgroup size where the device runs subgroup operations (wgpu's `SUBGROUP`) with
-    /// one fixed size, so that a kernel can lay its work out by subgroups (`gpu::sort`).
+    /// one fixed size, so that a kernel can lay its work out by subgroups (`workgroup_subgroup`).
     pub subgroup_size: Option<u32>,
     /// Single sqrt is the driver's corrected with fused multiply-adds: the device gave the
     /// correctly rounded result for every single that way at start-up (`sqrt_check`).
@@ -37,6 +37,16 @@ pub struct DeviceInfo {
     pub available_memory: Option<u64>,
     /// How long instance, adapter and device creation took.
     pub init_time: Duration,
+}
+
+impl DeviceInfo {
+    /// The subgroup size a kernel of 256 threads lays its work out by (`gpu::sort`'s tile
+    /// ranking, `gpu::compact`'s write pass): the device's one size where it divides the
+    /// workgroup; None where those kernels rank without subgroups.
+    pub fn workgroup_subgroup(&self) -> Option<u32> {
+        self.subgroup_size
+            .filter(|s| (4..=128).contains(s) && 256 % s == 0)
+    }
 }
 
 /// A smaller largest-buffer size from `MATFUSE_MAX_BUFFER_BYTES` (at least 64 KiB), so that

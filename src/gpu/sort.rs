@@ -85,7 +85,7 @@ fn items(g: &Gpu) -> usize {
     {
         return k;
     }
-    if ranking_subgroup(g).is_none() && g.info.max_workgroup_storage >= 48 * 1024 {
+    if g.info.workgroup_subgroup().is_none() && g.info.max_workgroup_storage >= 48 * 1024 {
         16
     } else {
         8
@@ -161,7 +161,7 @@ fn ordered(
     };
     let passes = 4 * kw as u32 + lane_passes;
     let items = items(g);
-    let sgs = ranking_subgroup(g);
+    let sgs = g.info.workgroup_subgroup();
     let tiles = n.div_ceil(256 * items);
     let hist = buffers::allocate(g, 256 * tiles + 256, Precision::F32)?;
     let keys_b = buffers::allocate(g, n * kw, Precision::F32)?;
@@ -194,15 +194,6 @@ fn ordered(
     Ok((vals, keep.then_some(keys)))
 }
 
-/// The subgroup size the scatter ranks its tiles with (shaders/sort_rank_subgroup.wgsl):
-/// where the device has subgroups of one fixed size that divides the workgroup's 256
-/// threads; else the tiles are ranked by two 4-bit splits (shaders/sort_rank_split.wgsl).
-fn ranking_subgroup(g: &Gpu) -> Option<u32> {
-    g.info
-        .subgroup_size
-        .filter(|s| (4..=128).contains(s) && 256 % s == 0)
-}
-
 /// The text of a radix pass's kernel: `stage` 0 counts, 1 scans, 2 scatters, 3 copies back.
 pub(crate) fn pass_text(stage: u32, kw: usize, items: usize, sgs: Option<u32>) -> String {
     let call = match stage {
@@ -211,26 +202,18 @@ pub(crate) fn pass_text(stage: u32, kw: usize, items: usize, sgs: Option<u32>) -
         2 => "scatter_pass(lid.x, b);",
         _ => "copy_pass(lid.x, b);",
     };
-    let (rank, args, set) = match sgs {
-        Some(s) => (
-            shader_files::text("sort_rank_subgroup.wgsl", RANK_SUBGROUP)
-                .replace("{{SGS}}", &s.to_string()),
-            ", @builtin(subgroup_invocation_id) sl: u32, @builtin(subgroup_id) sid: u32",
-            "sg_lane = sl;\n    sg_id = sid;",
-        ),
-        None => (
-            shader_files::text("sort_rank_split.wgsl", RANK_SPLIT).into_owned(),
-            "",
-            "",
-        ),
-    };
-    shader_files::text("sort_pass.wgsl", PASS)
-        .replace("{{RANK}}", &rank)
-        .replace("{{SUBGROUP_ARGS}}", args)
-        .replace("{{SUBGROUP_SET}}", set)
-        .replace("{{KW}}", &kw.to_string())
-        .replace("{{ITEMS}}", &items.to_string())
-        .replace("{{PASS}}", call)
+    // Tiles are ranked by a warp-level multisplit where the device has subgroups, else by two
+    // 4-bit splits.
+    shader_files::with_subgroups(
+        &shader_files::text("sort_pass.wgsl", PASS),
+        "{{RANK}}",
+        sgs,
+        ("sort_rank_subgroup.wgsl", RANK_SUBGROUP),
+        ("sort_rank_split.wgsl", RANK_SPLIT),
+    )
+    .replace("{{KW}}", &kw.to_string())
+    .replace("{{ITEMS}}", &items.to_string())
+    .replace("{{PASS}}", call)
 }
 
 /// Each lane of `x` sorted (stable; NaN last, or first with `descend`), and with `index`
