@@ -169,9 +169,15 @@ fn m_exp(x: f32) -> f32 {
 }
 
 fn exp_in_range(x: f32) -> f32 {
+    return exp_split(x, 0.0);
+}
+
+// exp(x - tail) for |x| < 87 and |tail| small (erfc's exp(-a^2) in two parts): tail joins
+// the reduced argument, so only x needs to be a single.
+fn exp_split(x: f32, tail: f32) -> f32 {
     let t = keep32(x * 1.4426950408889634 + 12582912.0);
     let n = t - 12582912.0;
-    let r = fma(-n, -2.12194440e-4, keep32(x - n * 0.693359375));
+    let r = fma(-n, -2.12194440e-4, keep32(x - n * 0.693359375)) - tail;
     let p = fma(fma(fma(fma(fma(1.9875691500e-4, r, 1.3981999507e-3), r, 8.3334519073e-3), r,
         4.1665795894e-2), r, 1.6666665459e-1), r, 5.0000001201e-1);
     let e = keep32(fma(p * r, r, r)) + 1.0;

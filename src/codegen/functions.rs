@@ -15,6 +15,17 @@ use crate::values::ops::{Bin, Un};
 use std::collections::BTreeSet;
 
 const SOURCE: &str = include_str!("../../shaders/functions_f64.wgsl");
+const ERF_F32: &str = include_str!("../../shaders/erf_f32.wgsl");
+
+/// The f32 forms of a block's functions that single kernels use instead of its widening
+/// wrappers under fast single math (they call that library's keep32 and exp_split, and the
+/// block's f64 functions for the arguments they leave).
+fn f32_forms(block: &str) -> Option<&'static str> {
+    match block {
+        "erf" => Some(ERF_F32),
+        _ => None,
+    }
+}
 
 /// One block of the source: its name, the blocks it calls, its text.
 struct Block {
@@ -192,8 +203,9 @@ pub fn line(g: &Group) -> String {
     format!("\n// functions {p}: {}", names.join(" "))
 }
 
-/// A kernel's text with its functions line replaced by the blocks it names.
-pub fn expand(kernel: String) -> String {
+/// A kernel's text with its functions line replaced by the blocks it names; with the blocks'
+/// f32 forms where `f32_forms` (a single kernel with the fast f32 library).
+pub fn expand(kernel: String, f32_forms: bool) -> String {
     let Some(at) = kernel.find("// functions f") else {
         return kernel;
     };
@@ -208,7 +220,13 @@ pub fn expand(kernel: String) -> String {
         };
         if single {
             text.push_str(&b.text.replace("m_", "d_"));
-            text.push_str(&single_wrappers(b.text));
+            let forms = if f32_forms {
+                self::f32_forms(b.name).unwrap_or("")
+            } else {
+                ""
+            };
+            text.push_str(&single_wrappers(b.text, forms));
+            text.push_str(forms);
         } else {
             text.push_str(b.text);
         }
@@ -216,10 +234,11 @@ pub fn expand(kernel: String) -> String {
     format!("{}{}{}", &kernel[..at], text, &kernel[end..])
 }
 
-/// For each `fn m_NAME(a: f64, ...) -> f64` of a block, the single form: arguments widened,
-/// the f64 function called, the result rounded once. atan2d rounds twice, as the host does
-/// (its single atan2 is rounded before the degrees are taken).
-fn single_wrappers(block: &str) -> String {
+/// For each `fn m_NAME(a: f64, ...) -> f64` of a block that `forms` does not define in f32,
+/// the single form: arguments widened, the f64 function called, the result rounded once.
+/// atan2d rounds twice, as the host does (its single atan2 is rounded before the degrees
+/// are taken).
+fn single_wrappers(block: &str, forms: &str) -> String {
     let mut out = String::new();
     for line in block.lines() {
         let Some(rest) = line.strip_prefix("fn m_") else {
@@ -228,6 +247,9 @@ fn single_wrappers(block: &str) -> String {
         let Some((name, args)) = rest.split_once('(') else {
             continue;
         };
+        if forms.contains(&format!("fn m_{name}(")) {
+            continue;
+        }
         let arity = args
             .split(')')
             .next()
@@ -269,8 +291,13 @@ mod tests {
         }
         // Names the single forms rename must not clash: no identifier may contain `m_`
         // except the functions' own prefix.
-        let w = single_wrappers("fn m_atan2d(y: f64, x: f64) -> f64 {\nfn m_erf(x: f64) -> f64 {");
+        let block = "fn m_atan2d(y: f64, x: f64) -> f64 {\nfn m_erf(x: f64) -> f64 {";
+        let w = single_wrappers(block, "");
         assert!(w.contains("fn m_erf(a0: f32) -> f32"), "{w}");
+        assert!(w.contains("fn m_atan2d(a0: f32, a1: f32) -> f32"), "{w}");
+        // A function with an f32 form gets no wrapper (two would not compile).
+        let w = single_wrappers(block, ERF_F32);
+        assert!(!w.contains("fn m_erf("), "{w}");
         assert!(w.contains("fn m_atan2d(a0: f32, a1: f32) -> f32"), "{w}");
     }
 }

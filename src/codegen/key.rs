@@ -25,9 +25,10 @@ pub enum Kind {
     },
     /// `gpu::moments`: the partial moments of lane parts, or (`fold`) their fold.
     Moments { fold: bool },
-    /// `gpu::scatter`: values written into an array at affine addresses; `aliased` has a
-    /// bit per input that is that array itself (read through the output binding).
-    Scatter { aliased: u32 },
+    /// `gpu::scatter`: values written into an array at affine addresses, or (`index`: that
+    /// input + 1, 0 for affine) at the positions an index input holds; `aliased` has a bit
+    /// per input that is that array itself (read through the output binding).
+    Scatter { aliased: u32, index: u32 },
     /// `gpu::loops`: a loop kernel over `carried` variables; `moving` has a bit per input
     /// whose view moves each iteration (the roots follow the steps in the key).
     Loop { carried: u32, moving: u32 },
@@ -95,7 +96,7 @@ pub fn key(g: &Group, kind: Kind) -> KernelKey {
             u32::from(omitnan) | u32::from(first) << 1 | u32::from(per_thread) << 2,
         ]),
         Kind::Moments { fold } => w.extend([2, u32::from(fold), 0]),
-        Kind::Scatter { aliased } => w.extend([4, aliased, 0]),
+        Kind::Scatter { aliased, index } => w.extend([4, aliased, index]),
         Kind::Loop { carried, moving } => w.extend([6, carried, moving]),
     }
     w.push(

@@ -141,10 +141,14 @@ pub fn expand(kernel: &str) -> String {
         return kernel.to_string();
     };
     let end = kernel[at..].find('\n').map_or(kernel.len(), |e| at + e);
-    functions::expand(match library_text(&kernel[at..end]) {
+    let line = &kernel[at..end];
+    // Singles' f32 special functions come with the f32 library that has exp_split.
+    let f32_forms = line.starts_with("// library: f32 fast");
+    let text = match library_text(line) {
         Some(text) => format!("{}{}{}", &kernel[..at], text, &kernel[end..]),
         None => kernel.to_string(),
-    })
+    };
+    functions::expand(text, f32_forms)
 }
 
 /// The shared part of a kernel: element type, bindings (one per input) and the line that
@@ -649,6 +653,38 @@ mod tests {
             );
             validate(&src);
         }
+    }
+
+    /// A single kernel with erf and erfc: under the fast f32 library it carries their f32
+    /// forms (shaders/erf_f32.wgsl) and no widening wrappers for them, and it validates;
+    /// under the driver's library the wrappers, as before.
+    #[test]
+    fn single_erf_kernels_take_the_f32_forms_with_the_fast_library() {
+        let class = Class::Single;
+        let x = graph::leaf(
+            Data::Host(Rc::new(Tensor::zeros(class, Shape::col(9)))),
+            Shape::col(9),
+            class,
+        );
+        let e = graph::intern(Op::Unary(Un::Erfc), vec![x.clone()], Shape::col(9), class);
+        let f = graph::intern(Op::Unary(Un::Erf), vec![x], Shape::col(9), class);
+        let n = graph::intern(Op::Binary(Bin::Add), vec![e, f], Shape::col(9), class);
+        let g = crate::plan::group(&n);
+        let src = super::elementwise(&g, true, false);
+        let at = src.find("// library: f32 ").expect("a single library line");
+        let end = at + src[at..].find('\n').expect("its end");
+        let fast = format!("{}// library: f32 fast{}", &src[..at], &src[end..]);
+        let text = super::expand(&fast);
+        assert!(
+            text.contains("fn m_erfc(x: f32) -> f32")
+                && text.contains("fn erfc_tail32(")
+                && !text.contains("fn m_erfc(a0: f32)")
+                && text.contains("fn d_erfc(x: f64) -> f64"),
+            "{text}"
+        );
+        validate(&fast);
+        let driver = format!("{}// library: f32 driver{}", &src[..at], &src[end..]);
+        assert!(!super::expand(&driver).contains("erfc_tail32"));
     }
 
     /// A view in the output's own layout (`u(2:end-1)` beside `u(1:end-2)`) reads its first

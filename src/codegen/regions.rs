@@ -75,11 +75,14 @@ pub(super) fn region_read(g: &Group, params: usize, array: &str, r: usize) -> St
 }
 
 /// The WGSL of a scatter: `g`'s values written into an array in place, element `gi` at the
-/// address the scatter words (after the group's regions) give (`gpu::scatter`).
-/// Inputs with their bit in `aliased` are the array written, read through `out`.
-pub fn scatter(g: &Group, aliased: u32) -> String {
-    let lines = step_lines_reading(g, 0, &|k, access| {
-        if k < 32 && aliased & (1 << k) != 0 {
+/// address the scatter words (after the group's regions) give (`gpu::scatter`), or with
+/// `index`, at the 1-based position that input holds for it.
+/// Inputs with their bit in `aliased` are the array written, read through `out` (by the
+/// index form, only by gathers: `gpu::scatter::run_by_index`).
+pub fn scatter(g: &Group, aliased: u32, index: Option<usize>) -> String {
+    let is_aliased = |k: usize| k < 32 && aliased & (1 << k) != 0;
+    let mut lines = step_lines_reading(g, 0, &|k, access| {
+        if is_aliased(k) {
             // The input's own binding stays in the layout (a kernel must use what it binds).
             let read = input_read_from(g, 0, k, access, "out");
             format!("select({read}, in{k}[0u], false)")
@@ -87,10 +90,23 @@ pub fn scatter(g: &Group, aliased: u32) -> String {
             input_read(g, 0, k, access)
         }
     });
+    let address = match index {
+        None => format!("m_scatter(gi, {})", gather_base(g, 0, g.gathers.len())),
+        Some(ix) => {
+            // Gathers of the array written read it through `out` (`gather_value` names its
+            // source's binding); the binding itself is kept in use.
+            for k in (0..g.inputs.len()).filter(|&k| is_aliased(k)) {
+                lines = format!(
+                    "    _ = in{k}[0u];\n{}",
+                    lines.replace(&format!("T(in{k}["), "T(out[")
+                );
+            }
+            format!("u32({}) - 1u", input_read(g, 0, ix, &g.inputs[ix]))
+        }
+    };
     let body = format!(
-        "{}    out[m_scatter(gi, {})] = v{};",
+        "{}    out[{address}] = v{};",
         lines,
-        gather_base(g, 0, g.gathers.len()),
         g.steps.len().saturating_sub(1)
     );
     prelude(g, 1, 1)

@@ -17,6 +17,24 @@ pub fn run(
     counts: &[usize],
     steps: &[i64],
 ) -> MResult<()> {
+    let mut words = vec![counts.len() as u32, offset as u32];
+    for (&c, &s) in counts.iter().zip(steps) {
+        words.push(c as u32);
+        words.push(s as i32 as u32);
+    }
+    write(gr, target, None, &words)
+}
+
+/// Writes `gr`'s values into `target`, element `i` at the 1-based position input `index`
+/// holds for it (`x(idx) = x(idx) * 0.5 + w` as one kernel: `interp::put_fused`). The
+/// positions must be distinct and within `target`, and the values may read `target` only
+/// through gathers at those same positions: each thread then reads its element before it
+/// writes it, and no other thread touches it.
+pub fn run_by_index(gr: &Group, target: &DeviceBuffer, index: usize) -> MResult<()> {
+    write(gr, target, Some(index), &[])
+}
+
+fn write(gr: &Group, target: &DeviceBuffer, index: Option<usize>, words: &[u32]) -> MResult<()> {
     let g = device::ready().ok_or_else(|| MError::new("matfuse:gpu:none", "No GPU."))?;
     let n = gr.shape.numel();
     // The target is bound whole; the values are read in one window.
@@ -37,18 +55,16 @@ pub fn run(
             _ => false,
         })
         .fold(0u32, |m, (k, _)| m | 1 << k.min(31));
-    let kind = crate::codegen::Kind::Scatter { aliased };
+    let kind = crate::codegen::Kind::Scatter {
+        aliased,
+        index: index.map_or(0, |k| k as u32 + 1),
+    };
     let kernel = compiled(g, crate::codegen::key(gr, kind), || {
-        crate::codegen::scatter(gr, aliased)
+        crate::codegen::scatter(gr, aliased, index)
     })?;
     let mut table = shape_table(gr);
     table.extend(rand_words(gr));
-    table.push(counts.len() as u32);
-    table.push(offset as u32);
-    for (&c, &s) in counts.iter().zip(steps) {
-        table.push(c as u32);
-        table.push(s as i32 as u32);
-    }
+    table.extend_from_slice(words);
     let launch = Launch {
         table: &table,
         consts: &gr.consts,

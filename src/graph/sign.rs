@@ -5,6 +5,7 @@
 use super::{Data, Node, Op, RandKind};
 use crate::values::class::Class;
 use crate::values::ops::{Bin, Red, Un};
+use std::rc::Rc;
 
 /// Some(true) when no element of `n` can be negative, Some(false) when one is (found in its
 /// data), None when only computing it would tell. Results are remembered on the node.
@@ -85,4 +86,63 @@ fn derive(n: &Node) -> Option<bool> {
     };
     // Otherwise only data can tell: host data is read; device data is left unknown.
     if known { Some(true) } else { host_nonneg(n) }
+}
+
+/// Most computed nodes `deciding` returns, and most nodes it walks.
+const DECIDING_CAP: usize = 4;
+const DECIDING_WALK: usize = 64;
+
+/// The computed nodes (leaves, or values computed before) whose signs alone leave `n`'s
+/// unknown, where `n` has no negatives when none of them has (by `derive`'s rules that need
+/// every input's: products, quotients and sums of them and of constants that are not
+/// negative, views, rounding): `log(S / K)` depends on `S` alone. None where `n`'s sign does
+/// not follow so, or takes more than a few of them.
+pub fn deciding(n: &Rc<Node>) -> Option<Vec<Rc<Node>>> {
+    let mut found = Vec::new();
+    let mut walked = 0usize;
+    collect(n, &mut found, &mut walked).then_some(found)
+}
+
+fn collect(n: &Rc<Node>, found: &mut Vec<Rc<Node>>, walked: &mut usize) -> bool {
+    *walked += 1;
+    if *walked > DECIDING_WALK {
+        return false;
+    }
+    match nonneg(n) {
+        Some(known) => return known,
+        None => {}
+    }
+    if n.is_realised() {
+        if !found.iter().any(|f| Rc::ptr_eq(f, n)) {
+            found.push(n.clone());
+        }
+        return found.len() <= DECIDING_CAP;
+    }
+    let mut all = |ks: &[usize]| {
+        ks.iter()
+            .all(|&k| n.inputs.get(k).is_some_and(|i| collect(i, found, walked)))
+    };
+    match &n.op {
+        Op::Reshape | Op::Transpose | Op::Cast | Op::View(_) | Op::Gather(_) => all(&[0]),
+        Op::Embed(_) => all(&[0, 1]),
+        Op::Select => all(&[1, 2]),
+        Op::Unary(
+            Un::Floor
+            | Un::Ceil
+            | Un::Round
+            | Un::Fix
+            | Un::Sign
+            | Un::Expm1
+            | Un::Sinh
+            | Un::Tanh
+            | Un::Atan
+            | Un::Log1p,
+        ) => all(&[0]),
+        Op::Binary(Bin::Add | Bin::Mul | Bin::Div | Bin::LDiv | Bin::Min | Bin::Mod) => {
+            all(&[0, 1])
+        }
+        Op::Binary(Bin::Rem | Bin::Pow) => all(&[0]),
+        Op::Reduce { .. } => all(&[0]),
+        _ => false,
+    }
 }

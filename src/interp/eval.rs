@@ -605,6 +605,11 @@ impl Interp {
             }
             return super::lower::on_host(&[v], |h| access::paren(&h[0], args));
         }
+        // A large host array by a large index vector, without a device: a gather that the
+        // consuming fused group reads in its blocks, as gpuArray sources go.
+        if let Some(g) = super::gathers::host_read(v, args) {
+            return Ok(g);
+        }
         access::paren(v, args)
     }
 

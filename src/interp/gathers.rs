@@ -4,6 +4,8 @@
 //! nothing goes to the host. Subscripts are checked first (positive whole numbers within the
 //! array): on the host for host subscripts; on the device for device ones, reading back one
 //! value. A subscript that fails goes the general way, which reports MATLAB's error.
+//! Large host arrays read by large host index vectors go the same way when there is no
+//! device (`host_read`).
 
 use super::lower;
 use crate::graph::{self, Op, Pick, folded_sizes};
@@ -87,6 +89,39 @@ pub fn read(d: &DeviceValue, args: &[Value]) -> Option<Value> {
     Some(lower::pending(node, d.explicit))
 }
 
+/// `x0(idx)` of a plain host array by one large numeric host index, when there is no device:
+/// a gather that the consuming fused group reads in its blocks, as for a gpuArray source
+/// (`y = x0(idx) .* w + y` reads x0 at the indices and writes y once, where reading
+/// `x0(idx)` first wrote and read again an array of the index's size). Only real double and
+/// single sources of two dimensions and two or more elements (their result shape is the
+/// same by `linear_shape` as by the host's `linear_read_shape`; other classes and shapes keep
+/// the host's read); an index by size as other host arrays enter the graph
+/// (`lower::offloads`). None for everything else, and for any index that is not a whole
+/// number within the array: the host's read gives MATLAB's error.
+pub fn host_read(v: &Value, args: &[Value]) -> Option<Value> {
+    let (Value::Tensor(t), [Value::Tensor(idx)]) = (v, args) else {
+        return None;
+    };
+    let source = matches!(t.class(), Class::Double | Class::Single) && !t.is_complex();
+    let index = !matches!(idx.class(), Class::Logical | Class::Char) && !idx.is_complex();
+    if !source || !index || t.numel() < 2 || t.shape.ndims() != 2 {
+        return None;
+    }
+    if !lower::host_array_without_device(v) || !lower::offloads(idx.numel()) {
+        return None;
+    }
+    let d = DeviceValue {
+        node: graph::memory::host_leaf(t),
+        explicit: false,
+    };
+    let g = read(&d, args)?;
+    let expected = crate::values::ops::index::linear_read_shape(&t.shape, &idx.shape, idx.numel());
+    match &g {
+        Value::Device(r) if r.node.shape == expected => Some(g),
+        _ => None,
+    }
+}
+
 /// MATLAB's shape of `x(idx)` with one subscript: a vector indexed by a vector keeps its
 /// orientation; otherwise the index's shape (a mask's positions are a column, or a row for
 /// a row mask).
@@ -154,7 +189,7 @@ fn subscript(a: &Value, extent: usize) -> Option<Sub> {
         }
         Value::Tensor(t) => {
             let values = t.to_f64();
-            if !values.iter().all(|&x| whole(x)) {
+            if !all_positions(&values, extent) {
                 return None;
             }
             if let Some(r) = progression(&values) {
@@ -186,6 +221,25 @@ pub(super) fn checked_index(
         Sub::Index(node, count) => Some((node, count)),
         Sub::Range(..) => None,
     }
+}
+
+/// Whether every value is a whole number in `1..=extent`: in chunks across the cores, each
+/// chunk without branches (`all` stops at each element so the loop does not vectorise, and
+/// `f64::fract` is a libm call on baseline x86-64: the check cost about as much as the read).
+fn all_positions(values: &[f64], extent: usize) -> bool {
+    use rayon::prelude::*;
+    let top = extent as f64;
+    // NaN fails every comparison; the i64 conversion saturates, and only whole numbers
+    // convert back to themselves.
+    let chunk = |c: &[f64]| {
+        c.iter().fold(true, |ok, &x| {
+            ok & (x >= 1.0) & (x <= top) & ((x as i64) as f64 == x)
+        })
+    };
+    if values.len() < 1 << 16 {
+        return chunk(values);
+    }
+    values.par_chunks(1 << 16).all(chunk)
 }
 
 /// Positions in arithmetic progression as a range (no index array to upload).

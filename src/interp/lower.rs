@@ -236,6 +236,21 @@ fn no_negatives(n: &Rc<Node>) -> bool {
     if let Some(known) = graph::sign::nonneg(n) {
         return known;
     }
+    // Where `n`'s sign follows from a few computed values' (`log(S / K)` from `S`'s), those
+    // are checked, each once while it lives, and `n` stays pending: a variable read by many
+    // such expressions (in a loop) is checked once, and `n` is not computed into an array
+    // of its own for the check.
+    if let Some(deciding) = graph::sign::deciding(n)
+        && deciding.iter().all(|d| {
+            let leaf = graph::memory::settled(d);
+            let known = never(compare(Bin::Lt, &leaf, constant(0.0, Class::Double)));
+            d.nonneg.set(Some(known));
+            known
+        })
+        && graph::sign::nonneg(n) == Some(true)
+    {
+        return true;
+    }
     if crate::plan::realise(n).is_err() {
         return false;
     }

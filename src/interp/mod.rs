@@ -35,6 +35,7 @@ mod part_read;
 pub mod product;
 mod put;
 mod put_empty;
+mod put_fused;
 mod put_subs;
 pub use put::planning as put_planning;
 pub mod scalar;

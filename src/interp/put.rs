@@ -205,6 +205,23 @@ fn write(target: Rc<DeviceValue>, subscripts: Subscripts<'_>, rhs: Value) -> Out
         drop(n);
         return Outcome::Done(Value::Device(target));
     }
+    // A pending right-hand side that reads the array only where it writes it, written as it
+    // is computed (one kernel, in place).
+    if new_shape == n.shape {
+        match super::put_fused::write(&target, &n, &old, &subs, &rhs) {
+            Some(Ok(())) => {
+                let (shape, explicit) = (n.shape.clone(), target.explicit);
+                drop(rhs);
+                // Nothing can read the old value now; its buffer moves to the new one.
+                n.data.borrow_mut().take();
+                drop(n);
+                drop(target);
+                return Outcome::Done(value_of(old, shape, class, explicit));
+            }
+            Some(Err(e)) => return Outcome::Failed(e, Some(Value::Device(target))),
+            None => {}
+        }
+    }
     // The values, computed (a pending right-hand side is one kernel of its own).
     crate::gpu::trace("assignment: planned");
     let values = match values_of(&rhs) {

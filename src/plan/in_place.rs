@@ -148,6 +148,13 @@ fn same_place(v: &Node, region: &Region, sizes: &[usize], values: &Shape) -> boo
 /// Whether every reference to `target` comes from `root` or from nodes under it that only
 /// `root`'s work refers to: then nothing else can read `target` again once `root` is computed.
 fn private(root: &Rc<Node>, target: &Rc<Node>) -> bool {
+    unseen(root, target, 0)
+}
+
+/// `private`, with `held` more references to `target` that the caller knows of and accounts
+/// for itself (`interp::put_fused`: the variable being assigned, and the group computing
+/// `root`).
+pub(crate) fn unseen(root: &Rc<Node>, target: &Rc<Node>, held: usize) -> bool {
     // Each node under `root` (walked without taking references: the counts must be the
     // graph's own), with the number of edges into it from nodes under `root`.
     let mut edges: FxHashMap<*const Node, usize> = FxHashMap::default();
@@ -167,6 +174,10 @@ fn private(root: &Rc<Node>, target: &Rc<Node>) -> bool {
             }
         }
     }
+    // Out of `root`'s reach, only the caller's references may hold it.
+    if !edges.contains_key(&Rc::as_ptr(target)) {
+        return Rc::strong_count(target) <= held;
+    }
     // A node is visible from outside when something beyond these edges holds it; what such
     // a node holds is visible too.
     let mut visible: FxHashMap<*const Node, bool> = FxHashMap::default();
@@ -178,7 +189,9 @@ fn private(root: &Rc<Node>, target: &Rc<Node>) -> bool {
             if Rc::ptr_eq(x, root) || visible.get(&p).copied().unwrap_or(false) {
                 continue;
             }
-            if Rc::strong_count(x) > edges.get(&p).copied().unwrap_or(0) {
+            let known =
+                edges.get(&p).copied().unwrap_or(0) + if Rc::ptr_eq(x, target) { held } else { 0 };
+            if Rc::strong_count(x) > known {
                 visible.insert(p, true);
                 changed = true;
             }

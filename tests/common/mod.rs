@@ -105,6 +105,17 @@ pub const SINGLE_ARGS: &str = "rng(5); X = single([(rand(1, 3e5) - 0.5) * 2e5, \
     E = single([linspace(-104, 89, 3e5), 1e-40, -1e-40, -87.5, 87.5, 88.7, 88.8, -103.9, \
     -200, Inf, -Inf, NaN, 0, -0]);";
 
+/// Runs `code` through `matfuse -e` in a process of its own with `envs` set (settings read
+/// once a process need one): what it printed and how it ended.
+pub fn run_code_with(code: &str, envs: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"));
+    cmd.arg("-e").arg(code);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("matfuse runs")
+}
+
 /// Runs `script` as a file through the matfuse binary, in a process of its own with `envs`
 /// set (settings read once a process, such as the device's, need one); returns what it
 /// printed on stdout and on stderr. `name` keeps concurrent tests' files apart.

@@ -5,6 +5,7 @@
 mod common;
 
 mod host_fast_paths;
+mod host_gather_lift;
 mod host_linear_reads;
 mod host_round4;
 mod host_round5;

@@ -2,16 +2,8 @@
 //! MATFUSE_DEVICE=cpu. With MATFUSE_REQUIRE_GPU=1 (CI, lavapipe) a missing adapter fails
 //! instead of skipping.
 
-use std::process::{Command, Output};
-
-fn matfuse(code: &str, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_matfuse"));
-    cmd.arg("-e").arg(code);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("matfuse runs")
-}
+use crate::common::run_code_with as matfuse;
+use std::process::Output;
 
 fn text(o: &Output) -> (String, String) {
     (

@@ -6,21 +6,16 @@
 //! gives the same values; residency and the warning are checked where there is a device.
 
 use crate::common::{has_gpu, out};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const LIMIT: &str = "1048576";
 
 /// Runs `code` in a new matfuse process with a 1 MiB largest device buffer (and any other
 /// settings): standard output, standard error, the status.
 fn held(code: &str, env: &[(&str, &str)]) -> (String, String, Output) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_matfuse"));
-    cmd.arg("-e")
-        .arg(code)
-        .env("MATFUSE_MAX_BUFFER_BYTES", LIMIT);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let o = cmd.output().expect("matfuse runs");
+    let mut envs = vec![("MATFUSE_MAX_BUFFER_BYTES", LIMIT)];
+    envs.extend_from_slice(env);
+    let o = crate::common::run_code_with(code, &envs);
     (
         String::from_utf8_lossy(&o.stdout).to_string(),
         String::from_utf8_lossy(&o.stderr).to_string(),

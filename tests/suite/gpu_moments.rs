@@ -41,11 +41,7 @@ fn a_computed_or_host_array_is_read_once_too() {
     let code = "x = magic(200); gpuStats reset; mu = mean(x); sd = std(x); a = gather(sd); \
          b = gather(mu); s = gpuStats; fprintf('%d %d %d', s.Session.Kernels, \
          s.Session.BytesUploaded, isequal(b, mean(magic(200))));";
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_matfuse"))
-        .args(["-e", code])
-        .env("MATFUSE_OFFLOAD", "always")
-        .output()
-        .expect("runs");
+    let o = crate::common::run_code_with(code, &[("MATFUSE_OFFLOAD", "always")]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         text.trim(),

@@ -1,0 +1,73 @@
+// erf and erfc of singles in f32 arithmetic, under MATFUSE_SINGLE_MATH=fast (the default
+// where the device has f64): they replace the widening wrappers of the erf block of
+// functions_f64.wgsl in single kernels (src/codegen/functions.rs), which stay for NaN,
+// erfc's results below the normals and erf's subnormal arguments. After
+// math_f32_fast.wgsl (keep32, exp_split). Over every single, with fused and with unfused
+// multiply-adds, erfc is within 4 ulp of the host's (libm's f64 erfc rounded once; CUDA
+// documents 4 for its erfcf) and erf within 1; tests/suite/single_erf.rs mirrors them.
+
+// erf(a)/a - 1 of z = a^2 <= 0.84375^2, a polynomial of degree 6 fitted to it (1.2e-10).
+fn erf_ratio32(z: f32) -> f32 {
+    var p = fma(8.897223597159609e-05, z, -0.000825674447696656);
+    p = fma(p, z, 0.005210250616073608);
+    p = fma(p, z, -0.026862816885113716);
+    p = fma(p, z, 0.1128375232219696);
+    p = fma(p, z, -0.37612637877464294);
+    return fma(p, z, 0.12837916612625122);
+}
+
+// erfc(a) for 0.84375 <= a <= 9.1: exp(-a^2) erfcx(a), erfcx a polynomial of degree 10 in
+// t = (a - 3)/(a + 3) (Shepherd and Laframboise's variable; fitted, 1.3e-9 relative), and
+// exp(-a^2) with a^2 split exactly: ah keeps a's first 12 bits, so ah^2 is a single, and
+// al (a + ah) = a^2 - ah^2 joins exp's reduced argument instead of rounding a^2 (which at
+// a = 9 would cost 80 ulp).
+fn erfc_tail32(a: f32) -> f32 {
+    let t = (a - 3.0) / (a + 3.0);
+    var p = fma(5.518926263903268e-05, t, 2.712310742936097e-05);
+    p = fma(p, t, -0.0005954863736405969);
+    p = fma(p, t, 0.0007164136040955782);
+    p = fma(p, t, 0.004269493743777275);
+    p = fma(p, t, -0.024394284933805466);
+    p = fma(p, t, 0.07166575640439987);
+    p = fma(p, t, -0.15011578798294067);
+    p = fma(p, t, 0.2456037998199463);
+    p = fma(p, t, -0.32623356580734253);
+    p = fma(p, t, 0.17900115251541138);
+    let ah = bitcast<f32>(bitcast<u32>(a) & 0xfffff000u);
+    let al = keep32(a - ah);
+    return exp_split(-keep32(ah * ah), al * (a + ah)) * p;
+}
+
+// Below 0.84375, 1 - erf(a) as fdlibm arranges it (a - 1/2 exact from 1/4 on); above, the
+// tail; negative x 2 - erfc(-x) (from -9.1 down, 2 whatever a is).
+fn m_erfc(x: f32) -> f32 {
+    if ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u || x >= 9.1) {
+        return f32(d_erfc(wide(x)));
+    }
+    let a = min(abs(x), 9.1);
+    var r: f32;
+    if (a < 0.84375) {
+        let y = a * erf_ratio32(a * a);
+        let h = select(0.5, 1.0, a < 0.25);
+        r = h - (keep32(a - (1.0 - h)) + y);
+    } else {
+        r = erfc_tail32(a);
+    }
+    return select(r, 2.0 - r, x < 0.0);
+}
+
+// a (1 + ratio) below 0.84375, 1 - erfc above (1 from a = 9.1 on).
+fn m_erf(x: f32) -> f32 {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    if (bits > 0x7f800000u || bits < 0x00800000u) {
+        return f32(d_erf(wide(x)));
+    }
+    let a = min(abs(x), 9.1);
+    var r: f32;
+    if (a < 0.84375) {
+        r = fma(a, erf_ratio32(a * a), a);
+    } else {
+        r = 1.0 - erfc_tail32(a);
+    }
+    return select(r, -r, x < 0.0);
+}
