@@ -4,7 +4,7 @@
 //! address past 2^24) times the source's folded stride.
 
 use super::{Access, Group, Step, access, first, input_step};
-use crate::graph::{Node, Pick, folded_sizes};
+use crate::graph::{Node, Op, Pick, folded_sizes};
 use std::rc::Rc;
 
 /// One subscript of a planned gather.
@@ -62,6 +62,7 @@ pub(super) fn step(n: &Rc<Node>, picks: &[Pick], g: &mut Group) -> Step {
                     return malformed(g);
                 };
                 next += 1;
+                let idx = &reshaped_data(idx);
                 if !idx.is_realised() {
                     first(idx, g);
                 }
@@ -80,6 +81,20 @@ pub(super) fn step(n: &Rc<Node>, picks: &[Pick], g: &mut Group) -> Step {
     }
     g.gathers.push(GatherPlan { source: src, subs });
     Step::Gather(g.gathers.len() - 1)
+}
+
+/// An index subscript that is a pending reshape of computed positions (a column index of a
+/// row, `x(idx)` with `x` a row and `idx` a column) read as those positions under the
+/// reshape's shape: the same data in the same order, so no kernel copies it each time.
+fn reshaped_data(idx: &Rc<Node>) -> Rc<Node> {
+    if let Op::Reshape = idx.op
+        && !idx.is_realised()
+        && let Some(input) = idx.inputs.first()
+        && let Some(data) = input.data.borrow().clone()
+    {
+        return crate::graph::leaf(data, idx.shape.clone(), idx.class);
+    }
+    idx.clone()
 }
 
 /// A gather node without its inputs (never made so): the group cannot run.
