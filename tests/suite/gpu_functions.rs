@@ -29,8 +29,9 @@ const UNIT: &str = "[linspace(-1, 1, 4001), -10.^linspace(-300, 0, 301), 10.^lin
 const UNARY: &[(&str, &str, f64, f64)] = &[
     ("erf", WIDE, 4e-16, 1.0),
     // Singles' erf and erfc are f32 arithmetic (shaders/erf_f32.wgsl; tests/suite/single_erf.rs
-    // sweeps them on the host): erfc within 4 ulp, as CUDA's erfcf.
-    ("erfc", WIDE, 4e-15, 4.0),
+    // sweeps them on the host): erfc within 4 ulp with fused multiply-adds, as CUDA's
+    // erfcf; 5 where a driver splits them (lavapipe).
+    ("erfc", WIDE, 4e-15, 5.0),
     ("erfinv", UNIT, 4e-16, 1.0),
     (
         "erfcinv",
