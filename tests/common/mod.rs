@@ -105,6 +105,20 @@ pub const SINGLE_ARGS: &str = "rng(5); X = single([(rand(1, 3e5) - 0.5) * 2e5, \
     E = single([linspace(-104, 89, 3e5), 1e-40, -1e-40, -87.5, 87.5, 88.7, 88.8, -103.9, \
     -200, Inf, -Inf, NaN, 0, -0]);";
 
+/// The decimal literals (those with a point) of WGSL function `name`'s body in `text`, in
+/// order: a shader's constants, for host mirrors of its arithmetic.
+pub fn shader_literals(text: &str, name: &str) -> Vec<f32> {
+    let start = text
+        .find(&format!("fn {name}("))
+        .unwrap_or_else(|| panic!("{name} in its shader"));
+    let body = &text[start..];
+    let body = &body[..body.find("\n}\n").expect("the function's end")];
+    body.split(|c: char| !(c.is_ascii_digit() || ".-+e".contains(c)))
+        .filter(|t| t.contains('.'))
+        .map(|t| t.parse::<f64>().expect("a number") as f32)
+        .collect()
+}
+
 /// Runs `code` through `matfuse -e` in a process of its own with `envs` set (settings read
 /// once a process need one): what it printed and how it ended.
 pub fn run_code_with(code: &str, envs: &[(&str, &str)]) -> std::process::Output {

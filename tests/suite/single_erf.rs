@@ -11,18 +11,7 @@
 const ERF_F32: &str = include_str!("../../shaders/erf_f32.wgsl");
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
 
-/// The decimal literals of function `name`'s body in `text`, in order.
-fn literals(text: &str, name: &str) -> Vec<f32> {
-    let start = text
-        .find(&format!("fn {name}("))
-        .unwrap_or_else(|| panic!("{name} in its shader"));
-    let body = &text[start..];
-    let body = &body[..body.find("\n}\n").expect("the function's end")];
-    body.split(|c: char| !(c.is_ascii_digit() || ".-+e".contains(c)))
-        .filter(|t| t.contains('.'))
-        .map(|t| t.parse::<f64>().expect("a number") as f32)
-        .collect()
-}
+use crate::common::shader_literals as literals;
 
 struct Constants {
     /// erf(a)/a - 1's polynomial, highest first.

@@ -10,15 +10,7 @@ const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
 /// The decimal literals of `m_log`'s body, in order: 1, the polynomial's eight coefficients
 /// (highest first), -1/2, then ln2's low and high parts.
 fn constants() -> Vec<f32> {
-    let start = MATH_F32_FAST
-        .find("fn m_log(x: f32) -> f32 {")
-        .expect("m_log in math_f32_fast.wgsl");
-    let body = &MATH_F32_FAST[start..];
-    let body = &body[..body.find("\n}\n").expect("m_log's end")];
-    body.split(|c: char| !(c.is_ascii_digit() || ".-+e".contains(c)))
-        .filter(|t| t.contains('.'))
-        .map(|t| t.parse::<f64>().expect("a number") as f32)
-        .collect()
+    crate::common::shader_literals(MATH_F32_FAST, "m_log")
 }
 
 /// `m_log` for a positive normal single, its multiply-adds fused or not.
