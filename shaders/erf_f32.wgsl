@@ -39,12 +39,30 @@ fn erfc_tail32(a: f32) -> f32 {
     return exp_split(-keep32(ah * ah), al * (a + ah)) * p;
 }
 
-// Below 0.84375, 1 - erf(a) as fdlibm arranges it (a - 1/2 exact from 1/4 on); above, the
-// tail; negative x 2 - erfc(-x) (from -9.1 down, 2 whatever a is).
 fn m_erfc(x: f32) -> f32 {
     if ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u || x >= 9.1) {
         return f32(d_erfc(wide(x)));
     }
+    return erfc_below32(x);
+}
+
+// The speculative forms (see m_sin_fast in math_f32_fast.wgsl): FAST_OK cleared where the
+// general functions call the f64 ones.
+fn m_erfc_fast(x: f32) -> f32 {
+    FAST_OK = FAST_OK && x < 9.1;
+    return erfc_below32(x);
+}
+
+fn m_erf_fast(x: f32) -> f32 {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    FAST_OK = FAST_OK && bits >= 0x00800000u && bits <= 0x7f800000u;
+    return erf_normal32(x);
+}
+
+// erfc of x < 9.1 (NaN excluded): below 0.84375, 1 - erf(a) as fdlibm arranges it (a - 1/2
+// exact from 1/4 on); above, the tail; negative x 2 - erfc(-x) (from -9.1 down, 2 whatever
+// a is).
+fn erfc_below32(x: f32) -> f32 {
     let a = min(abs(x), 9.1);
     var r: f32;
     if (a < 0.84375) {
@@ -57,12 +75,17 @@ fn m_erfc(x: f32) -> f32 {
     return select(r, 2.0 - r, x < 0.0);
 }
 
-// a (1 + ratio) below 0.84375, 1 - erfc above (1 from a = 9.1 on).
 fn m_erf(x: f32) -> f32 {
     let bits = bitcast<u32>(x) & 0x7fffffffu;
     if (bits > 0x7f800000u || bits < 0x00800000u) {
         return f32(d_erf(wide(x)));
     }
+    return erf_normal32(x);
+}
+
+// erf of a normal single or an infinity: a (1 + ratio) below 0.84375, 1 - erfc above (1
+// from a = 9.1 on).
+fn erf_normal32(x: f32) -> f32 {
     let a = min(abs(x), 9.1);
     var r: f32;
     if (a < 0.84375) {

@@ -192,10 +192,20 @@ fn exp_split(x: f32, tail: f32) -> f32 {
 // result; tests/suite/single_log.rs mirrors it). Zero, negatives, subnormals, Inf and NaN
 // go to the f64 function.
 fn m_log(x: f32) -> f32 {
-    let ix = bitcast<u32>(x);
-    if (ix - 0x00800000u >= 0x7f000000u) {
+    if (bitcast<u32>(x) - 0x00800000u >= 0x7f000000u) {
         return f32(d_log(wide(x)));
     }
+    return log_normal32(x);
+}
+
+// log's speculative form (see m_sin_fast): positive normal singles only.
+fn m_log_fast(x: f32) -> f32 {
+    FAST_OK = FAST_OK && bitcast<u32>(x) - 0x00800000u < 0x7f000000u;
+    return log_normal32(x);
+}
+
+fn log_normal32(x: f32) -> f32 {
+    let ix = bitcast<u32>(x);
     let shifted = ix - 0x3f3504f3u;
     let e = f32(bitcast<i32>(shifted) >> 23u);
     let f = bitcast<f32>((shifted & 0x007fffffu) + 0x3f3504f3u) - 1.0;

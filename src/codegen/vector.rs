@@ -119,23 +119,42 @@ const FAST_FORMS: [(&str, &str); 3] = [
     ("m_exp(", "m_exp_fast("),
 ];
 
+/// Singles' further speculative forms (math_f32_fast.wgsl, erf_f32.wgsl): the general
+/// functions keep a call of the f64 one beside the f32 code for zero, subnormals, NaN and
+/// erfc's underflow, and that call alone made Black-Scholes' reduction kernel (log and two
+/// erfc) 1.5x slower on the H200 (124.7 against 84.7 us with the calls taken out).
+const FAST_FORMS_F32: [(&str, &str); 3] = [
+    ("m_log(", "m_log_fast("),
+    ("m_erf(", "m_erf_fast("),
+    ("m_erfc(", "m_erfc_fast("),
+];
+
 /// Whether a reduction thread of `g` folds its vectors speculatively: sines, cosines and
-/// exponentials of doubles, and of singles in f32 arithmetic. It folds them with the fast
-/// forms first, and again with the general functions when any argument was out of their
-/// range (singles' sines and cosines |x| >= 1024, exp |x| >= 87; doubles' |x| >= 1e5 and
-/// near multiples of pi/2, exp |x| >= 708; Inf, NaN), so no element pays for a branch or
-/// for the rare path's code beside it.
+/// exponentials of doubles, and those and logarithms, erf and erfc of singles in f32
+/// arithmetic. It folds them with the fast forms first, and again with the general
+/// functions when any argument was out of their range (singles' sines and cosines |x| >=
+/// 1024, exp |x| >= 87, log of anything but a positive normal, erf of zero or a subnormal,
+/// erfc from 9.1 on; doubles' |x| >= 1e5 and near multiples of pi/2, exp |x| >= 708; Inf,
+/// NaN), so no element pays for a branch or for the rare path's code beside it.
 pub fn speculates(g: &Group) -> bool {
-    (g.precision == Precision::F64 || single_math() == SingleMath::Fast)
-        && g.steps
-            .iter()
-            .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos | Un::Exp, _)))
+    let fast_single = g.precision == Precision::F32 && single_math() == SingleMath::Fast;
+    (g.precision == Precision::F64 || fast_single)
+        && g.steps.iter().any(|s| match s {
+            Step::Unary(Un::Sin | Un::Cos | Un::Exp, _) => true,
+            Step::Unary(Un::Log | Un::Erf | Un::Erfc, _) => fast_single,
+            _ => false,
+        })
 }
 
 /// `fn value_vector_fast(j)`: `value_vector` with the fast forms.
 fn value_vector_fast(g: &Group, width: u32) -> String {
     let mut f = value_vector(g, width).replacen("fn value_vector(", "fn value_vector_fast(", 1);
-    for (general, fast) in FAST_FORMS {
+    let singles: &[(&str, &str)] = if g.precision == Precision::F32 {
+        &FAST_FORMS_F32
+    } else {
+        &[]
+    };
+    for (general, fast) in FAST_FORMS.iter().chain(singles) {
         f = f.replace(general, fast);
     }
     f

@@ -257,6 +257,46 @@ fn speculative_sines_start_over_when_an_argument_is_out_of_range() {
     }
 }
 
+/// Reductions of single logarithms, erf and erfc speculate too (math_f32_fast.wgsl,
+/// erf_f32.wgsl): with every argument where the f32 code serves alone, and with zeros,
+/// subnormals, erfc's arguments past 9.1 and NaN among them (the general functions call the f64 ones there;
+/// a fast form alone would give finite or wrong values), sums, maxima and minima agree with
+/// the host's. Black-Scholes' chain (log, sqrt, two erfc) folds with the fast forms.
+#[test]
+fn speculative_single_logs_and_erfc_start_over_where_the_f32_code_does_not_serve() {
+    let gpu = has_gpu();
+    let text = out(
+        "x = single(linspace(0.5, 3, 100003)); sub = x; sub(1:997:end) = 1e-40 * (1:101); \
+         z = x; z(50001) = 0; nan = x; nan(777) = NaN; \
+         g = gpuArray(sub); fprintf('%d ', abs(double(gather(sum(log(g)))) / sum(log(double(sub))) - 1) < 1e-5); \
+         fprintf('%d ', isequal(gather(min(log(gpuArray(sub)))), min(log(sub)))); \
+         fprintf('%d ', isequal(gather(sum(log(gpuArray(z)))), single(-Inf))); \
+         e = single(linspace(-4, 4, 100003)); big = e; big(1:997:end) = 9 + (1:101) / 50; \
+         for c = {e, big} \
+           g = gpuArray(c{1}); h = double(c{1}); \
+           fprintf('%d %d ', abs(double(gather(sum(erfc(g)))) / sum(erfc(h)) - 1) < 1e-5, \
+             abs(double(gather(mean(erf(g)))) - mean(erf(h))) < 1e-6); \
+           fprintf('%d ', isequal(gather(min(erfc(g))), min(erfc(c{1})))); \
+         end; \
+         ne = e; ne(4321) = NaN; \
+         fprintf('%d %d', isnan(gather(sum(erfc(gpuArray(ne))))), isnan(gather(sum(erf(gpuArray(ne))))));",
+    );
+    assert_eq!(text, "1 1 1 1 1 1 1 1 1 1 1");
+    if gpu {
+        let k = out("S = gpuArray(single(80 + (1:1e6) / 1e4)); \
+             explain -wgsl v = mean(S .* erfc(-log(S / 100) / 0.3) - 90 * erfc(log(S / 100)))");
+        assert!(
+            k.contains("m_erfc_fast(") && k.contains("m_log_fast(") && k.contains("if (!FAST_OK)"),
+            "{k}"
+        );
+        let k = out("G = gpuArray(1:1e6); explain -wgsl y = sum(sin(G) + log(G))");
+        assert!(
+            k.contains("m_sin_fast(") && !k.contains("m_log_fast("),
+            "doubles have no fast log: {k}"
+        );
+    }
+}
+
 /// Doubles' speculative sines, cosines and exponentials (math_f64_fast.wgsl) take over from
 /// the general functions only where those would return the same: sums, means and standard
 /// deviations agree with the host's with every argument in the fast forms' range, and with

@@ -1,4 +1,5 @@
-//! The single log of shaders/math_f32_fast.wgsl (`m_log`), mirrored on the host with the
+//! The single log of shaders/math_f32_fast.wgsl (`m_log` and `m_log_fast`, both
+//! `log_normal32` for positive normals), mirrored on the host with the
 //! shader's own constants (read from its text) and with its multiply-adds fused and split,
 //! as a driver may do either: within 1 ulp of the host's single log (f64, rounded once).
 //! The default test sweeps every 61st positive normal single and the neighbourhoods of 1 and
@@ -7,13 +8,13 @@
 
 const MATH_F32_FAST: &str = include_str!("../../shaders/math_f32_fast.wgsl");
 
-/// The decimal literals of `m_log`'s body, in order: 1, the polynomial's eight coefficients
+/// The decimal literals of `log_normal32`'s body, in order: 1, the polynomial's eight coefficients
 /// (highest first), -1/2, then ln2's low and high parts.
 fn constants() -> Vec<f32> {
-    crate::common::shader_literals(MATH_F32_FAST, "m_log")
+    crate::common::shader_literals(MATH_F32_FAST, "log_normal32")
 }
 
-/// `m_log` for a positive normal single, its multiply-adds fused or not.
+/// `log_normal32` for a positive normal single, its multiply-adds fused or not.
 fn mirror(x: f32, k: &[f32], fused: bool) -> f32 {
     let fma = |a: f32, b: f32, c: f32| if fused { a.mul_add(b, c) } else { a * b + c };
     let shifted = x.to_bits().wrapping_sub(0x3f35_04f3);
@@ -31,7 +32,7 @@ fn mirror(x: f32, k: &[f32], fused: bool) -> f32 {
 /// The worst ulps from the host's single log over `xs`, both ways of multiply-adding.
 fn worst(xs: impl Iterator<Item = f32>) -> (f64, f32) {
     let k = constants();
-    assert_eq!(k.len(), 12, "m_log's literals: {k:?}");
+    assert_eq!(k.len(), 12, "log_normal32's literals: {k:?}");
     let (mut worst, mut at) = (0.0f64, 0.0f32);
     for x in xs {
         let h = (x as f64).ln() as f32;
