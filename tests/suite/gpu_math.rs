@@ -261,7 +261,8 @@ fn speculative_sines_start_over_when_an_argument_is_out_of_range() {
 /// erf_f32.wgsl): with every argument where the f32 code serves alone, and with zeros,
 /// subnormals, erfc's arguments past 9.1 and NaN among them (the general functions call the f64 ones there;
 /// a fast form alone would give finite or wrong values), sums, maxima and minima agree with
-/// the host's. Black-Scholes' chain (log, sqrt, two erfc) folds with the fast forms.
+/// the host's, and so do elementwise results (their vector kernels speculate as well).
+/// Black-Scholes' chain (log, sqrt, two erfc) folds with the fast forms.
 #[test]
 fn speculative_single_logs_and_erfc_start_over_where_the_f32_code_does_not_serve() {
     let gpu = has_gpu();
@@ -279,15 +280,29 @@ fn speculative_single_logs_and_erfc_start_over_where_the_f32_code_does_not_serve
            fprintf('%d ', isequal(gather(min(erfc(g))), min(erfc(c{1})))); \
          end; \
          ne = e; ne(4321) = NaN; \
-         fprintf('%d %d', isnan(gather(sum(erfc(gpuArray(ne))))), isnan(gather(sum(erf(gpuArray(ne))))));",
+         fprintf('%d %d ', isnan(gather(sum(erfc(gpuArray(ne))))), isnan(gather(sum(erf(gpuArray(ne)))))); \
+         y = gather(erfc(gpuArray(ne)) .* 2); h = 2 * erfc(ne); k = ~isnan(h); \
+         fprintf('%d ', isequal(isnan(y), ~k) && all(abs(double(y(k)) - double(h(k))) <= 5 * eps(h(k)))); \
+         y = gather(log(gpuArray(sub)) .* 2); h = 2 * log(sub); \
+         fprintf('%d', all(abs(double(y) - double(h)) <= 2 * eps(h)));",
     );
-    assert_eq!(text, "1 1 1 1 1 1 1 1 1 1 1");
+    assert_eq!(text, "1 1 1 1 1 1 1 1 1 1 1 1 1");
     if gpu {
         let k = out("S = gpuArray(single(80 + (1:1e6) / 1e4)); \
              explain -wgsl v = mean(S .* erfc(-log(S / 100) / 0.3) - 90 * erfc(log(S / 100)))");
         assert!(
             k.contains("m_erfc_fast(") && k.contains("m_log_fast(") && k.contains("if (!FAST_OK)"),
             "{k}"
+        );
+        let k = out("S = gpuArray(single(1:1e6)); explain -wgsl y = erfc(S) .* 2");
+        assert!(
+            k.contains("var r0 = value_vector_fast(j") && k.contains("m_erfc_fast("),
+            "single elementwise erfc speculates: {k}"
+        );
+        let k = out("S = gpuArray(single(1:1e6)); explain -wgsl y = sin(S) .* 2");
+        assert!(
+            k.contains("let r0 = value_vector(j") && !k.contains("value_vector_fast"),
+            "elementwise sines do not: {k}"
         );
         let k = out("G = gpuArray(1:1e6); explain -wgsl y = sum(sin(G) + log(G))");
         assert!(
