@@ -202,6 +202,32 @@ fn products_with_transposed_host_matrices() {
     );
 }
 
+/// `A' * b` of a column `b` (`A` read transposed where it is stored, `linalg::mtimes_transposed`)
+/// against the same dot products in double by a loop, for both classes, small and large
+/// matrices, with NaN and Inf.
+#[test]
+fn transposed_matrix_times_a_column_is_its_columns_dot_products() {
+    host_only();
+    all_hold(
+        "for cls = {'double', 'single'} \
+           ok = true; \
+           for sz = [2 3; 17 5; 16 4; 401 33; 700 400; 1000 1000]' \
+             k = sz(1); m = sz(2); \
+             A = cast(reshape(mod((0:k*m-1) * 0.6180339887498949, 1) - 0.5, k, m), cls{1}); \
+             b = cast(mod((0:k-1)' * 0.7548776662466927, 1) + 0.25, cls{1}); \
+             if k == 401, A(3, 2) = NaN; A(2, 3) = Inf; A(400, 5) = -Inf; end \
+             y = A' * b; r = zeros(m, 1); \
+             for j = 1:m, r(j) = sum(double(A(:, j)) .* double(b)); end \
+             f = isfinite(r); \
+             ok = ok && strcmp(class(y), cls{1}) && isequal(size(y), [m 1]) \
+               && isequaln(double(y(~f)), r(~f)) && max([0; abs(double(y(f)) - r(f))]) <= eps(cls{1}) * k; \
+           end \
+           fprintf('dots %s %d\\n', cls{1}, ok); \
+         end",
+        2,
+    );
+}
+
 #[test]
 fn intersect_by_merge_keeps_first_positions() {
     host_only();
