@@ -40,7 +40,7 @@ fn erfc_tail32(a: f32) -> f32 {
 }
 
 fn m_erfc(x: f32) -> f32 {
-    if ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u || x >= 9.1) {
+    if (!erfc_serves32(x)) {
         return f32(d_erfc(wide(x)));
     }
     return erfc_below32(x);
@@ -49,14 +49,25 @@ fn m_erfc(x: f32) -> f32 {
 // The speculative forms (see m_sin_fast in math_f32_fast.wgsl): FAST_OK cleared where the
 // general functions call the f64 ones.
 fn m_erfc_fast(x: f32) -> f32 {
-    FAST_OK = FAST_OK && x < 9.1;
+    FAST_OK = FAST_OK && erfc_serves32(x);
     return erfc_below32(x);
 }
 
 fn m_erf_fast(x: f32) -> f32 {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    FAST_OK = FAST_OK && bits >= 0x00800000u && bits <= 0x7f800000u;
+    FAST_OK = FAST_OK && erf_serves32(x);
     return erf_normal32(x);
+}
+
+// Whether erfc_below32 serves x alone: below 9.1 and not NaN (NaN told by its bits: a
+// compiler may assume that comparisons see none).
+fn erfc_serves32(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) <= 0x7f800000u && x < 9.1;
+}
+
+// Whether erf_normal32 serves x alone: a normal single or an infinity.
+fn erf_serves32(x: f32) -> bool {
+    let bits = bitcast<u32>(x) & 0x7fffffffu;
+    return bits >= 0x00800000u && bits <= 0x7f800000u;
 }
 
 // erfc of x < 9.1 (NaN excluded): below 0.84375, 1 - erf(a) as fdlibm arranges it (a - 1/2
@@ -76,8 +87,7 @@ fn erfc_below32(x: f32) -> f32 {
 }
 
 fn m_erf(x: f32) -> f32 {
-    let bits = bitcast<u32>(x) & 0x7fffffffu;
-    if (bits > 0x7f800000u || bits < 0x00800000u) {
+    if (!erf_serves32(x)) {
         return f32(d_erf(wide(x)));
     }
     return erf_normal32(x);

@@ -192,16 +192,21 @@ fn exp_split(x: f32, tail: f32) -> f32 {
 // result; tests/suite/single_log.rs mirrors it). Zero, negatives, subnormals, Inf and NaN
 // go to the f64 function.
 fn m_log(x: f32) -> f32 {
-    if (bitcast<u32>(x) - 0x00800000u >= 0x7f000000u) {
+    if (!log_serves32(x)) {
         return f32(d_log(wide(x)));
     }
     return log_normal32(x);
 }
 
-// log's speculative form (see m_sin_fast): positive normal singles only.
+// log's speculative form (see m_sin_fast).
 fn m_log_fast(x: f32) -> f32 {
-    FAST_OK = FAST_OK && bitcast<u32>(x) - 0x00800000u < 0x7f000000u;
+    FAST_OK = FAST_OK && log_serves32(x);
     return log_normal32(x);
+}
+
+// Whether log_normal32 serves x alone: a positive normal single.
+fn log_serves32(x: f32) -> bool {
+    return bitcast<u32>(x) - 0x00800000u < 0x7f000000u;
 }
 
 fn log_normal32(x: f32) -> f32 {

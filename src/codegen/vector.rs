@@ -138,12 +138,11 @@ const FAST_FORMS_F32: [(&str, &str); 3] = [
 /// NaN), so no element pays for a branch or for the rare path's code beside it.
 pub fn speculates(g: &Group) -> bool {
     let fast_single = g.precision == Precision::F32 && single_math() == SingleMath::Fast;
-    (g.precision == Precision::F64 || fast_single)
-        && g.steps.iter().any(|s| match s {
-            Step::Unary(Un::Sin | Un::Cos | Un::Exp, _) => true,
-            Step::Unary(Un::Log | Un::Erf | Un::Erfc, _) => fast_single,
-            _ => false,
-        })
+    speculates_elementwise(g)
+        || (g.precision == Precision::F64 || fast_single)
+            && g.steps
+                .iter()
+                .any(|s| matches!(s, Step::Unary(Un::Sin | Un::Cos | Un::Exp, _)))
 }
 
 /// `fn value_vector_fast(j)`: `value_vector` with the fast forms.
@@ -235,12 +234,7 @@ pub fn elementwise(g: &Group, width: u32, reversed: bool) -> String {
     let stores: String = (0..u)
         .map(|c| format!("        out[j + {}u] = r{c};\n", 256 * c))
         .collect();
-    let functions = if speculate {
-        value_vector(g, width) + "\n" + &value_vector_fast(g, width)
-    } else {
-        value_vector(g, width)
-    };
-    functions
+    vector_functions(g, width, speculate)
         + "\n"
         + &ELEMENTWISE_VECTOR
             .replace("{{LOADS}}", &loads)
@@ -326,7 +320,14 @@ pub fn reduce_loop(
 pub fn reduce_functions(g: &Group, width: u32) -> String {
     if width == 1 {
         String::new()
-    } else if speculates(g) {
+    } else {
+        vector_functions(g, width, speculates(g))
+    }
+}
+
+/// `value_vector`, and `value_vector_fast` beside it where the kernel speculates.
+fn vector_functions(g: &Group, width: u32, speculate: bool) -> String {
+    if speculate {
         value_vector(g, width) + "\n" + &value_vector_fast(g, width)
     } else {
         value_vector(g, width)
